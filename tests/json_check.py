@@ -1,0 +1,51 @@
+"""Checks JSON Lines output: every line parses, the first is the header,
+the rest are results with the given keys and sane values.
+
+usage: json_check.py [--rows N] [--header KEY ...] [--keys KEY ...] [--validation pass]
+"""
+import argparse
+import json
+import math
+import sys
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--rows", type=int)
+ap.add_argument("--header", nargs="*", default=[])
+ap.add_argument("--keys", nargs="*", default=[])
+ap.add_argument("--validation")
+ap.add_argument("--positive", nargs="*", default=[])
+a = ap.parse_args()
+
+lines = [l for l in sys.stdin.read().splitlines() if l.strip()]
+if not lines:
+    sys.exit("no output")
+objs = []
+for n, line in enumerate(lines, 1):
+    try:
+        objs.append(json.loads(line))
+    except ValueError as e:
+        sys.exit("line %d is not JSON (%s): %s" % (n, e, line[:200]))
+head, rows = objs[0], objs[1:]
+if head.get("type") != "header":
+    sys.exit("first object is not the header: %r" % head)
+for k in a.header:
+    if k not in head:
+        sys.exit("header lacks %r" % k)
+if a.rows is not None and len(rows) != a.rows:
+    sys.exit("%d result rows, expected %d" % (len(rows), a.rows))
+last = -1
+for r in rows:
+    if r.get("type") != "result":
+        sys.exit("not a result: %r" % r)
+    for k in a.keys:
+        if k not in r:
+            sys.exit("row lacks %r: %r" % (k, r))
+    for k in a.positive:
+        v = r[k]
+        if not isinstance(v, (int, float)) or not math.isfinite(v) or v <= 0:
+            sys.exit("%s is not a positive number in %r" % (k, r))
+    if r["size"] <= last:
+        sys.exit("sizes do not increase: %r" % r)
+    last = r["size"]
+    if a.validation and r.get("validation") != a.validation:
+        sys.exit("validation is %r, expected %r in %r" % (r.get("validation"), a.validation, r))

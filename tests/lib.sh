@@ -1,0 +1,40 @@
+# Shared by the shell tests: how to launch, skip and fail.
+# automake's harness: exit 0 pass, 1 fail, 77 skip.
+set -u
+: "${top_builddir:?run through make check}"
+: "${top_srcdir:?run through make check}"
+MPIEXEC=${MPIEXEC:-mpirun}
+PT2PT=$top_builddir/mpi/pt2pt
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Every MPI run ends within this many seconds, hang or not.
+RUN_LIMIT=${RUN_LIMIT:-300}
+
+mpi_flags=
+if "$MPIEXEC" --version 2>&1 | grep -q "Open MPI"; then
+    mpi_flags="--oversubscribe"
+fi
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*" >&2; exit 77; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# run_mpi NP PROGRAM ARGS...: stdout to $tmp/out, stderr to $tmp/err, status in $rc.
+run_mpi() {
+    np=$1; shift
+    rc=0
+    timeout "$RUN_LIMIT" "$MPIEXEC" $mpi_flags -np "$np" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+    [ "$rc" -ne 124 ] || { cat "$tmp/err" >&2; fail "$* did not end within $RUN_LIMIT s"; }
+}
+
+# expect_rc WANT WHAT: the last run ended with status WANT.
+expect_rc() {
+    [ "$rc" -eq "$1" ] || { cat "$tmp/out" "$tmp/err" >&2; fail "$2: exit status $rc, expected $1"; }
+}
+
+# json_check ARGS...: each stdout line of the last run is JSON (tests/json_check.py).
+json_check() {
+    [ -n "${PYTHON3:-}" ] || skip "python3 not found: cannot check JSON"
+    "$PYTHON3" "$top_srcdir/tests/json_check.py" "$@" <"$tmp/out" || fail "JSON check: $*"
+}

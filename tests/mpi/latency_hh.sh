@@ -1,0 +1,37 @@
+#!/bin/sh
+# umb_latency H H on 2 ranks: the OMB table, -f columns, -c validation.
+# Needs no GPU and no CUDA driver.
+. "$top_srcdir/tests/lib.sh"
+lat=$PT2PT/umb_latency
+
+run_mpi 2 "$lat" -m 1:1K -i 200 -x 20 --timeout 60 H H
+expect_rc 0 "H H"
+grep -q '^# MPI library: ' "$tmp/out" || fail "header lacks the MPI library"
+grep -q '^# CUDA-aware MPI: \(yes\|no\|unknown\)' "$tmp/out" || fail "header lacks CUDA awareness"
+grep -q '^# Rank 1: host ' "$tmp/out" || fail "header lacks rank 1"
+grep -q '^# Buffers: H H$' "$tmp/out" || fail "header lacks the buffers"
+grep -q '^# Size *Avg Latency(us)$' "$tmp/out" || fail "no OMB column line"
+# 11 sizes, 1 to 1024, each with one positive latency.
+awk '!/^#/ { n++; if ($1 != 2^(n-1) || NF != 2 || $2 <= 0) bad = 1 } END { exit !(n == 11 && !bad) }' "$tmp/out" \
+    || { cat "$tmp/out"; fail "table rows"; }
+
+run_mpi 2 "$lat" -m 4:64 -i 100 -f -c H H
+expect_rc 0 "H H -f -c"
+grep -q '^# Size *Avg Latency(us) *Min Latency(us) *Max Latency(us) *P50 Latency(us) *P99 Latency(us) *Iterations *Validation$' "$tmp/out" \
+    || fail "-f -c column line"
+# min <= p50 <= p99 <= max, min <= avg <= max, 100 iterations, Pass.
+awk '!/^#/ { n++; if (!($3 <= $5 && $5 <= $6 && $6 <= $4 && $3 <= $2 && $2 <= $4 && $7 == 100 && $8 == "Pass")) bad = 1 }
+     END { exit !(n == 5 && !bad) }' "$tmp/out" || { cat "$tmp/out"; fail "-f -c rows"; }
+grep -q '^# Validation: on' "$tmp/out" || fail "header lacks validation"
+
+# Sizes above 8 KiB use the large-message counts, and large messages validate too.
+run_mpi 2 "$lat" -m 2M:4M -i 5 -x 1 -c -f
+expect_rc 0 "H H 2M:4M"
+awk '!/^#/ { n++; if ($7 != 5 || $8 != "Pass") bad = 1 } END { exit !(n == 2 && !bad) }' "$tmp/out" \
+    || { cat "$tmp/out"; fail "large rows"; }
+
+# Size 0 is allowed, as in OMB.
+run_mpi 2 "$lat" -m 0:2 -i 10
+expect_rc 0 "-m 0:2"
+awk '!/^#/ { s = s $1 " " } END { exit !(s == "0 1 2 ") }' "$tmp/out" || fail "sizes 0 1 2"
+exit 0

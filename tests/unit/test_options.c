@@ -1,0 +1,134 @@
+/* The option parser: defaults, every option, and bad values naming themselves. */
+#include "options.h"
+#include "check.h"
+
+#include <stdint.h>
+
+static const umb_cli cli = {
+    .program = "umb_test", .summary = "test", .nbuffers = 2,
+    .iters = 10000, .skip = 100, .iters_large = 1000, .skip_large = 10, .large_size = 8192,
+    .max_size = 1 << 22, .buffers_per_rank = 2,
+};
+
+static char err[512];
+
+static int parse(umb_options *o, const char *line)
+{
+    char copy[512], *argv[32];
+    int argc = 0;
+    snprintf(copy, sizeof copy, "umb_test %s", line);
+    for (char *save = NULL, *t = strtok_r(copy, " ", &save); t && argc < 31; t = strtok_r(NULL, " ", &save))
+        argv[argc++] = t;
+    argv[argc] = NULL;
+    return umb_options_parse(o, &cli, argc, argv, err, sizeof err);
+}
+
+/* A bad command line: rejected, and the message names the bad value. */
+static void bad(const char *line, const char *names)
+{
+    umb_options o;
+    int rc = parse(&o, line);
+    CHECK(rc == 1);
+    CHECK_CONTAINS(err, names);
+    CHECK(strchr(err, '\n') == NULL);
+}
+
+int main(void)
+{
+    umb_options o;
+
+    CHECK(parse(&o, "") == 0);
+    CHECK(o.min_size == 1 && o.max_size == (1 << 22));
+    CHECK(o.iters == 10000 && o.skip == 100 && o.iters_large == 1000 && o.skip_large == 10);
+    CHECK(o.nkinds == 2 && o.kinds[0] == UMB_H && o.kinds[1] == UMB_H);
+    CHECK(o.format == UMB_FMT_TABLE && o.place_with == UMB_PLACE_KERNEL && o.place_when == UMB_PLACE_EACH);
+    CHECK(o.device == -1 && o.timeout == 0 && o.advise == 0 && !o.validate && !o.full);
+
+    CHECK(parse(&o, "MD MH") == 0);
+    CHECK(o.kinds[0] == UMB_MD && o.kinds[1] == UMB_MH && !o.m_given);
+    CHECK(parse(&o, "-f MD -c D") == 0);  /* options after positionals, as GNU getopt allows */
+    CHECK(o.full && o.validate && o.kinds[0] == UMB_MD && o.kinds[1] == UMB_D);
+    CHECK(parse(&o, "M P") == 0);
+    CHECK(o.kinds[0] == UMB_MH && o.kinds[1] == UMB_P && o.m_given);
+
+    CHECK(parse(&o, "-m 64") == 0 && o.min_size == 1 && o.max_size == 64);
+    CHECK(parse(&o, "-m 8:4K") == 0 && o.min_size == 8 && o.max_size == 4096);
+    CHECK(parse(&o, "-m 1M:") == 0 && o.min_size == (1 << 20) && o.max_size == (1 << 22));
+    CHECK(parse(&o, "-m 0:0") == 0 && o.min_size == 0 && o.max_size == 0);
+    CHECK(parse(&o, "--message-size 2:2M") == 0 && o.min_size == 2 && o.max_size == (2 << 20));
+    CHECK(parse(&o, "-i 5 -x 0") == 0 && o.iters == 5 && o.iters_large == 5 && o.skip == 0 && o.skip_large == 0);
+    CHECK(parse(&o, "--iterations=7 --warmup=3") == 0 && o.iters == 7 && o.skip == 3);
+    CHECK(parse(&o, "--full --validation") == 0 && o.full && o.validate);
+    CHECK(parse(&o, "--format json --place-with prefetch --place once") == 0);
+    CHECK(o.format == UMB_FMT_JSON && o.place_with == UMB_PLACE_PREFETCH && o.place_when == UMB_PLACE_ONCE);
+    CHECK(parse(&o, "--format csv") == 0 && o.format == UMB_FMT_CSV);
+    CHECK(parse(&o, "--advise preferred=gpu,accessed-by=cpu,read-mostly") == 0);
+    CHECK(o.advise == (UMB_ADV_PREFERRED_GPU | UMB_ADV_ACCESSED_BY_CPU | UMB_ADV_READ_MOSTLY));
+    CHECK(parse(&o, "--advise none") == 0 && o.advise == 0);
+    CHECK(parse(&o, "--device 3 --timeout 2.5") == 0 && o.device == 3 && o.timeout == 2.5);
+    CHECK(parse(&o, "--assume-cuda-aware --allow-oversubscription") == 0);
+    CHECK(o.assume_cuda_aware && o.allow_oversubscription);
+    CHECK(parse(&o, "-M 1G -m 256M") == 0 && o.mem_limit == ((size_t)1 << 30));
+    CHECK(parse(&o, "-h") == 0 && o.help);
+    CHECK(parse(&o, "--version") == 0 && o.version);
+
+    char adv[128];
+    umb_advise_string(UMB_ADV_PREFERRED_CPU | UMB_ADV_ACCESSED_BY_GPU, adv, sizeof adv);
+    CHECK(strcmp(adv, "preferred=cpu,accessed-by=gpu") == 0);
+    umb_advise_string(0, adv, sizeof adv);
+    CHECK(strcmp(adv, "none") == 0);
+
+    bad("MX MD", "'MX'");
+    bad("H md", "'md'");
+    bad("H H H", "'H'");
+    bad("-m 10:1", "-m 10:1");
+    bad("-m abc", "-m abc");
+    bad("-m 4X", "-m 4X");
+    bad("-m :", "-m :");
+    bad("-m 99999999999999999999", "-m 99999999999999999999");
+    bad("-i -5", "-i -5");
+    bad("-i 0", "-i 0");
+    bad("-i 12abc", "-i 12abc");
+    bad("-x -1", "-x -1");
+    bad("--format xml", "--format xml");
+    bad("--place-with magic", "--place-with magic");
+    bad("--place sometimes", "--place sometimes");
+    bad("--advise preferred=tpu", "preferred=tpu");
+    bad("--advise preferred=cpu,preferred=gpu", "exclude");
+    bad("--device -1", "--device -1");
+    bad("--device x", "--device x");
+    bad("--timeout -3", "--timeout -3");
+    bad("--timeout soon", "--timeout soon");
+    bad("-M 0", "-M 0");
+    bad("-m 512M", "memory limit");
+    bad("--bogus", "--bogus");
+    bad("-q", "-q");
+    bad("-i", "-i");
+
+    /* Sizes: powers of two from min, 0 followed by 1. */
+    CHECK(umb_size_next(0) == 1 && umb_size_next(1) == 2 && umb_size_next(4096) == 8192);
+    CHECK(parse(&o, "-i 50 -x 5") == 0);
+    long it, sk;
+    umb_iterations(&o, &cli, 8192, &it, &sk);
+    CHECK(it == 50 && sk == 5);
+    CHECK(parse(&o, "") == 0);
+    umb_iterations(&o, &cli, 8192, &it, &sk);
+    CHECK(it == 10000 && sk == 100);
+    umb_iterations(&o, &cli, 8193, &it, &sk);
+    CHECK(it == 1000 && sk == 10);
+
+    size_t v;
+    CHECK(umb_parse_bytes("16K", &v) == 0 && v == 16384);
+    CHECK(umb_parse_bytes("3G", &v) == 0 && v == ((size_t)3 << 30));
+    CHECK(umb_parse_bytes("-1", &v) == -1);
+    CHECK(umb_parse_bytes("", &v) == -1);
+
+    umb_kind k;
+    int was_m;
+    for (int i = 0; i < UMB_NKINDS; i++) {
+        CHECK(umb_kind_parse(umb_kind_name((umb_kind)i), &k, &was_m) == 0 && k == (umb_kind)i && !was_m);
+    }
+    CHECK(umb_kind_is_managed(UMB_MH) && umb_kind_is_managed(UMB_MD) && !umb_kind_is_managed(UMB_P));
+    CHECK(!umb_kind_needs_gpu(UMB_H) && umb_kind_needs_gpu(UMB_P) && umb_kind_needs_gpu(UMB_D));
+    return check_done("test_options");
+}

@@ -1,0 +1,34 @@
+/* Statistics: mean, extremes, nearest-rank percentiles, sample deviation. */
+#include "stats.h"
+#include "check.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static int near(double a, double b) { return fabs(a - b) < 1e-9 * (fabs(b) + 1); }
+
+int main(void)
+{
+    umb_stats s;
+    double one[] = {4.0};
+    umb_stats_compute(one, 1, &s);
+    CHECK(s.n == 1 && s.avg == 4 && s.min == 4 && s.max == 4 && s.p50 == 4 && s.p99 == 4 && s.stddev == 0);
+
+    /* 1..100 shuffled: p50 = 50, p99 = 99 by nearest rank. */
+    double v[100];
+    for (int i = 0; i < 100; i++) v[i] = (double)((i * 37) % 100 + 1);
+    umb_stats_compute(v, 100, &s);
+    CHECK(s.n == 100 && near(s.avg, 50.5) && s.min == 1 && s.max == 100);
+    CHECK(s.p50 == 50 && s.p99 == 99);
+    CHECK(near(s.stddev, sqrt(841.666666666666667)));
+    for (int i = 1; i < 100; i++) CHECK(v[i - 1] <= v[i]);  /* sorted in place */
+
+    /* Ten samples: p99 is the largest, p50 the fifth. */
+    double w[] = {10, 9, 8, 7, 6, 5, 4, 3, 2, 1};
+    umb_stats_compute(w, 10, &s);
+    CHECK(s.p50 == 5 && s.p99 == 10 && near(s.avg, 5.5));
+
+    umb_stats_compute(w, 0, &s);
+    CHECK(s.n == 0 && s.avg == 0);
+    return check_done("test_stats");
+}

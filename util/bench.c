@@ -1,0 +1,322 @@
+#include "bench.h"
+
+#include "config.h"
+#include "error.h"
+#include "gpu.h"
+#include "sysinfo.h"
+#include "watchdog.h"
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define LINE 512
+
+void umb_agree(int code, const char *message)
+{
+    int rank, nranks, first, worst, mine;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    mine = code ? rank : nranks;
+    UMB_MPI_CHECK(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+    UMB_MPI_CHECK(MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+    if (!worst) return;
+    if (rank == first && message && *message) {
+        fprintf(stderr, "%s\n", message);
+        fflush(stderr);
+    }
+    MPI_Finalize();
+    exit(worst);
+}
+
+static int any_kind(const umb_options *o, int (*pred)(umb_kind))
+{
+    for (int i = 0; i < o->nkinds; i++)
+        if (pred(o->kinds[i])) return 1;
+    return 0;
+}
+
+static int is_device(umb_kind k) { return k == UMB_D; }
+
+/* Ranks in the first half take the first kind, the rest the second (OMB). */
+static umb_kind kind_of_rank(const umb_options *o, int rank, int nranks)
+{
+    if (o->nkinds < 2) return o->nkinds ? o->kinds[0] : UMB_H;
+    return rank < nranks / 2 ? o->kinds[0] : o->kinds[1];
+}
+
+static int choose_gpu(umb_bench *b, int local_rank, const char *from, int count, char *msg)
+{
+    if (b->opt.device >= 0) {
+        if (b->opt.device >= count) {
+            snprintf(msg, LINE, "%s: --device %d: rank %d on %s sees %d GPU(s), numbered 0..%d",
+                     b->cli->program, b->opt.device, b->rank, b->host, count, count - 1);
+            return UMB_EXIT_USAGE;
+        }
+        b->gpu = b->opt.device;
+        snprintf(b->gpu_from, sizeof b->gpu_from, "--device");
+    } else {
+        b->gpu = local_rank % count;
+        snprintf(b->gpu_from, sizeof b->gpu_from, "local rank %d (%s)", local_rank, from);
+    }
+    umb_gpu_use(b->gpu);
+    return 0;
+}
+
+void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char **argv)
+{
+    char err[LINE], msg[LINE], why[LINE] = "";
+    memset(b, 0, sizeof *b);
+    b->cli = cli;
+    b->gpu = -1;
+    int bad = umb_options_parse(&b->opt, cli, argc, argv, err, sizeof err);
+    int needs_gpu = !bad && !b->opt.help && !b->opt.version && any_kind(&b->opt, umb_kind_needs_gpu);
+
+    /* CUDA-aware libraries want the GPU chosen before MPI_Init: use the
+       launcher's local rank when it gives one. */
+    const char *from = NULL;
+    int local_rank = umb_launcher_local_rank(&from);
+    int gpus = needs_gpu ? umb_gpu_count(why, sizeof why) : 0;
+    int gpu_code = 0;
+    if (needs_gpu && gpus > 0 && local_rank >= 0) gpu_code = choose_gpu(b, local_rank, from, gpus, msg);
+
+    UMB_MPI_CHECK(MPI_Init(&argc, &argv));
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(MPI_COMM_WORLD, &b->rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &b->nranks);
+    umb_hostname(b->host, sizeof b->host);
+    umb_error_context(cli->program, b->rank, b->host);
+
+    if (b->opt.help || b->opt.version) {
+        if (b->rank == 0) {
+            if (b->opt.help) umb_usage(cli, stdout);
+            else printf("%s (umbench) %s\n", cli->program, PACKAGE_VERSION);
+        }
+        MPI_Finalize();
+        exit(0);
+    }
+    if (bad) {
+        snprintf(msg, sizeof msg, "%s: %s", cli->program, err);
+        umb_agree(b->rank == 0 ? UMB_EXIT_USAGE : 0, msg);
+    }
+    if ((ranks > 0 && b->nranks != ranks) || (ranks < 0 && b->nranks % -ranks != 0)) {
+        if (ranks > 0)
+            snprintf(msg, sizeof msg, "%s: needs exactly %d ranks, got %d (mpirun -np %d %s ...)",
+                     cli->program, ranks, b->nranks, ranks, cli->program);
+        else
+            snprintf(msg, sizeof msg, "%s: needs a multiple of %d ranks, got %d", cli->program, -ranks, b->nranks);
+        umb_agree(b->rank == 0 ? UMB_EXIT_USAGE : 0, msg);
+    }
+    b->kind = kind_of_rank(&b->opt, b->rank, b->nranks);
+    snprintf(b->buffers, sizeof b->buffers, "%s%s%s", umb_kind_name(b->opt.kinds[0]),
+             b->opt.nkinds > 1 ? " " : "", b->opt.nkinds > 1 ? umb_kind_name(b->opt.kinds[1]) : "");
+
+    if (needs_gpu) {
+        /* Collective on every rank (so no rank waits alone): the rank within
+           this node's shared-memory group, for when no launcher variable said. */
+        MPI_Comm node;
+        int node_rank;
+        UMB_MPI_CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+        MPI_Comm_rank(node, &node_rank);
+        MPI_Comm_free(&node);
+        if (gpus == 0) {
+            /* A GPU buffer without a GPU: exit 77 (skipped), from every rank. */
+            snprintf(msg, sizeof msg, "%s: buffers %s need a CUDA GPU, but rank %d on %s has none: %s",
+                     cli->program, b->buffers, b->rank, b->host, why);
+            gpu_code = UMB_EXIT_SKIP;
+        } else if (b->gpu < 0 && !gpu_code) {
+            gpu_code = choose_gpu(b, node_rank, "MPI_COMM_TYPE_SHARED", gpus, msg);
+        }
+    }
+    umb_agree(gpu_code, msg);
+
+    b->aware = umb_mpi_cuda_aware(&b->aware_how);
+    if (any_kind(&b->opt, is_device) && b->aware == UMB_AWARE_NO && !b->opt.assume_cuda_aware) {
+        char lib[LINE];
+        umb_mpi_library(lib, sizeof lib);
+        snprintf(msg, sizeof msg, "%s: buffer D needs a CUDA-aware MPI, but %.200s says it is not (%s); "
+                 "use MD or MH, or --assume-cuda-aware if you know better", cli->program, lib, b->aware_how);
+        umb_agree(b->rank == 0 ? UMB_EXIT_SKIP : 0, msg);
+    }
+
+    b->out.format = b->opt.format;
+    b->out.full = b->opt.full;
+    b->out.validate = b->opt.validate;
+    b->out.program = cli->program;
+    b->out.buffers = b->buffers;
+    b->out.out = stdout;
+    umb_watchdog_start(b->opt.timeout, b->rank, b->host);
+}
+
+void umb_bench_alloc(umb_bench *b, umb_buffer *buf, size_t bytes)
+{
+    char why[LINE] = "", msg[LINE + 128] = "";
+    int rc = umb_buffer_alloc(buf, b->kind, bytes, &b->opt, why, sizeof why);
+    if (rc) snprintf(msg, sizeof msg, "%s: rank %d on %s: %s", b->cli->program, b->rank, b->host, why);
+    umb_agree(rc ? UMB_EXIT_USAGE : 0, msg);
+}
+
+int umb_bench_place_each(const umb_bench *b)
+{
+    return b->opt.place_when == UMB_PLACE_EACH && any_kind(&b->opt, umb_kind_is_managed);
+}
+
+/* What each rank tells rank 0 for the header. */
+typedef struct {
+    char host[64], cpus[96], numa[32], gpu_from[64], gpu_name[96], pci_bus[32], link[64];
+    int gpu, gpu_numa, kind;
+} rank_info;
+
+static void my_rank_info(const umb_bench *b, rank_info *r)
+{
+    memset(r, 0, sizeof *r);
+    snprintf(r->host, sizeof r->host, "%s", b->host);
+    umb_cpu_binding(r->cpus, sizeof r->cpus);
+    umb_cpu_numa(r->numa, sizeof r->numa);
+    r->gpu = b->gpu;
+    r->kind = b->kind;
+    r->gpu_numa = -1;
+    if (b->gpu >= 0) {
+        umb_gpu_desc d;
+        umb_gpu_describe(b->gpu, &d);
+        snprintf(r->gpu_name, sizeof r->gpu_name, "%s", d.name);
+        snprintf(r->pci_bus, sizeof r->pci_bus, "%s", d.pci_bus);
+        snprintf(r->gpu_from, sizeof r->gpu_from, "%s", b->gpu_from);
+        umb_pcie_link(d.pci_bus, r->link, sizeof r->link);
+        r->gpu_numa = umb_pci_numa_node(d.pci_bus);
+    }
+}
+
+static void add_ranks(umb_header *h, const rank_info *all, int n)
+{
+    umb_strbuf json = {0}, text = {0};
+    umb_sb_printf(&json, "[");
+    for (int i = 0; i < n; i++) {
+        const rank_info *r = &all[i];
+        umb_sb_printf(&json, "%s{\"rank\":%d,\"host\":", i ? "," : "", i);
+        umb_sb_json_string(&json, r->host);
+        umb_sb_printf(&json, ",\"cpus\":");
+        umb_sb_json_string(&json, r->cpus);
+        umb_sb_printf(&json, ",\"cpu_numa\":");
+        umb_sb_json_string(&json, r->numa);
+        umb_sb_printf(&json, ",\"buffer\":\"%s\",\"gpu\":%d", umb_kind_name((umb_kind)r->kind), r->gpu);
+        umb_sb_printf(&text, "# Rank %d: host %s, CPUs %s (NUMA %s), buffer %s", i, r->host, r->cpus, r->numa,
+                      umb_kind_name((umb_kind)r->kind));
+        if (r->gpu >= 0) {
+            umb_sb_printf(&json, ",\"gpu_name\":");
+            umb_sb_json_string(&json, r->gpu_name);
+            umb_sb_printf(&json, ",\"gpu_pci_bus\":");
+            umb_sb_json_string(&json, r->pci_bus);
+            umb_sb_printf(&json, ",\"gpu_pcie\":");
+            umb_sb_json_string(&json, r->link);
+            umb_sb_printf(&json, ",\"gpu_numa\":%d,\"gpu_chosen_by\":", r->gpu_numa);
+            umb_sb_json_string(&json, r->gpu_from);
+            umb_sb_printf(&text, ", GPU %d %s (%s, PCIe %s, NUMA %d) chosen by %s", r->gpu, r->gpu_name,
+                          r->pci_bus, r->link, r->gpu_numa, r->gpu_from);
+        } else {
+            umb_sb_printf(&text, ", no GPU");
+        }
+        umb_sb_printf(&json, "}");
+        umb_sb_printf(&text, "\n");
+    }
+    umb_sb_printf(&json, "]");
+    umb_header_json(h, "ranks", json.s, text.s);
+    umb_sb_free(&json);
+    umb_sb_free(&text);
+}
+
+void umb_bench_header(umb_bench *b, umb_header *h)
+{
+    rank_info mine, *all = NULL;
+    my_rank_info(b, &mine);
+    if (b->rank == 0) all = umb_xmalloc(sizeof *all * (size_t)b->nranks, "rank information");
+    UMB_MPI_CHECK(MPI_Gather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD));
+    if (b->rank != 0) return;
+
+    const umb_options *o = &b->opt;
+    char s[LINE * 4], t[LINE];
+    time_t now = time(NULL);
+    memset(h, 0, sizeof *h);
+    umb_header_str(h, "program", "Program", "%s (umbench %s): %s", b->cli->program, PACKAGE_VERSION, b->cli->summary);
+    strftime(t, sizeof t, "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
+    umb_header_str(h, "date", "Date", "%s", t);
+    umb_mpi_library(s, sizeof s);
+    umb_header_str(h, "mpi_library", "MPI library", "%s", s);
+    umb_header_str(h, "cuda_aware", "CUDA-aware MPI", "%s (%s)%s", umb_cuda_aware_name(b->aware), b->aware_how,
+                   o->assume_cuda_aware ? ", overridden by --assume-cuda-aware" : "");
+    umb_mpi_env(s, sizeof s);
+    umb_header_str(h, "mpi_env", "MPI environment", "%s", s);
+    umb_ucx_version(s, sizeof s);
+    umb_header_str(h, "ucx", "UCX", "%s", s);
+    if (b->gpu >= 0) {
+        umb_gpu_versions(s, sizeof s);
+        umb_nvidia_driver(t, sizeof t);
+        umb_header_str(h, "cuda", "CUDA", "%s; NVIDIA kernel driver %s", s, t);
+    } else {
+        umb_header_str(h, "cuda", "CUDA", "not used (host buffers only)%s", umb_gpu_built() ? "" : "; host-only build");
+    }
+    umb_header_num(h, "nranks", "Ranks", b->nranks);
+    add_ranks(h, all, b->nranks);
+    free(all);
+
+    umb_header_str(h, "buffers", "Buffers", "%s", b->buffers);
+    if (b->opt.m_given) umb_header_str(h, "note", "Note", "buffer M is read as MH (managed, placed on the host), as OMB does");
+    if (any_kind(o, umb_kind_is_managed)) {
+        umb_header_str(h, "placement", "Placement", "%s, %s; never inside the timed region",
+                       o->place_with == UMB_PLACE_KERNEL ? "kernel (a GPU kernel writes every page for MD, the CPU for MH)"
+                                                          : "prefetch (cudaMemPrefetchAsync)",
+                       o->place_when == UMB_PLACE_EACH ? "before every measured operation" : "once per message size, before warm-up");
+        umb_advise_string(o->advise, t, sizeof t);
+        umb_header_str(h, "hints", "Hints", "%s", t);
+    } else {
+        umb_header_str(h, "placement", "Placement", "none (no managed buffers)");
+        umb_header_str(h, "hints", "Hints", "none");
+    }
+    umb_header_str(h, "iterations", "Iterations", "%ld (warm-up %ld); above %zu bytes: %ld (warm-up %ld)",
+                   o->iters, o->skip, b->cli->large_size, o->iters_large, o->skip_large);
+    umb_header_str(h, "validation", "Validation", "%s", o->validate ? "on: every byte of every message" : "off");
+    if (o->timeout > 0) umb_header_str(h, "timeout", "Timeout", "%.0f s without progress ends the job", o->timeout);
+    if (any_kind(o, is_device) && b->aware == UMB_AWARE_UNKNOWN && !o->assume_cuda_aware)
+        umb_header_str(h, "warning", "Warning", "cannot tell whether this MPI is CUDA-aware; D buffers may crash it "
+                       "(--assume-cuda-aware silences this)");
+}
+
+void umb_bench_header_print(umb_bench *b, umb_header *h)
+{
+    if (b->rank != 0) return;
+    umb_header_print(h, b->opt.format, stdout);
+    umb_header_free(h);
+}
+
+void umb_bench_columns(umb_bench *b, const char *title, const char *key)
+{
+    umb_stats none = {0};
+    umb_col cols[8];
+    if (b->rank != 0) return;
+    int n = umb_stats_cols(&none, title, key, cols);
+    umb_out_columns(&b->out, cols, n);
+}
+
+void umb_bench_row(umb_bench *b, size_t size, const umb_stats *s, const char *title, const char *key, int valid)
+{
+    umb_col cols[8];
+    if (b->rank != 0) return;
+    int n = umb_stats_cols(s, title, key, cols);
+    umb_out_row(&b->out, size, cols, n, valid);
+}
+
+int umb_bench_all_valid(umb_bench *b, int my_valid)
+{
+    int all;
+    UMB_MPI_CHECK(MPI_Allreduce(&my_valid, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD));
+    if (!all) b->exit_code = UMB_EXIT_INVALID;
+    return all;
+}
+
+int umb_bench_finish(umb_bench *b)
+{
+    MPI_Finalize();
+    return b->exit_code;
+}

@@ -1,0 +1,39 @@
+/* Message buffers of every kind (H P D MH MD): allocation, placement,
+   validation fill and check. Placement and checks are never timed. */
+#ifndef UMB_BUFFER_H
+#define UMB_BUFFER_H
+
+#include "options.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    umb_kind kind;
+    unsigned char *ptr;
+    size_t bytes;
+    unsigned char *staging;  /* host copy, for checking D and MD */
+} umb_buffer;
+
+#define UMB_PAGE 4096
+
+/* Allocates, applies --advise to managed memory, writes the poison pattern.
+   Managed memory larger than the GPU's free memory is refused unless
+   --allow-oversubscription. Returns 0, or -1 with one line in why. */
+int umb_buffer_alloc(umb_buffer *b, umb_kind kind, size_t bytes, const umb_options *o,
+                     char *why, size_t n);
+void umb_buffer_free(umb_buffer *b);
+
+/* Puts the managed pages covering the first bytes where the kind says (MH
+   host, MD device): the CPU or a kernel rewrites one byte per page, or
+   cudaMemPrefetchAsync moves them. Data is kept. H, P and D: nothing. */
+void umb_buffer_place(umb_buffer *b, size_t bytes, umb_place_with how);
+
+/* Writes the validation pattern where the kind lives (CPU or a kernel). */
+void umb_buffer_fill(umb_buffer *b, size_t bytes, uint32_t seed);
+
+/* Checks every byte on the CPU. Returns -1 when all match, else the first
+   wrong offset with what was found and expected. */
+long umb_buffer_check(umb_buffer *b, size_t bytes, uint32_t seed, unsigned *got, unsigned *want);
+
+#endif

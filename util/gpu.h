@@ -1,0 +1,44 @@
+/* The one seam between CUDA and everything else. gpu_cuda.c implements it
+   with the CUDA runtime; gpu_none.c stands in for a host-only build.
+   Every call is synchronous and checks its CUDA calls (a failure ends the job). */
+#ifndef UMB_GPU_H
+#define UMB_GPU_H
+
+#include "options.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    char name[256];
+    char pci_bus[32];          /* lower case, as in /sys/bus/pci/devices */
+    int cc_major, cc_minor;
+    size_t total_memory;
+    int concurrent_managed;    /* GPU and CPU may touch managed memory at once */
+    int pageable_access;       /* HMM: the GPU may read malloc memory */
+} umb_gpu_desc;
+
+int umb_gpu_built(void);
+/* Number of usable GPUs; 0 with the reason in why. */
+int umb_gpu_count(char *why, size_t n);
+void umb_gpu_use(int device);
+int umb_gpu_current(void);
+void umb_gpu_describe(int device, umb_gpu_desc *d);
+/* "driver 13.0, runtime 13.0" */
+void umb_gpu_versions(char *buf, size_t n);
+size_t umb_gpu_free_memory(void);
+
+/* P, D, MH and MD (managed) memory; NULL with why when it cannot be had. */
+void *umb_gpu_alloc(umb_kind kind, size_t bytes, char *why, size_t n);
+void umb_gpu_free(umb_kind kind, void *p);
+void umb_gpu_advise(void *p, size_t bytes, unsigned advise);
+/* Moves managed pages with cudaMemPrefetchAsync (to the GPU in use or to the host). */
+void umb_gpu_prefetch(void *p, size_t bytes, int to_gpu);
+/* A kernel rewrites one byte of every page in place: the pages migrate to the GPU, data kept. */
+void umb_gpu_touch(void *p, size_t bytes);
+/* A kernel writes umb_pattern_byte(seed, i) to every byte. */
+void umb_gpu_fill(void *p, size_t bytes, uint32_t seed);
+/* cudaMemcpy to host memory (for checking D and MD buffers). */
+void umb_gpu_to_host(void *dst, const void *src, size_t bytes);
+
+#endif

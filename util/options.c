@@ -1,0 +1,318 @@
+#include "options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_names[UMB_NKINDS] = {"H", "P", "D", "MH", "MD"};
+static const char *const kind_whats[UMB_NKINDS] = {
+    "pageable host (malloc)", "pinned host (cudaMallocHost)", "device (cudaMalloc)",
+    "managed, placed on the host", "managed, placed on the device"};
+
+const char *umb_kind_name(umb_kind k) { return kind_names[k]; }
+const char *umb_kind_what(umb_kind k) { return kind_whats[k]; }
+int umb_kind_is_managed(umb_kind k) { return k == UMB_MH || k == UMB_MD; }
+int umb_kind_needs_gpu(umb_kind k) { return k != UMB_H; }
+
+int umb_kind_parse(const char *s, umb_kind *k, int *was_m)
+{
+    if (was_m) *was_m = 0;
+    for (int i = 0; i < UMB_NKINDS; i++)
+        if (strcmp(s, kind_names[i]) == 0) { *k = (umb_kind)i; return 0; }
+    if (strcmp(s, "M") == 0) {
+        *k = UMB_MH;
+        if (was_m) *was_m = 1;
+        return 0;
+    }
+    return -1;
+}
+
+void umb_advise_string(unsigned a, char *buf, size_t n)
+{
+    static const struct { unsigned bit; const char *name; } names[] = {
+        {UMB_ADV_PREFERRED_CPU, "preferred=cpu"}, {UMB_ADV_PREFERRED_GPU, "preferred=gpu"},
+        {UMB_ADV_ACCESSED_BY_GPU, "accessed-by=gpu"}, {UMB_ADV_ACCESSED_BY_CPU, "accessed-by=cpu"},
+        {UMB_ADV_READ_MOSTLY, "read-mostly"}};
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (a & names[i].bit)
+            used += (size_t)snprintf(buf + used, used < n ? n - used : 0, "%s%s",
+                                     used ? "," : "", names[i].name);
+    if (!used) snprintf(buf, n, "none");
+}
+
+int umb_parse_bytes(const char *s, size_t *out)
+{
+    char *end;
+    if (!s || !isdigit((unsigned char)s[0])) return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno) return -1;
+    unsigned shift = 0;
+    switch (*end) {
+    case 'K': case 'k': shift = 10; end++; break;
+    case 'M': case 'm': shift = 20; end++; break;
+    case 'G': case 'g': shift = 30; end++; break;
+    default: break;
+    }
+    if (*end != '\0') return -1;
+    if (shift && v > (SIZE_MAX >> shift)) return -1;
+    *out = (size_t)(v << shift);
+    return 0;
+}
+
+static int parse_count(const char *s, long *out)
+{
+    char *end;
+    if (!s || !isdigit((unsigned char)s[0])) return -1;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end != '\0' || v <= 0) return -1;
+    *out = v;
+    return 0;
+}
+
+static int fail(char *err, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, n, fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+/* -m MAX, MIN:MAX or MIN: */
+static int parse_sizes(umb_options *o, const char *arg, char *err, size_t n)
+{
+    const char *colon = strchr(arg, ':');
+    size_t lo = o->min_size, hi = o->max_size;
+    if (!colon) {
+        if (umb_parse_bytes(arg, &hi)) goto bad;
+    } else {
+        char first[64];
+        size_t len = (size_t)(colon - arg);
+        if (len >= sizeof first) goto bad;
+        memcpy(first, arg, len);
+        first[len] = '\0';
+        if (len && umb_parse_bytes(first, &lo)) goto bad;
+        if (colon[1] && umb_parse_bytes(colon + 1, &hi)) goto bad;
+        if (!len && !colon[1]) goto bad;
+    }
+    if (lo > hi)
+        return fail(err, n, "-m %s: MIN (%zu) is larger than MAX (%zu)", arg, lo, hi);
+    o->min_size = lo;
+    o->max_size = hi;
+    return 0;
+bad:
+    return fail(err, n, "-m %s: expected MAX, MIN:MAX or MIN: in bytes (K, M, G suffixes allowed), e.g. -m 8:4M", arg);
+}
+
+static int parse_advise(umb_options *o, const char *arg, char *err, size_t n)
+{
+    char copy[256];
+    unsigned a = 0;
+    if (strlen(arg) >= sizeof copy) goto bad;
+    strcpy(copy, arg);
+    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (!strcmp(t, "preferred=cpu")) a |= UMB_ADV_PREFERRED_CPU;
+        else if (!strcmp(t, "preferred=gpu")) a |= UMB_ADV_PREFERRED_GPU;
+        else if (!strcmp(t, "accessed-by=gpu")) a |= UMB_ADV_ACCESSED_BY_GPU;
+        else if (!strcmp(t, "accessed-by=cpu")) a |= UMB_ADV_ACCESSED_BY_CPU;
+        else if (!strcmp(t, "read-mostly")) a |= UMB_ADV_READ_MOSTLY;
+        else if (!strcmp(t, "none")) continue;
+        else return fail(err, n, "--advise %s: unknown hint '%s'; accepted: preferred=cpu|gpu, accessed-by=gpu|cpu, read-mostly, none (comma-separated)", arg, t);
+    }
+    if ((a & UMB_ADV_PREFERRED_CPU) && (a & UMB_ADV_PREFERRED_GPU))
+        return fail(err, n, "--advise %s: preferred=cpu and preferred=gpu exclude each other", arg);
+    o->advise = a;
+    return 0;
+bad:
+    return fail(err, n, "--advise: value too long");
+}
+
+enum { OPT_FORMAT = 256, OPT_PLACE_WITH, OPT_PLACE, OPT_ADVISE, OPT_DEVICE, OPT_TIMEOUT,
+       OPT_ASSUME_AWARE, OPT_ALLOW_OVERSUB };
+
+static const struct option long_options[] = {
+    {"message-size", required_argument, 0, 'm'},
+    {"iterations", required_argument, 0, 'i'},
+    {"warmup", required_argument, 0, 'x'},
+    {"full", no_argument, 0, 'f'},
+    {"validation", no_argument, 0, 'c'},
+    {"mem-limit", required_argument, 0, 'M'},
+    {"help", no_argument, 0, 'h'},
+    {"version", no_argument, 0, 'v'},
+    {"format", required_argument, 0, OPT_FORMAT},
+    {"place-with", required_argument, 0, OPT_PLACE_WITH},
+    {"place", required_argument, 0, OPT_PLACE},
+    {"advise", required_argument, 0, OPT_ADVISE},
+    {"device", required_argument, 0, OPT_DEVICE},
+    {"timeout", required_argument, 0, OPT_TIMEOUT},
+    {"assume-cuda-aware", no_argument, 0, OPT_ASSUME_AWARE},
+    {"allow-oversubscription", no_argument, 0, OPT_ALLOW_OVERSUB},
+    {0, 0, 0, 0}};
+
+int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
+                      char *err, size_t n)
+{
+    memset(o, 0, sizeof *o);
+    o->min_size = 1;
+    o->max_size = cli->max_size;
+    o->iters = cli->iters;
+    o->skip = cli->skip;
+    o->iters_large = cli->iters_large;
+    o->skip_large = cli->skip_large;
+    o->device = -1;
+    o->mem_limit = UMB_DEFAULT_MEM_LIMIT;
+    err[0] = '\0';
+
+    /* getopt keeps state: start over (glibc resets fully on optind = 0). */
+    optind = 0;
+    opterr = 0;
+    int c;
+    long v;
+    while ((c = getopt_long(argc, argv, ":m:i:x:fcM:hv", long_options, NULL)) != -1) {
+        const char *a = optarg;
+        switch (c) {
+        case 'm':
+            if (parse_sizes(o, a, err, n)) return 1;
+            break;
+        case 'i':
+            if (parse_count(a, &v)) return fail(err, n, "-i %s: iterations must be a positive integer", a);
+            o->iters = o->iters_large = v;
+            break;
+        case 'x': {
+            char *end;
+            errno = 0;
+            v = strtol(a, &end, 10);
+            if (errno || *end || !isdigit((unsigned char)a[0]))
+                return fail(err, n, "-x %s: warm-up iterations must be an integer >= 0", a);
+            o->skip = o->skip_large = v;
+            break;
+        }
+        case 'f': o->full = 1; break;
+        case 'c': o->validate = 1; break;
+        case 'M':
+            if (umb_parse_bytes(a, &o->mem_limit) || o->mem_limit == 0)
+                return fail(err, n, "-M %s: memory limit must be a byte count > 0 (K, M, G suffixes allowed)", a);
+            break;
+        case 'h': o->help = 1; break;
+        case 'v': o->version = 1; break;
+        case OPT_FORMAT:
+            if (!strcmp(a, "table")) o->format = UMB_FMT_TABLE;
+            else if (!strcmp(a, "csv")) o->format = UMB_FMT_CSV;
+            else if (!strcmp(a, "json")) o->format = UMB_FMT_JSON;
+            else return fail(err, n, "--format %s: accepted: table, csv, json", a);
+            break;
+        case OPT_PLACE_WITH:
+            if (!strcmp(a, "kernel")) o->place_with = UMB_PLACE_KERNEL;
+            else if (!strcmp(a, "prefetch")) o->place_with = UMB_PLACE_PREFETCH;
+            else return fail(err, n, "--place-with %s: accepted: kernel, prefetch", a);
+            break;
+        case OPT_PLACE:
+            if (!strcmp(a, "each")) o->place_when = UMB_PLACE_EACH;
+            else if (!strcmp(a, "once")) o->place_when = UMB_PLACE_ONCE;
+            else return fail(err, n, "--place %s: accepted: each, once", a);
+            break;
+        case OPT_ADVISE:
+            if (parse_advise(o, a, err, n)) return 1;
+            break;
+        case OPT_DEVICE: {
+            char *end;
+            errno = 0;
+            v = strtol(a, &end, 10);
+            if (errno || *end || !isdigit((unsigned char)a[0]) || v > 1023)
+                return fail(err, n, "--device %s: expected a GPU index 0..1023", a);
+            o->device = (int)v;
+            break;
+        }
+        case OPT_TIMEOUT: {
+            char *end;
+            errno = 0;
+            double t = strtod(a, &end);
+            if (errno || *end || end == a || !(t >= 0) || t > 1e6)
+                return fail(err, n, "--timeout %s: expected seconds >= 0 (0 turns the watchdog off)", a);
+            o->timeout = t;
+            break;
+        }
+        case OPT_ASSUME_AWARE: o->assume_cuda_aware = 1; break;
+        case OPT_ALLOW_OVERSUB: o->allow_oversubscription = 1; break;
+        case ':':
+            return fail(err, n, "option %s needs a value; see %s -h", argv[optind - 1], cli->program);
+        default:
+            if (optopt) return fail(err, n, "unknown option -%c; see %s -h", optopt, cli->program);
+            return fail(err, n, "unknown option %s; see %s -h", argv[optind - 1], cli->program);
+        }
+    }
+    if (o->help || o->version) return 0;
+
+    int npos = argc - optind;
+    if (npos > cli->nbuffers)
+        return fail(err, n, "unexpected argument '%s'; %s takes %d buffer kinds (H, P, D, MH, MD or M)",
+                    argv[optind + cli->nbuffers], cli->program, cli->nbuffers);
+    /* OMB default: host buffers on both sides. */
+    o->nkinds = cli->nbuffers;
+    for (int i = 0; i < cli->nbuffers; i++) {
+        o->kinds[i] = UMB_H;
+        if (i < npos) {
+            int was_m;
+            if (umb_kind_parse(argv[optind + i], &o->kinds[i], &was_m))
+                return fail(err, n, "buffer '%s': accepted: H, P, D, MH, MD, M (= MH)", argv[optind + i]);
+            o->m_given |= was_m;
+        }
+    }
+    size_t need = o->max_size * (size_t)(cli->buffers_per_rank ? cli->buffers_per_rank : 1);
+    if (o->max_size && need / o->max_size != (size_t)(cli->buffers_per_rank ? cli->buffers_per_rank : 1))
+        need = SIZE_MAX;
+    if (need > o->mem_limit)
+        return fail(err, n, "-m: the largest message (%zu bytes, %d buffers per rank) exceeds the memory limit of %zu bytes; lower -m or raise -M",
+                    o->max_size, cli->buffers_per_rank, o->mem_limit);
+    return 0;
+}
+
+size_t umb_size_next(size_t size) { return size ? size * 2 : 1; }
+
+void umb_iterations(const umb_options *o, const umb_cli *cli, size_t size, long *iters, long *skip)
+{
+    int large = size > cli->large_size;
+    *iters = large ? o->iters_large : o->iters;
+    *skip = large ? o->skip_large : o->skip;
+}
+
+void umb_usage(const umb_cli *cli, FILE *f)
+{
+    fprintf(f, "Usage: %s [options]%s\n%s\n\n", cli->program,
+            cli->nbuffers == 2 ? " [SRC DST]" : "", cli->summary);
+    if (cli->nbuffers == 2)
+        fprintf(f, "SRC and DST are the buffer kinds of rank 0 and rank 1 (default H H):\n"
+                   "  H   pageable host (malloc)        P   pinned host (cudaMallocHost)\n"
+                   "  D   device (cudaMalloc)           MH  managed, placed on the host\n"
+                   "  MD  managed, placed on the device M   same as MH (OMB compatibility)\n\n");
+    fprintf(f,
+        "Options (OMB letters):\n"
+        "  -m, --message-size [MIN:]MAX  message sizes, powers of two (default 1:%zu; K/M/G suffixes)\n"
+        "  -i, --iterations N            timed iterations (default %ld, %ld above %zu bytes)\n"
+        "  -x, --warmup N                untimed warm-up iterations (default %ld, %ld above %zu bytes)\n"
+        "  -f, --full                    also print min, max, p50, p99 and the iteration count\n"
+        "  -c, --validation              check every byte of every message\n"
+        "  -M, --mem-limit BYTES         per-process memory limit (default 512M)\n"
+        "  -h, --help                    this text;  -v, --version  the version\n"
+        "Options (umbench):\n"
+        "      --format table|csv|json   output format (default table; json: one object per line)\n"
+        "      --place-with kernel|prefetch  how managed buffers are placed (default kernel)\n"
+        "      --place each|once         place before every measured operation (default) or once per size\n"
+        "      --advise LIST             cudaMemAdvise hints for managed buffers, comma-separated:\n"
+        "                                preferred=cpu|gpu, accessed-by=gpu|cpu, read-mostly, none\n"
+        "      --device N                use GPU N on every rank (default: local rank modulo GPU count)\n"
+        "      --timeout S               abort the job when no progress is made for S seconds (default off)\n"
+        "      --assume-cuda-aware       pass D buffers to MPI even if the library says it is not CUDA-aware\n"
+        "      --allow-oversubscription  allow managed buffers larger than the free GPU memory\n"
+        "Exit status: 0 ok, 1 bad input or error, 2 validation failed, 77 missing GPU or CUDA-aware MPI.\n",
+        cli->max_size, cli->iters, cli->iters_large, cli->large_size, cli->skip, cli->skip_large,
+        cli->large_size);
+}

@@ -1,0 +1,81 @@
+/* Command line in OMB style (docs/options.md): one parser for every program. */
+#ifndef UMB_OPTIONS_H
+#define UMB_OPTIONS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Buffer kinds of DESIGN.md. */
+typedef enum { UMB_H, UMB_P, UMB_D, UMB_MH, UMB_MD, UMB_NKINDS } umb_kind;
+
+const char *umb_kind_name(umb_kind k);          /* "MD" */
+const char *umb_kind_what(umb_kind k);          /* "managed, placed on the device" */
+int umb_kind_is_managed(umb_kind k);
+int umb_kind_needs_gpu(umb_kind k);
+/* Parses one token; M is read as MH (*was_m set). Returns -1 when unknown. */
+int umb_kind_parse(const char *s, umb_kind *k, int *was_m);
+
+typedef enum { UMB_FMT_TABLE, UMB_FMT_CSV, UMB_FMT_JSON } umb_format;
+typedef enum { UMB_PLACE_KERNEL, UMB_PLACE_PREFETCH } umb_place_with;
+typedef enum { UMB_PLACE_EACH, UMB_PLACE_ONCE } umb_place_when;
+
+/* --advise bits, applied to managed buffers right after allocation. */
+enum {
+    UMB_ADV_PREFERRED_CPU = 1 << 0,
+    UMB_ADV_PREFERRED_GPU = 1 << 1,
+    UMB_ADV_ACCESSED_BY_GPU = 1 << 2,
+    UMB_ADV_ACCESSED_BY_CPU = 1 << 3,
+    UMB_ADV_READ_MOSTLY = 1 << 4,
+};
+/* "preferred=gpu,read-mostly" or "none" */
+void umb_advise_string(unsigned advise, char *buf, size_t n);
+
+/* What a program accepts and its OMB defaults. */
+typedef struct {
+    const char *program;   /* umb_latency */
+    const char *summary;   /* one line for -h and the header */
+    int nbuffers;          /* positional buffer specs (SRC DST) */
+    long iters, skip;      /* iterations and warm-up up to large_size */
+    long iters_large, skip_large;
+    size_t large_size;     /* sizes above this use the *_large counts */
+    size_t max_size;       /* default largest message */
+    int buffers_per_rank;  /* for the -M check: buffers of max_size per rank */
+} umb_cli;
+
+typedef struct {
+    size_t min_size, max_size;
+    long iters, skip, iters_large, skip_large;
+    int full, validate, help, version;
+    umb_format format;
+    umb_place_with place_with;
+    umb_place_when place_when;
+    unsigned advise;
+    int device;            /* -1: chosen from the launcher's local rank */
+    double timeout;        /* seconds without progress; 0: off */
+    size_t mem_limit;      /* -M, bytes per process */
+    int assume_cuda_aware, allow_oversubscription;
+    int nkinds;
+    umb_kind kinds[2];
+    int m_given;           /* a buffer was given as M */
+} umb_options;
+
+#define UMB_DEFAULT_MEM_LIMIT ((size_t)512 << 20)  /* OMB's default -M */
+
+/* Parses argv. Returns 0, or 1 with one line in err (no newline) naming the
+   bad value and the accepted ones. Writes nothing, calls no MPI. */
+int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
+                      char *err, size_t errlen);
+
+/* Full usage text. */
+void umb_usage(const umb_cli *cli, FILE *f);
+
+/* Parses a byte count with an optional K, M or G (powers of 1024) suffix. */
+int umb_parse_bytes(const char *s, size_t *out);
+
+/* Message sizes: min, then powers of two up to max (0 is followed by 1). */
+size_t umb_size_next(size_t size);
+/* Iterations and warm-up for one size. */
+void umb_iterations(const umb_options *o, const umb_cli *cli, size_t size,
+                    long *iters, long *skip);
+
+#endif

@@ -1,0 +1,128 @@
+#include "output.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#define SIZE_WIDTH 10   /* OMB's column widths */
+#define FIELD_WIDTH 18
+#define COUNT_WIDTH 12
+
+static void json_key(umb_header *h, const char *key)
+{
+    umb_sb_printf(&h->json, "%s", h->json.len ? "," : "{\"type\":\"header\",");
+    umb_sb_json_string(&h->json, key);
+    umb_sb_printf(&h->json, ":");
+}
+
+void umb_header_str(umb_header *h, const char *key, const char *label, const char *fmt, ...)
+{
+    char value[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(value, sizeof value, fmt, ap);
+    va_end(ap);
+    umb_sb_printf(&h->text, "# %s: %s\n", label, value);
+    json_key(h, key);
+    umb_sb_json_string(&h->json, value);
+}
+
+void umb_header_num(umb_header *h, const char *key, const char *label, double v)
+{
+    umb_sb_printf(&h->text, "# %s: %.10g\n", label, v);
+    json_key(h, key);
+    umb_sb_json_number(&h->json, v);
+}
+
+void umb_header_json(umb_header *h, const char *key, const char *json, const char *table_lines)
+{
+    umb_sb_printf(&h->text, "%s", table_lines);
+    json_key(h, key);
+    umb_sb_printf(&h->json, "%s", json);
+}
+
+void umb_header_print(umb_header *h, umb_format f, FILE *out)
+{
+    if (f == UMB_FMT_JSON) fprintf(out, "%s}\n", h->json.s ? h->json.s : "{\"type\":\"header\"");
+    else if (h->text.s) fputs(h->text.s, out);
+    fflush(out);
+}
+
+void umb_header_free(umb_header *h)
+{
+    umb_sb_free(&h->text);
+    umb_sb_free(&h->json);
+}
+
+static void set_col(umb_col *c, const char *prefix, const char *title, const char *kprefix,
+                    const char *key, double v, int decimals, int full_only)
+{
+    snprintf(c->title, sizeof c->title, "%s%s", prefix, title);
+    snprintf(c->key, sizeof c->key, "%s%s", kprefix, key);
+    c->value = v;
+    c->decimals = decimals;
+    c->full_only = full_only;
+}
+
+int umb_stats_cols(const umb_stats *s, const char *title, const char *key, umb_col *c)
+{
+    set_col(&c[0], "Avg ", title, "avg_", key, s->avg, 2, 0);
+    set_col(&c[1], "Min ", title, "min_", key, s->min, 2, 1);
+    set_col(&c[2], "Max ", title, "max_", key, s->max, 2, 1);
+    set_col(&c[3], "P50 ", title, "p50_", key, s->p50, 2, 1);
+    set_col(&c[4], "P99 ", title, "p99_", key, s->p99, 2, 1);
+    set_col(&c[5], "", "Iterations", "", "iterations", (double)s->n, 0, 1);
+    return 6;
+}
+
+static int shown(const umb_output *o, const umb_col *c) { return o->full || !c->full_only; }
+
+void umb_out_columns(const umb_output *o, const umb_col *cols, int n)
+{
+    if (o->format == UMB_FMT_JSON) return;
+    if (o->format == UMB_FMT_CSV) {
+        fprintf(o->out, "size");
+        for (int i = 0; i < n; i++) fprintf(o->out, ",%s", cols[i].key);
+        fprintf(o->out, ",validation\n");
+    } else {
+        fprintf(o->out, "%-*s", SIZE_WIDTH, "# Size");
+        for (int i = 0; i < n; i++)
+            if (shown(o, &cols[i]))
+                fprintf(o->out, "%*s", cols[i].decimals ? FIELD_WIDTH : COUNT_WIDTH, cols[i].title);
+        if (o->validate) fprintf(o->out, "%*s", COUNT_WIDTH, "Validation");
+        fprintf(o->out, "\n");
+    }
+    fflush(o->out);
+}
+
+void umb_out_row(const umb_output *o, size_t size, const umb_col *cols, int n, int valid)
+{
+    const char *v = !o->validate ? "off" : valid ? "pass" : "fail";
+    if (o->format == UMB_FMT_JSON) {
+        umb_strbuf b = {0};
+        umb_sb_printf(&b, "{\"type\":\"result\",\"program\":");
+        umb_sb_json_string(&b, o->program);
+        umb_sb_printf(&b, ",\"buffers\":");
+        umb_sb_json_string(&b, o->buffers);
+        umb_sb_printf(&b, ",\"size\":%zu", size);
+        for (int i = 0; i < n; i++) {
+            umb_sb_printf(&b, ",\"%s\":", cols[i].key);
+            umb_sb_json_number(&b, cols[i].value);
+        }
+        umb_sb_printf(&b, ",\"validation\":\"%s\"}\n", v);
+        fputs(b.s, o->out);
+        umb_sb_free(&b);
+    } else if (o->format == UMB_FMT_CSV) {
+        fprintf(o->out, "%zu", size);
+        for (int i = 0; i < n; i++) fprintf(o->out, ",%.*f", cols[i].decimals ? 3 : 0, cols[i].value);
+        fprintf(o->out, ",%s\n", v);
+    } else {
+        fprintf(o->out, "%-*zu", SIZE_WIDTH, size);
+        for (int i = 0; i < n; i++)
+            if (shown(o, &cols[i]))
+                fprintf(o->out, "%*.*f", cols[i].decimals ? FIELD_WIDTH : COUNT_WIDTH,
+                        cols[i].decimals, cols[i].value);
+        if (o->validate) fprintf(o->out, "%*s", COUNT_WIDTH, valid ? "Pass" : "Fail");
+        fprintf(o->out, "\n");
+    }
+    fflush(o->out);
+}

@@ -1,0 +1,49 @@
+/* Output: the '#' header and one row per message size, as an OMB-style
+   table, CSV or JSON Lines (docs/output.md). Only rank 0 calls these. */
+#ifndef UMB_OUTPUT_H
+#define UMB_OUTPUT_H
+
+#include "options.h"
+#include "stats.h"
+#include "strbuf.h"
+
+#include <stdio.h>
+
+/* The header: "# Label: value" lines in table and CSV, one object in JSON. */
+typedef struct {
+    umb_strbuf text, json;
+} umb_header;
+
+void umb_header_str(umb_header *h, const char *key, const char *label, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void umb_header_num(umb_header *h, const char *key, const char *label, double v);
+/* A value already in JSON (an array, say) with its own table lines. */
+void umb_header_json(umb_header *h, const char *key, const char *json, const char *table_lines);
+void umb_header_print(umb_header *h, umb_format f, FILE *out);
+void umb_header_free(umb_header *h);
+
+/* One column of a result row. */
+typedef struct {
+    char title[32];   /* table: "Avg Latency(us)" */
+    char key[32];     /* csv/json: "avg_latency_us" */
+    double value;
+    int decimals;     /* 0 prints an integer */
+    int full_only;    /* table shows it only with -f; csv/json always */
+} umb_col;
+
+/* Avg, Min, Max, P50, P99 and Iterations of one metric. Returns 6. */
+int umb_stats_cols(const umb_stats *s, const char *title, const char *key, umb_col *cols);
+
+typedef struct {
+    umb_format format;
+    int full, validate;
+    const char *program;
+    const char *buffers;   /* "MD MH" */
+    FILE *out;
+} umb_output;
+
+void umb_out_columns(const umb_output *o, const umb_col *cols, int n);
+/* valid: 1 pass, 0 fail (ignored unless -c). */
+void umb_out_row(const umb_output *o, size_t size, const umb_col *cols, int n, int valid);
+
+#endif

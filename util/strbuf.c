@@ -1,0 +1,64 @@
+#include "strbuf.h"
+
+#include "error.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static void reserve(umb_strbuf *b, size_t more)
+{
+    if (b->len + more + 1 <= b->cap) return;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + more + 1) cap *= 2;
+    char *s = realloc(b->s, cap);
+    if (!s) umb_fatal("realloc", __FILE__, __LINE__, "out of host memory for output text");
+    b->s = s;
+    b->cap = cap;
+}
+
+void umb_sb_printf(umb_strbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int need = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (need < 0) return;
+    reserve(b, (size_t)need);
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, (size_t)need + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)need;
+}
+
+void umb_sb_json_string(umb_strbuf *b, const char *t)
+{
+    umb_sb_printf(b, "\"");
+    for (const unsigned char *p = (const unsigned char *)(t ? t : ""); *p; p++) {
+        switch (*p) {
+        case '"': umb_sb_printf(b, "\\\""); break;
+        case '\\': umb_sb_printf(b, "\\\\"); break;
+        case '\n': umb_sb_printf(b, "\\n"); break;
+        case '\r': umb_sb_printf(b, "\\r"); break;
+        case '\t': umb_sb_printf(b, "\\t"); break;
+        default:
+            if (*p < 0x20) umb_sb_printf(b, "\\u%04x", *p);
+            else umb_sb_printf(b, "%c", *p);
+        }
+    }
+    umb_sb_printf(b, "\"");
+}
+
+void umb_sb_json_number(umb_strbuf *b, double v)
+{
+    if (isfinite(v)) umb_sb_printf(b, "%.6g", v);
+    else umb_sb_printf(b, "null");
+}
+
+void umb_sb_free(umb_strbuf *b)
+{
+    free(b->s);
+    b->s = NULL;
+    b->len = b->cap = 0;
+}

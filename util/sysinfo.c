@@ -1,0 +1,140 @@
+#define _GNU_SOURCE
+#include "sysinfo.h"
+
+#include "config.h"
+
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef HAVE_NUMA
+#include <numa.h>
+#endif
+
+void umb_hostname(char *buf, size_t n)
+{
+    if (gethostname(buf, n) != 0) snprintf(buf, n, "unknown");
+    buf[n - 1] = '\0';
+}
+
+static int allowed_cpus(cpu_set_t *set)
+{
+    CPU_ZERO(set);
+    return sched_getaffinity(0, sizeof *set, set) == 0;
+}
+
+void umb_cpu_binding(char *buf, size_t n)
+{
+    cpu_set_t set;
+    size_t used = 0;
+    buf[0] = '\0';
+    if (!allowed_cpus(&set)) {
+        snprintf(buf, n, "unknown");
+        return;
+    }
+    for (int c = 0; c < CPU_SETSIZE; c++) {
+        if (!CPU_ISSET(c, &set)) continue;
+        int last = c;
+        while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, &set)) last++;
+        if (used < n)
+            used += (size_t)(last > c ? snprintf(buf + used, n - used, "%s%d-%d", used ? "," : "", c, last)
+                                      : snprintf(buf + used, n - used, "%s%d", used ? "," : "", c));
+        c = last;
+    }
+    if (used >= n && n > 4) strcpy(buf + n - 4, "...");
+}
+
+void umb_cpu_numa(char *buf, size_t n)
+{
+    snprintf(buf, n, "unknown");
+#ifdef HAVE_NUMA
+    cpu_set_t set;
+    if (numa_available() < 0 || !allowed_cpus(&set)) return;
+    int max = numa_max_node();
+    size_t used = 0;
+    for (int node = 0; node <= max && node < 1024; node++) {
+        for (int c = 0; c < CPU_SETSIZE; c++) {
+            if (CPU_ISSET(c, &set) && numa_node_of_cpu(c) == node) {
+                if (used < n) used += (size_t)snprintf(buf + used, n - used, "%s%d", used ? "," : "", node);
+                break;
+            }
+        }
+    }
+#endif
+}
+
+static int read_line(const char *path, char *buf, size_t n)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    int ok = fgets(buf, (int)n, f) != NULL;
+    fclose(f);
+    if (!ok) return -1;
+    buf[strcspn(buf, "\n")] = '\0';
+    return 0;
+}
+
+/* "32.0 GT/s PCIe" -> 5 */
+static int pcie_gen(const char *speed)
+{
+    double gts = atof(speed);
+    static const double gen_gts[] = {2.5, 5, 8, 16, 32, 64};
+    for (int g = 0; g < 6; g++)
+        if (gts > 0 && gts <= gen_gts[g] + 0.1) return g + 1;
+    return 0;
+}
+
+void umb_pcie_link(const char *bus, char *buf, size_t n)
+{
+    char path[256], cur_s[64], cur_w[16], max_s[64], max_w[16];
+#define SYS(file, out) (snprintf(path, sizeof path, "/sys/bus/pci/devices/%s/" file, bus), read_line(path, out, sizeof out))
+    if (SYS("current_link_speed", cur_s) || SYS("current_link_width", cur_w) ||
+        SYS("max_link_speed", max_s) || SYS("max_link_width", max_w)) {
+        snprintf(buf, n, "unknown (no link attributes in /sys/bus/pci/devices/%s)", bus);
+        return;
+    }
+#undef SYS
+    /* Idle GPUs train their link down: the current speed can read lower. */
+    snprintf(buf, n, "Gen%d x%s (max Gen%d x%s)", pcie_gen(cur_s), cur_w, pcie_gen(max_s), max_w);
+}
+
+int umb_pci_numa_node(const char *bus)
+{
+    char path[256], line[32];
+    snprintf(path, sizeof path, "/sys/bus/pci/devices/%s/numa_node", bus);
+    return read_line(path, line, sizeof line) ? -1 : atoi(line);
+}
+
+void umb_nvidia_driver(char *buf, size_t n)
+{
+    char line[512];
+    snprintf(buf, n, "unknown");
+    if (read_line("/proc/driver/nvidia/version", line, sizeof line)) return;
+    /* "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  ..." */
+    char *p = strstr(line, "Module");
+    if (!p) return;
+    p += strlen("Module");
+    while (*p == ' ') p++;
+    size_t len = strcspn(p, " ");
+    snprintf(buf, n, "%.*s", (int)len, p);
+}
+
+int umb_launcher_local_rank(const char **from)
+{
+    static const char *const vars[] = {
+        "OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
+        "SLURM_LOCALID", "JSM_NAMESPACE_LOCAL_RANK", "PALS_LOCAL_RANKID", "FLUX_TASK_LOCAL_ID",
+        "PMI_LOCAL_RANK"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        char *end;
+        if (!v || !*v) continue;
+        long r = strtol(v, &end, 10);
+        if (*end || r < 0) continue;
+        if (from) *from = vars[i];
+        return (int)r;
+    }
+    if (from) *from = NULL;
+    return -1;
+}

@@ -1,0 +1,25 @@
+/* What the header says about each rank's node: host, CPU binding, NUMA,
+   the GPU's PCIe link, and the local rank the launcher gave. No MPI here. */
+#ifndef UMB_SYSINFO_H
+#define UMB_SYSINFO_H
+
+#include <stddef.h>
+
+void umb_hostname(char *buf, size_t n);
+/* The CPUs this process may run on, as ranges: "0-3,8". */
+void umb_cpu_binding(char *buf, size_t n);
+/* NUMA node(s) of those CPUs ("0", "0,1"), or "unknown" without libnuma. */
+void umb_cpu_numa(char *buf, size_t n);
+/* "Gen5 x16 (max Gen5 x16)" from /sys/bus/pci/devices/BUS/, or "unknown". */
+void umb_pcie_link(const char *pci_bus, char *buf, size_t n);
+/* NUMA node of a PCI device, -1 when unknown. */
+int umb_pci_numa_node(const char *pci_bus);
+/* The kernel driver's version ("580.95.05"), or "unknown". */
+void umb_nvidia_driver(char *buf, size_t n);
+
+/* The local rank on this node from the launcher's variables (Open MPI,
+   MVAPICH, MPICH/Hydra, Slurm, LSF jsrun, PALS, Flux); -1 when none is set.
+   *from names the variable. */
+int umb_launcher_local_rank(const char **from);
+
+#endif

@@ -1,0 +1,75 @@
+#include "watchdog.h"
+
+#include "error.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+static atomic_ulong ticks;
+static atomic_size_t current_size;
+static atomic_long current_iteration;
+static const char *_Atomic current_phase = "setup";
+static double limit;
+static int my_rank;
+static char my_host[256];
+
+/* Only the main thread writes: relaxed loads and stores, no locked
+   instruction in the timed loops. */
+void umb_progress(size_t size, long iteration)
+{
+    atomic_store_explicit(&current_size, size, memory_order_relaxed);
+    atomic_store_explicit(&current_iteration, iteration, memory_order_relaxed);
+    atomic_store_explicit(&ticks, atomic_load_explicit(&ticks, memory_order_relaxed) + 1, memory_order_relaxed);
+}
+
+void umb_progress_phase(const char *phase)
+{
+    atomic_store(&current_phase, phase);
+    umb_progress(atomic_load(&current_size), atomic_load(&current_iteration));
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void *watch(void *arg)
+{
+    (void)arg;
+    unsigned long seen = atomic_load(&ticks);
+    double since = now();
+    for (;;) {
+        usleep(100000);
+        unsigned long t = atomic_load(&ticks);
+        if (t != seen) {
+            seen = t;
+            since = now();
+        } else if (now() - since > limit) {
+            fprintf(stderr, "%s: rank %d on %s: no progress for %.0f s (--timeout) in %s, size %zu, iteration %ld; ending the job\n",
+                    umb_program(), my_rank, my_host, limit, atomic_load(&current_phase),
+                    atomic_load(&current_size), atomic_load(&current_iteration));
+            fflush(stderr);
+            /* Not MPI_Abort: this thread may not call MPI. The launcher sees the
+               rank die and ends the others (their own watchdogs fire too). */
+            _exit(124);
+        }
+    }
+    return NULL;
+}
+
+void umb_watchdog_start(double seconds, int rank, const char *host)
+{
+    pthread_t t;
+    if (seconds <= 0) return;
+    limit = seconds;
+    my_rank = rank;
+    snprintf(my_host, sizeof my_host, "%s", host);
+    if (pthread_create(&t, NULL, watch, NULL) != 0)
+        umb_fatal("pthread_create", __FILE__, __LINE__, "cannot start the --timeout watchdog");
+    pthread_detach(t);
+}

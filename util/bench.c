@@ -3,6 +3,7 @@
 #include "config.h"
 #include "error.h"
 #include "gpu.h"
+#include "pattern.h"
 #include "sysinfo.h"
 #include "watchdog.h"
 
@@ -67,7 +68,7 @@ static int choose_gpu(umb_bench *b, int local_rank, const char *from, int count,
 
 void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char **argv)
 {
-    char err[LINE], msg[LINE], why[LINE] = "";
+    char err[LINE], msg[2 * LINE], why[LINE] = "";
     memset(b, 0, sizeof *b);
     b->cli = cli;
     b->gpu = -1;
@@ -172,7 +173,7 @@ typedef struct {
 static void my_rank_info(const umb_bench *b, rank_info *r)
 {
     memset(r, 0, sizeof *r);
-    snprintf(r->host, sizeof r->host, "%s", b->host);
+    snprintf(r->host, sizeof r->host, "%.63s", b->host);
     umb_cpu_binding(r->cpus, sizeof r->cpus);
     umb_cpu_numa(r->numa, sizeof r->numa);
     r->gpu = b->gpu;
@@ -181,7 +182,7 @@ static void my_rank_info(const umb_bench *b, rank_info *r)
     if (b->gpu >= 0) {
         umb_gpu_desc d;
         umb_gpu_describe(b->gpu, &d);
-        snprintf(r->gpu_name, sizeof r->gpu_name, "%s", d.name);
+        snprintf(r->gpu_name, sizeof r->gpu_name, "%.95s", d.name);
         snprintf(r->pci_bus, sizeof r->pci_bus, "%s", d.pci_bus);
         snprintf(r->gpu_from, sizeof r->gpu_from, "%s", b->gpu_from);
         umb_pcie_link(d.pci_bus, r->link, sizeof r->link);
@@ -290,21 +291,43 @@ void umb_bench_header_print(umb_bench *b, umb_header *h)
     umb_header_free(h);
 }
 
-void umb_bench_columns(umb_bench *b, const char *title, const char *key)
+/* Avg, the extra columns, then the full-only statistics. */
+static int row_cols(const umb_stats *s, const umb_metric *m, const umb_col *extra, int nextra, umb_col *cols)
+{
+    umb_col stats[8];
+    int n = umb_stats_cols(s, m, stats), k = 0;
+    cols[k++] = stats[0];
+    for (int i = 0; i < nextra; i++) cols[k++] = extra[i];
+    for (int i = 1; i < n; i++) cols[k++] = stats[i];
+    return k;
+}
+
+void umb_bench_columns(umb_bench *b, const umb_metric *m, const umb_col *extra, int nextra)
 {
     umb_stats none = {0};
-    umb_col cols[8];
+    umb_col cols[16];
     if (b->rank != 0) return;
-    int n = umb_stats_cols(&none, title, key, cols);
+    int n = row_cols(&none, m, extra, nextra, cols);
     umb_out_columns(&b->out, cols, n);
 }
 
-void umb_bench_row(umb_bench *b, size_t size, const umb_stats *s, const char *title, const char *key, int valid)
+void umb_bench_row(umb_bench *b, size_t size, const umb_stats *s, const umb_metric *m,
+                   const umb_col *extra, int nextra, int valid)
 {
-    umb_col cols[8];
+    umb_col cols[16];
     if (b->rank != 0) return;
-    int n = umb_stats_cols(s, title, key, cols);
+    int n = row_cols(s, m, extra, nextra, cols);
     umb_out_row(&b->out, size, cols, n, valid);
+}
+
+int umb_bench_check(umb_bench *b, umb_buffer *buf, size_t size, long iteration, int sender)
+{
+    unsigned got, want;
+    long at = umb_buffer_check(buf, size, umb_pattern_seed(iteration, size, sender), &got, &want);
+    if (at < 0) return 1;
+    fprintf(stderr, "%s: rank %d on %s: size %zu, message %ld from rank %d: byte %ld is 0x%02x, expected 0x%02x\n",
+            b->cli->program, b->rank, b->host, size, iteration, sender, at, got, want);
+    return 0;
 }
 
 int umb_bench_all_valid(umb_bench *b, int my_valid)

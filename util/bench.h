@@ -46,10 +46,16 @@ void umb_bench_alloc(umb_bench *b, umb_buffer *buf, size_t bytes);
 void umb_bench_header(umb_bench *b, umb_header *h);
 void umb_bench_header_print(umb_bench *b, umb_header *h);
 
-/* Rank 0: the table's column line, then one row per size. */
-void umb_bench_columns(umb_bench *b, const char *title, const char *key);
-void umb_bench_row(umb_bench *b, size_t size, const umb_stats *s, const char *title,
-                   const char *key, int valid);
+/* Rank 0: the table's column line, then one row per size: avg of the
+   metric, then `extra` columns (e.g. Messages/s), then min, max, p50, p99
+   and the iteration count. */
+void umb_bench_columns(umb_bench *b, const umb_metric *m, const umb_col *extra, int nextra);
+void umb_bench_row(umb_bench *b, size_t size, const umb_stats *s, const umb_metric *m,
+                   const umb_col *extra, int nextra, int valid);
+
+/* Checks a received message against the pattern of (iteration, size,
+   sender); reports the first wrong byte on stderr. Returns 1 when all match. */
+int umb_bench_check(umb_bench *b, umb_buffer *buf, size_t size, long iteration, int sender);
 
 /* Collective: did every rank's check pass? Failures set exit status 2. */
 int umb_bench_all_valid(umb_bench *b, int my_valid);

@@ -145,6 +145,7 @@ static const struct option long_options[] = {
     {"full", no_argument, 0, 'f'},
     {"validation", no_argument, 0, 'c'},
     {"mem-limit", required_argument, 0, 'M'},
+    {"window-size", required_argument, 0, 'W'},
     {"help", no_argument, 0, 'h'},
     {"version", no_argument, 0, 'v'},
     {"format", required_argument, 0, OPT_FORMAT},
@@ -167,6 +168,7 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
     o->skip = cli->skip;
     o->iters_large = cli->iters_large;
     o->skip_large = cli->skip_large;
+    o->window = cli->window;
     o->device = -1;
     o->mem_limit = UMB_DEFAULT_MEM_LIMIT;
     err[0] = '\0';
@@ -176,7 +178,7 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
     opterr = 0;
     int c;
     long v;
-    while ((c = getopt_long(argc, argv, ":m:i:x:fcM:hv", long_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":m:i:x:fcM:W:hv", long_options, NULL)) != -1) {
         const char *a = optarg;
         switch (c) {
         case 'm':
@@ -200,6 +202,12 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
         case 'M':
             if (umb_parse_bytes(a, &o->mem_limit) || o->mem_limit == 0)
                 return fail(err, n, "-M %s: memory limit must be a byte count > 0 (K, M, G suffixes allowed)", a);
+            break;
+        case 'W':
+            if (!cli->window) return fail(err, n, "unknown option -W: %s has no window; see %s -h", cli->program, cli->program);
+            if (parse_count(a, &v) || v > 65536)
+                return fail(err, n, "-W %s: window size must be an integer from 1 to 65536", a);
+            o->window = (int)v;
             break;
         case 'h': o->help = 1; break;
         case 'v': o->version = 1; break;
@@ -266,13 +274,20 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
             o->m_given |= was_m;
         }
     }
-    size_t need = o->max_size * (size_t)(cli->buffers_per_rank ? cli->buffers_per_rank : 1);
-    if (o->max_size && need / o->max_size != (size_t)(cli->buffers_per_rank ? cli->buffers_per_rank : 1))
-        need = SIZE_MAX;
-    if (need > o->mem_limit)
-        return fail(err, n, "-m: the largest message (%zu bytes, %d buffers per rank) exceeds the memory limit of %zu bytes; lower -m or raise -M",
-                    o->max_size, cli->buffers_per_rank, o->mem_limit);
+    size_t per_rank = (size_t)(cli->buffers_per_rank ? cli->buffers_per_rank : 1) * (size_t)umb_window_buffers(o);
+    if (o->max_size && (o->max_size * per_rank / per_rank != o->max_size || o->max_size * per_rank > o->mem_limit))
+        return fail(err, n, "-m: the largest message (%zu bytes) in %zu buffers per rank exceeds the memory limit of %zu bytes; lower -m%s or raise -M",
+                    o->max_size, per_rank, o->mem_limit, cli->window ? " or -W" : "");
     return 0;
+}
+
+int umb_window_buffers(const umb_options *o)
+{
+    if (o->window <= 0) return 1;
+    if (o->validate) return o->window;
+    for (int i = 0; i < o->nkinds; i++)
+        if (umb_kind_is_managed(o->kinds[i])) return o->window;
+    return 1;
 }
 
 size_t umb_size_next(size_t size) { return size ? size * 2 : 1; }
@@ -301,6 +316,7 @@ void umb_usage(const umb_cli *cli, FILE *f)
         "  -f, --full                    also print min, max, p50, p99 and the iteration count\n"
         "  -c, --validation              check every byte of every message\n"
         "  -M, --mem-limit BYTES         per-process memory limit (default 512M)\n"
+        "%s"
         "  -h, --help                    this text;  -v, --version  the version\n"
         "Options (umbench):\n"
         "      --format table|csv|json   output format (default table; json: one object per line)\n"
@@ -314,5 +330,7 @@ void umb_usage(const umb_cli *cli, FILE *f)
         "      --allow-oversubscription  allow managed buffers larger than the free GPU memory\n"
         "Exit status: 0 ok, 1 bad input or error, 2 validation failed, 77 missing GPU or CUDA-aware MPI.\n",
         cli->max_size, cli->iters, cli->iters_large, cli->large_size, cli->skip, cli->skip_large,
-        cli->large_size);
+        cli->large_size,
+        cli->window ? "  -W, --window-size N           messages in flight per iteration (default 64);\n"
+                      "                                managed buffers get one buffer per message\n" : "");
 }

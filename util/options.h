@@ -40,11 +40,13 @@ typedef struct {
     size_t large_size;     /* sizes above this use the *_large counts */
     size_t max_size;       /* default largest message */
     int buffers_per_rank;  /* for the -M check: buffers of max_size per rank */
+    int window;            /* default -W; 0: the program has no window */
 } umb_cli;
 
 typedef struct {
     size_t min_size, max_size;
     long iters, skip, iters_large, skip_large;
+    int window;            /* -W: messages in flight per iteration */
     int full, validate, help, version;
     umb_format format;
     umb_place_with place_with;
@@ -74,6 +76,10 @@ int umb_parse_bytes(const char *s, size_t *out);
 
 /* Message sizes: min, then powers of two up to max (0 is followed by 1). */
 size_t umb_size_next(size_t size);
+/* Buffers per direction a rank holds: one per window slot when a buffer is
+   managed (so no slot sees pages another already moved) or with -c (so
+   every message can be checked), else one shared by all slots, as OMB. */
+int umb_window_buffers(const umb_options *o);
 /* Iterations and warm-up for one size. */
 void umb_iterations(const umb_options *o, const umb_cli *cli, size_t size,
                     long *iters, long *skip);

@@ -63,9 +63,10 @@ static void set_col(umb_col *c, const char *prefix, const char *title, const cha
     c->full_only = full_only;
 }
 
-int umb_stats_cols(const umb_stats *s, const char *title, const char *key, umb_col *c)
+int umb_stats_cols(const umb_stats *s, const umb_metric *m, umb_col *c)
 {
-    set_col(&c[0], "Avg ", title, "avg_", key, s->avg, 2, 0);
+    const char *title = m->title, *key = m->key;
+    set_col(&c[0], "", m->avg_title, "avg_", key, s->avg, 2, 0);
     set_col(&c[1], "Min ", title, "min_", key, s->min, 2, 1);
     set_col(&c[2], "Max ", title, "max_", key, s->max, 2, 1);
     set_col(&c[3], "P50 ", title, "p50_", key, s->p50, 2, 1);
@@ -75,6 +76,13 @@ int umb_stats_cols(const umb_stats *s, const char *title, const char *key, umb_c
 }
 
 static int shown(const umb_output *o, const umb_col *c) { return o->full || !c->full_only; }
+
+/* OMB's widths, widened where a title would touch its neighbour. */
+static int width(const umb_col *c)
+{
+    int w = c->decimals ? FIELD_WIDTH : COUNT_WIDTH, t = (int)strlen(c->title) + 2;
+    return t > w ? t : w;
+}
 
 void umb_out_columns(const umb_output *o, const umb_col *cols, int n)
 {
@@ -87,7 +95,7 @@ void umb_out_columns(const umb_output *o, const umb_col *cols, int n)
         fprintf(o->out, "%-*s", SIZE_WIDTH, "# Size");
         for (int i = 0; i < n; i++)
             if (shown(o, &cols[i]))
-                fprintf(o->out, "%*s", cols[i].decimals ? FIELD_WIDTH : COUNT_WIDTH, cols[i].title);
+                fprintf(o->out, "%*s", width(&cols[i]), cols[i].title);
         if (o->validate) fprintf(o->out, "%*s", COUNT_WIDTH, "Validation");
         fprintf(o->out, "\n");
     }
@@ -119,8 +127,7 @@ void umb_out_row(const umb_output *o, size_t size, const umb_col *cols, int n, i
         fprintf(o->out, "%-*zu", SIZE_WIDTH, size);
         for (int i = 0; i < n; i++)
             if (shown(o, &cols[i]))
-                fprintf(o->out, "%*.*f", cols[i].decimals ? FIELD_WIDTH : COUNT_WIDTH,
-                        cols[i].decimals, cols[i].value);
+                fprintf(o->out, "%*.*f", width(&cols[i]), cols[i].decimals, cols[i].value);
         if (o->validate) fprintf(o->out, "%*s", COUNT_WIDTH, valid ? "Pass" : "Fail");
         fprintf(o->out, "\n");
     }

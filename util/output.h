@@ -31,8 +31,15 @@ typedef struct {
     int full_only;    /* table shows it only with -f; csv/json always */
 } umb_col;
 
+/* What a row measures: the avg column's title (OMB's, e.g. "Avg
+   Latency(us)" or "Bandwidth (MB/s)"), the stem of the others ("Min " +
+   title) and the key stem of CSV/JSON ("avg_" + key). */
+typedef struct {
+    const char *avg_title, *title, *key;
+} umb_metric;
+
 /* Avg, Min, Max, P50, P99 and Iterations of one metric. Returns 6. */
-int umb_stats_cols(const umb_stats *s, const char *title, const char *key, umb_col *cols);
+int umb_stats_cols(const umb_stats *s, const umb_metric *m, umb_col *cols);
 
 typedef struct {
     umb_format format;

@@ -35,3 +35,23 @@ void umb_stats_compute(double *samples, long n, umb_stats *s)
     s->p50 = percentile(samples, n, 50);
     s->p99 = percentile(samples, n, 99);
 }
+
+void umb_stats_rate(const double *t, long n, double amount, umb_stats *r)
+{
+    memset(r, 0, sizeof *r);
+    r->n = n;
+    if (n <= 0) return;
+    double sum = 0, mean_rate = 0, var = 0;
+    for (long i = 0; i < n; i++) {
+        sum += t[i];
+        mean_rate += amount / t[i];
+    }
+    mean_rate /= (double)n;
+    for (long i = 0; i < n; i++) var += (amount / t[i] - mean_rate) * (amount / t[i] - mean_rate);
+    r->avg = amount * (double)n / sum;
+    r->min = amount / t[n - 1];
+    r->max = amount / t[0];
+    r->p50 = amount / percentile(t, n, 50);
+    r->p99 = amount / percentile(t, n, 99);
+    r->stddev = n > 1 ? sqrt(var / (double)(n - 1)) : 0;
+}

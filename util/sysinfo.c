@@ -111,13 +111,23 @@ void umb_nvidia_driver(char *buf, size_t n)
     char line[512];
     snprintf(buf, n, "unknown");
     if (read_line("/proc/driver/nvidia/version", line, sizeof line)) return;
-    /* "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  ..." */
-    char *p = strstr(line, "Module");
-    if (!p) return;
-    p += strlen("Module");
-    while (*p == ' ') p++;
-    size_t len = strcspn(p, " ");
-    snprintf(buf, n, "%.*s", (int)len, p);
+    umb_driver_version_from(line, buf, n);
+}
+
+/* "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release ..."
+   The first word of digits and dots with a dot in it is the version. */
+void umb_driver_version_from(const char *line, char *buf, size_t n)
+{
+    snprintf(buf, n, "unknown");
+    for (const char *p = line; *p;) {
+        size_t len = strcspn(p, " \t");
+        if (len && strspn(p, "0123456789.") == len && memchr(p, '.', len) && p[0] != '.') {
+            snprintf(buf, n, "%.*s", (int)len, p);
+            return;
+        }
+        p += len;
+        p += strspn(p, " \t");
+    }
 }
 
 int umb_launcher_local_rank(const char **from)

@@ -16,6 +16,8 @@ void umb_pcie_link(const char *pci_bus, char *buf, size_t n);
 int umb_pci_numa_node(const char *pci_bus);
 /* The kernel driver's version ("580.95.05"), or "unknown". */
 void umb_nvidia_driver(char *buf, size_t n);
+/* The version in a /proc/driver/nvidia/version line. */
+void umb_driver_version_from(const char *line, char *buf, size_t n);
 
 /* The local rank on this node from the launcher's variables (Open MPI,
    MVAPICH, MPICH/Hydra, Slurm, LSF jsrun, PALS, Flux); -1 when none is set.

@@ -19,17 +19,7 @@ static const umb_cli cli = {
 };
 
 enum { TAG_DATA = 1, TAG_READY = 2 };
-
-/* Checks the message just received; reports the first wrong byte. */
-static int check(umb_bench *b, umb_buffer *rbuf, size_t size, long i)
-{
-    unsigned got, want;
-    long at = umb_buffer_check(rbuf, size, umb_pattern_seed(i, size, 1 - b->rank), &got, &want);
-    if (at < 0) return 1;
-    fprintf(stderr, "%s: rank %d on %s: size %zu, iteration %ld: byte %ld is 0x%02x, expected 0x%02x\n",
-            cli.program, b->rank, b->host, size, i, at, got, want);
-    return 0;
-}
+static const umb_metric latency = {"Avg Latency(us)", "Latency(us)", "latency_us"};
 
 /* One timed round trip per iteration. Before it, outside the timer: fill
    (-c), place (--place each), pre-post the receive, and rank 1 signals
@@ -59,7 +49,7 @@ static int handshake_loop(umb_bench *b, umb_buffer *sbuf, umb_buffer *rbuf, size
             UMB_MPI_CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE));
             UMB_MPI_CHECK(MPI_Send(sbuf->ptr, (int)size, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD));
         }
-        if (b->opt.validate && valid) valid = check(b, rbuf, size, i);
+        if (b->opt.validate && valid) valid = umb_bench_check(b, rbuf, size, i, peer);
     }
     return valid;
 }
@@ -107,7 +97,7 @@ int main(int argc, char **argv)
         umb_header_str(&h, "units", "Units", "latency in microseconds, one-way = round trip / 2");
     }
     umb_bench_header_print(&b, &h);
-    umb_bench_columns(&b, "Latency(us)", "latency_us");
+    umb_bench_columns(&b, &latency, NULL, 0);
 
     double *samples = umb_xmalloc(sizeof(double) * (size_t)(b.opt.iters > b.opt.iters_large ? b.opt.iters : b.opt.iters_large),
                                   "latency samples");
@@ -126,7 +116,7 @@ int main(int argc, char **argv)
         valid = umb_bench_all_valid(&b, valid);
         umb_stats s;
         if (b.rank == 0) umb_stats_compute(samples, iters, &s);
-        umb_bench_row(&b, size, &s, "Latency(us)", "latency_us", valid);
+        umb_bench_row(&b, size, &s, &latency, NULL, 0, valid);
     }
     free(samples);
     umb_buffer_free(&sbuf);

@@ -9,6 +9,11 @@ static const umb_cli cli = {
     .iters = 10000, .skip = 100, .iters_large = 1000, .skip_large = 10, .large_size = 8192,
     .max_size = 1 << 22, .buffers_per_rank = 2,
 };
+static const umb_cli bw_cli = {
+    .program = "umb_bwtest", .summary = "test", .nbuffers = 2,
+    .iters = 100, .skip = 10, .iters_large = 20, .skip_large = 2, .large_size = 8192,
+    .max_size = 1 << 22, .buffers_per_rank = 1, .window = 64,
+};
 
 static char err[512];
 
@@ -104,6 +109,25 @@ int main(void)
     bad("--bogus", "--bogus");
     bad("-q", "-q");
     bad("-i", "-i");
+
+    /* -W: only where the program has a window; one buffer per slot when a
+       buffer is managed or -c checks every message. */
+    char *bw_argv[] = {"umb_bwtest", "-W", "8", "MD", "H", NULL};
+    CHECK(umb_options_parse(&o, &bw_cli, 5, bw_argv, err, sizeof err) == 0 && o.window == 8);
+    CHECK(umb_window_buffers(&o) == 8);
+    char *bw_argv2[] = {"umb_bwtest", "H", "P", NULL};
+    CHECK(umb_options_parse(&o, &bw_cli, 3, bw_argv2, err, sizeof err) == 0 && o.window == 64);
+    CHECK(umb_window_buffers(&o) == 1);
+    char *bw_argv3[] = {"umb_bwtest", "-c", NULL};
+    CHECK(umb_options_parse(&o, &bw_cli, 2, bw_argv3, err, sizeof err) == 0 && umb_window_buffers(&o) == 64);
+    char *bw_argv4[] = {"umb_bwtest", "-W", "0", NULL};
+    CHECK(umb_options_parse(&o, &bw_cli, 3, bw_argv4, err, sizeof err) == 1);
+    CHECK_CONTAINS(err, "-W 0");
+    /* 128 managed 4 MiB slots fit 512M exactly; 200 do not. */
+    char *bw_argv5[] = {"umb_bwtest", "-W", "200", "MH", "MD", NULL};
+    CHECK(umb_options_parse(&o, &bw_cli, 5, bw_argv5, err, sizeof err) == 1);
+    CHECK_CONTAINS(err, "memory limit");
+    bad("-W 4", "-W");  /* no window in umb_test */
 
     /* Sizes: powers of two from min, 0 followed by 1. */
     CHECK(umb_size_next(0) == 1 && umb_size_next(1) == 2 && umb_size_next(4096) == 8192);

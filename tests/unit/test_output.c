@@ -21,11 +21,12 @@ int main(int argc, char **argv)
     umb_output o = {.format = f, .full = 1, .validate = 1, .program = "umb_test", .buffers = "MD MH", .out = stdout};
     umb_stats s = {.n = 10, .avg = 1.5, .min = 1, .max = 2, .p50 = 1.5, .p99 = 2};
     umb_col cols[8];
-    int n = umb_stats_cols(&s, "Latency(us)", "latency_us", cols);
+    const umb_metric lat = {"Avg Latency(us)", "Latency(us)", "latency_us"};
+    int n = umb_stats_cols(&s, &lat, cols);
     umb_out_columns(&o, cols, n);
     umb_out_row(&o, 8, cols, n, 1);
     s.avg = 1.0 / 0.0;  /* a non-finite value must still give valid JSON */
-    n = umb_stats_cols(&s, "Latency(us)", "latency_us", cols);
+    n = umb_stats_cols(&s, &lat, cols);
     umb_out_row(&o, 4194304, cols, n, 0);
     return 0;
 }

@@ -28,6 +28,15 @@ int main(void)
     umb_stats_compute(w, 10, &s);
     CHECK(s.p50 == 5 && s.p99 == 10 && near(s.avg, 5.5));
 
+    /* Rates: 4 windows of 100 bytes taking 1, 2, 2, 5 s. */
+    double t[] = {2, 5, 1, 2};
+    umb_stats_compute(t, 4, &s);
+    umb_stats r;
+    umb_stats_rate(t, 4, 100, &r);
+    CHECK(r.n == 4 && near(r.avg, 40) && near(r.min, 20) && near(r.max, 100));
+    CHECK(near(r.p50, 50) && near(r.p99, 20) && r.p99 <= r.p50);
+    CHECK(near(r.stddev, sqrt(((50 - 55.0) * (50 - 55.0) * 2 + (20 - 55.0) * (20 - 55.0) + (100 - 55.0) * (100 - 55.0)) / 3)));
+
     umb_stats_compute(w, 0, &s);
     CHECK(s.n == 0 && s.avg == 0);
     return check_done("test_stats");

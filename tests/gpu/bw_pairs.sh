@@ -1,0 +1,34 @@
+#!/bin/sh
+# umb_bw and umb_bibw with every pair of H P D MH MD, validated (-c), and
+# umb_mbw_mr with managed buffers. Skipped (77) where no GPU is visible;
+# D on a library that says it is not CUDA-aware must be refused (77).
+. "$top_srcdir/tests/lib.sh"
+
+run_mpi 2 "$PT2PT/umb_bw" -m 1:1 -i 1 -x 0 -W 1 MD MD
+[ "$rc" -ne 77 ] || skip "$(grep '^umb_bw' "$tmp/err")"
+expect_rc 0 "probe MD MD"
+aware=$(sed -n 's/^# CUDA-aware MPI: \([a-z]*\).*/\1/p' "$tmp/out")
+
+for prog in umb_bw umb_bibw; do
+    for a in H P D MH MD; do
+        for b in H P D MH MD; do
+            run_mpi 2 "$PT2PT/$prog" -m 1:256K -i 4 -x 1 -W 16 -c -f --timeout 120 "$a" "$b"
+            if [ "$aware" = no ] && { [ "$a" = D ] || [ "$b" = D ]; }; then
+                expect_rc 77 "$prog $a $b on a non-CUDA-aware MPI"
+                continue
+            fi
+            expect_rc 0 "$prog $a $b"
+            awk '!/^#/ { n++; if ($2 <= 0 || $NF != "Pass") bad = 1 } END { exit !(n == 19 && !bad) }' "$tmp/out" \
+                || { cat "$tmp/out"; fail "$prog $a $b rows"; }
+        done
+    done
+    echo "$prog: every pair validated (D refused: MPI CUDA-aware = $aware)"
+done
+for extra in "" "--place once" "--place-with prefetch"; do
+    run_mpi 4 "$PT2PT/umb_mbw_mr" -m 1:64K -i 4 -x 1 -W 8 -c --timeout 120 $extra MD MH
+    expect_rc 0 "umb_mbw_mr MD MH $extra"
+    awk '!/^#/ { n++; if ($NF != "Pass") bad = 1 } END { exit !(n == 17 && !bad) }' "$tmp/out" \
+        || { cat "$tmp/out"; fail "umb_mbw_mr MD MH $extra rows"; }
+done
+echo "umb_mbw_mr MD MH, 2 pairs: validated"
+exit 0

@@ -1,0 +1,44 @@
+#!/bin/sh
+# umb_bw, umb_bibw (2 ranks) and umb_mbw_mr (2 and 4 ranks) with H H: the
+# OMB table, -f and -c, CSV and JSON. Needs no GPU.
+. "$top_srcdir/tests/lib.sh"
+
+for prog in umb_bw umb_bibw; do
+    run_mpi 2 "$PT2PT/$prog" -m 1:64K -i 20 -x 2 --timeout 60
+    expect_rc 0 "$prog H H"
+    grep -q '^# Size *Bandwidth (MB/s)$' "$tmp/out" || fail "$prog: no OMB column line"
+    grep -q '^# Window: 64$' "$tmp/out" || fail "$prog: header lacks the window"
+    grep -q '^# Loop: classic OMB' "$tmp/out" || fail "$prog: H H should use the classic loop"
+    awk '!/^#/ { n++; if ($1 != 2^(n-1) || NF != 2 || $2 <= 0) bad = 1 } END { exit !(n == 17 && !bad) }' "$tmp/out" \
+        || { cat "$tmp/out"; fail "$prog rows"; }
+
+    # -f -c, a small window: every slot has its own buffer and is checked.
+    run_mpi 2 "$PT2PT/$prog" -m 1K:1M -i 5 -x 1 -W 8 -f -c --timeout 60
+    expect_rc 0 "$prog -f -c"
+    grep -q '^# Window buffers: 8 ' "$tmp/out" || fail "$prog -c: one buffer per slot"
+    grep -q '^# Loop: handshake' "$tmp/out" || fail "$prog -c: handshake loop"
+    # P99 <= P50 <= Max, Min <= P99, Min <= Avg <= Max, Pass.
+    awk '!/^#/ { n++; if (!($3 <= $6 && $6 <= $5 && $5 <= $4 && $3 <= $2 && $2 <= $4 && $7 == 5 && $8 == "Pass")) bad = 1 }
+         END { exit !(n == 11 && !bad) }' "$tmp/out" || { cat "$tmp/out"; fail "$prog -f -c rows"; }
+
+    run_mpi 2 "$PT2PT/$prog" -m 8:4K -i 10 --format json
+    expect_rc 0 "$prog json"
+    json_check --rows 10 --header window window_buffers loop units ranks \
+        --keys avg_bandwidth_mbs min_bandwidth_mbs max_bandwidth_mbs p50_bandwidth_mbs p99_bandwidth_mbs iterations \
+        --positive avg_bandwidth_mbs p99_bandwidth_mbs
+done
+
+for np in 2 4; do
+    run_mpi $np "$PT2PT/umb_mbw_mr" -m 1:4K -i 10 -x 2 -f -c --timeout 60
+    expect_rc 0 "umb_mbw_mr -np $np"
+    grep -q "^# Pairs: $((np / 2))$" "$tmp/out" || fail "umb_mbw_mr -np $np: pairs"
+    grep -q '^# Size *MB/s *Messages/s *Min Bandwidth (MB/s)' "$tmp/out" || fail "umb_mbw_mr columns"
+    # Messages/s = MB/s x 10^6 / size (both OMB sums), within rounding.
+    awk '!/^#/ { n++; r = $2 * 1e6 / $1; if ($3 <= 0 || (r - $3) > 0.01 * $3 || ($3 - r) > 0.01 * $3 || $NF != "Pass") bad = 1 }
+         END { exit !(n == 13 && !bad) }' "$tmp/out" || { cat "$tmp/out"; fail "umb_mbw_mr -np $np rows"; }
+done
+run_mpi 4 "$PT2PT/umb_mbw_mr" -m 64:128 -i 10 --format csv
+expect_rc 0 "umb_mbw_mr csv"
+grep -q '^size,avg_bandwidth_mbs,messages_per_s,min_bandwidth_mbs,max_bandwidth_mbs,p50_bandwidth_mbs,p99_bandwidth_mbs,iterations,validation$' "$tmp/out" \
+    || fail "umb_mbw_mr csv columns"
+exit 0

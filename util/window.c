@@ -1,0 +1,53 @@
+#include "window.h"
+
+#include "error.h"
+#include "pattern.h"
+
+#include <stdlib.h>
+
+void umb_window_alloc(umb_bench *b, umb_window *w, size_t bytes)
+{
+    w->window = b->opt.window;
+    w->nbuf = umb_window_buffers(&b->opt);
+    w->buf = umb_xmalloc(sizeof *w->buf * (size_t)w->nbuf, "window buffers");
+    for (int j = 0; j < w->nbuf; j++) umb_bench_alloc(b, &w->buf[j], bytes);
+}
+
+void umb_window_free(umb_window *w)
+{
+    for (int j = 0; j < w->nbuf; j++) umb_buffer_free(&w->buf[j]);
+    free(w->buf);
+    w->buf = NULL;
+}
+
+static umb_buffer *slot(umb_window *w, int j) { return &w->buf[j % w->nbuf]; }
+
+void umb_window_fill(umb_window *w, size_t size, long i, int sender)
+{
+    for (int j = 0; j < w->nbuf; j++)
+        umb_buffer_fill(&w->buf[j], size, umb_pattern_seed(i * w->window + j, size, sender));
+}
+
+void umb_window_place(umb_window *w, size_t size, umb_place_with how)
+{
+    for (int j = 0; j < w->nbuf; j++) umb_buffer_place(&w->buf[j], size, how);
+}
+
+void umb_window_irecv(umb_window *w, size_t size, int peer, int tag, MPI_Request *reqs)
+{
+    for (int j = 0; j < w->window; j++)
+        UMB_MPI_CHECK(MPI_Irecv(slot(w, j)->ptr, (int)size, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &reqs[j]));
+}
+
+void umb_window_isend(umb_window *w, size_t size, int peer, int tag, MPI_Request *reqs)
+{
+    for (int j = 0; j < w->window; j++)
+        UMB_MPI_CHECK(MPI_Isend(slot(w, j)->ptr, (int)size, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &reqs[j]));
+}
+
+int umb_window_check(umb_bench *b, umb_window *w, size_t size, long i, int sender)
+{
+    for (int j = 0; j < w->nbuf; j++)
+        if (!umb_bench_check(b, &w->buf[j], size, i * w->window + j, sender)) return 0;
+    return 1;
+}

@@ -164,6 +164,41 @@ int umb_bench_place_each(const umb_bench *b)
     return b->opt.place_when == UMB_PLACE_EACH && any_kind(&b->opt, umb_kind_is_managed);
 }
 
+int umb_bench_handshake(const umb_bench *b) { return umb_bench_place_each(b) || b->opt.validate; }
+
+void umb_lap_start(umb_laps *l) { l->prev = MPI_Wtime(); }
+
+double umb_lap(umb_laps *l)
+{
+    double now = MPI_Wtime(), d = now - l->prev;
+    l->prev = now;
+    return d;
+}
+
+void umb_bench_sweep(umb_bench *b, const umb_sweep *sw, void *ctx)
+{
+    umb_col extra[2];
+    memcpy(extra, sw->extra, sizeof extra);
+    umb_bench_columns(b, sw->metric, extra, sw->nextra);
+    long most = b->opt.iters > b->opt.iters_large ? b->opt.iters : b->opt.iters_large;
+    double *times = umb_xmalloc(sizeof(double) * (size_t)most, "iteration times");
+    umb_progress_phase(sw->phase);
+    for (size_t size = b->opt.min_size; size <= b->opt.max_size; size = umb_size_next(size)) {
+        long iters, skip;
+        umb_stats s;
+        umb_iterations(&b->opt, b->cli, size, &iters, &skip);
+        if (!umb_bench_place_each(b)) sw->place(b, ctx, size);
+        UMB_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+        int valid = 1;
+        if (umb_bench_handshake(b)) valid = sw->handshake(b, ctx, size, iters, skip, times);
+        else sw->classic(b, ctx, size, iters, skip, times);
+        valid = umb_bench_all_valid(b, valid);
+        sw->summarize(b, ctx, size, times, iters, &s, extra);
+        umb_bench_row(b, size, &s, sw->metric, extra, sw->nextra, valid);
+    }
+    free(times);
+}
+
 /* What each rank tells rank 0 for the header. */
 typedef struct {
     char host[64], cpus[96], numa[32], gpu_from[64], gpu_name[96], pci_bus[32], link[64];

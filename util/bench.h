@@ -62,6 +62,40 @@ int umb_bench_all_valid(umb_bench *b, int my_valid);
 
 /* Whether the measured operation needs placement before every iteration. */
 int umb_bench_place_each(const umb_bench *b);
+/* Whether iterations need the handshake loop (placement before each, or
+   -c): otherwise OMB's back-to-back loop (docs/method.md). */
+int umb_bench_handshake(const umb_bench *b);
+
+/* Per-iteration clock for the back-to-back loops: umb_lap() returns the
+   seconds since the last lap (or umb_lap_start). */
+typedef struct {
+    double prev;
+} umb_laps;
+void umb_lap_start(umb_laps *l);
+double umb_lap(umb_laps *l);
+
+/* What a benchmark defines; umb_bench_sweep runs the message sizes. */
+typedef struct {
+    const umb_metric *metric;
+    const char *phase;  /* named in --timeout messages */
+    /* Each runs skip + iters iterations of one size and writes the timed
+       ones' seconds to times[]. The handshake loop (umb_bench_handshake)
+       returns 1 when every -c check on this rank passed; the classic loop
+       is OMB's, back to back. */
+    int (*handshake)(umb_bench *b, void *ctx, size_t size, long iters, long skip, double *times);
+    void (*classic)(umb_bench *b, void *ctx, size_t size, long iters, long skip, double *times);
+    /* --place once: places every buffer, once per size, before warm-up. */
+    void (*place)(umb_bench *b, void *ctx, size_t size);
+    /* Collective: turns the timed iterations into rank 0's row (s, extra). */
+    void (*summarize)(umb_bench *b, void *ctx, size_t size, double *times, long iters, umb_stats *s,
+                      umb_col *extra);
+    int nextra;
+    umb_col extra[2];  /* titles and keys of the extra columns */
+} umb_sweep;
+
+/* Prints the column line, then per size: place (--place once), barrier,
+   the loop, agree on validity, summarize, print the row. */
+void umb_bench_sweep(umb_bench *b, const umb_sweep *sw, void *ctx);
 
 /* Collective: MPI_Finalize; returns the exit status. */
 int umb_bench_finish(umb_bench *b);

@@ -51,3 +51,33 @@ int umb_window_check(umb_bench *b, umb_window *w, size_t size, long i, int sende
         if (!umb_bench_check(b, &w->buf[j], size, i * w->window + j, sender)) return 0;
     return 1;
 }
+
+void umb_window_send_acked(umb_window *w, size_t size, int peer, MPI_Request *reqs)
+{
+    char ack[4];
+    umb_window_isend(w, size, peer, UMB_TAG_DATA, reqs);
+    UMB_MPI_CHECK(MPI_Waitall(w->window, reqs, MPI_STATUSES_IGNORE));
+    UMB_MPI_CHECK(MPI_Recv(ack, 4, MPI_BYTE, peer, UMB_TAG_ACK, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+}
+
+void umb_window_wait_and_ack(umb_window *w, int peer, MPI_Request *reqs)
+{
+    char ack[4] = {0};
+    UMB_MPI_CHECK(MPI_Waitall(w->window, reqs, MPI_STATUSES_IGNORE));
+    UMB_MPI_CHECK(MPI_Send(ack, 4, MPI_BYTE, peer, UMB_TAG_ACK, MPI_COMM_WORLD));
+}
+
+void umb_window_header(umb_header *h, const umb_window *w, const char *per)
+{
+    umb_header_num(h, "window", "Window", w->window);
+    umb_header_str(h, "window_buffers", "Window buffers", "%d %s (%s)", w->nbuf, per,
+                   w->nbuf > 1 ? "one per message: every slot placed and checked on its own"
+                               : "one shared by all messages, as OMB");
+}
+
+void umb_window_rates(double *times, long n, double bytes, umb_stats *s)
+{
+    umb_stats t;
+    umb_stats_compute(times, n, &t);  /* sorts */
+    umb_stats_rate(times, n, bytes / 1e6, s);
+}

@@ -7,6 +7,8 @@
 
 #include <mpi.h>
 
+enum { UMB_TAG_DATA = 100, UMB_TAG_ACK = 101, UMB_TAG_READY = 102 };
+
 typedef struct {
     umb_buffer *buf;
     int nbuf;      /* umb_window_buffers(): the window, or 1 shared slot */
@@ -23,5 +25,16 @@ void umb_window_irecv(umb_window *w, size_t size, int peer, int tag, MPI_Request
 void umb_window_isend(umb_window *w, size_t size, int peer, int tag, MPI_Request *reqs);
 /* Checks every byte of every message of iteration i; 1 when all match. */
 int umb_window_check(umb_bench *b, umb_window *w, size_t size, long i, int sender);
+
+/* The sender's side of one window: post every send, wait for all, then
+   receive the receiver's 4-byte ack (OMB's osu_bw). */
+void umb_window_send_acked(umb_window *w, size_t size, int peer, MPI_Request *reqs);
+/* The receiver's side, its receives already posted: wait for all, ack. */
+void umb_window_wait_and_ack(umb_window *w, int peer, MPI_Request *reqs);
+
+/* The header's Window and Window buffers lines. */
+void umb_window_header(umb_header *h, const umb_window *w, const char *per);
+/* Per-window rates in MB/s from seconds, each window moving `bytes`. */
+void umb_window_rates(double *times, long n, double bytes, umb_stats *s);
 
 #endif

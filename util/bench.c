@@ -40,6 +40,7 @@ static int any_kind(const umb_options *o, int (*pred)(umb_kind))
 }
 
 static int is_device(umb_kind k) { return k == UMB_D; }
+static int is_on_device_managed(umb_kind k) { return k == UMB_MD; }
 
 /* Ranks in the first half take the first kind, the rest the second (OMB). */
 static umb_kind kind_of_rank(const umb_options *o, int rank, int nranks)
@@ -306,6 +307,10 @@ void umb_bench_header(umb_bench *b, umb_header *h)
                        o->place_when == UMB_PLACE_EACH ? "before every measured operation" : "once per message size, before warm-up");
         umb_advise_string(o->advise, t, sizeof t);
         umb_header_str(h, "hints", "Hints", "%s", t);
+        if (any_kind(o, is_on_device_managed) && o->place_with == UMB_PLACE_KERNEL)
+            umb_header_str(h, "placement_note", "Placement note",
+                           "the driver may leave MD pages that bounce between CPU and GPU on the host, so some "
+                           "iterations move nothing; --place-with prefetch did not show this (docs/method.md)");
     } else {
         umb_header_str(h, "placement", "Placement", "none (no managed buffers)");
         umb_header_str(h, "hints", "Hints", "none");

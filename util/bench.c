@@ -34,19 +34,40 @@ void umb_agree(int code, const char *message)
 
 static int any_kind(const umb_options *o, int (*pred)(umb_kind))
 {
-    for (int i = 0; i < o->nkinds; i++)
-        if (pred(o->kinds[i])) return 1;
+    for (int k = 0; k < UMB_NKINDS; k++)
+        if ((o->used_kinds & 1u << k) && pred((umb_kind)k)) return 1;
     return 0;
 }
 
 static int is_device(umb_kind k) { return k == UMB_D; }
 static int is_on_device_managed(umb_kind k) { return k == UMB_MD; }
 
-/* Ranks in the first half take the first kind, the rest the second (OMB). */
-static umb_kind kind_of_rank(const umb_options *o, int rank, int nranks)
+/* Point-to-point: ranks in the first half take the first kind, the rest the
+   second (OMB). Collectives: the --buffers list, else the root's kind for a
+   fixed root and the others' kind for everyone else. */
+static umb_kind kind_of_rank(const umb_options *o, int rank, int nranks, int collective)
 {
+    umb_kind k;
+    if (collective) {
+        if (o->buffer_list) return umb_list_kind(o->buffer_list, rank, &k) == 0 ? k : UMB_H;
+        return !o->root_rotate && rank == o->root ? o->root_kind : o->other_kind;
+    }
     if (o->nkinds < 2) return o->nkinds ? o->kinds[0] : UMB_H;
     return rank < nranks / 2 ? o->kinds[0] : o->kinds[1];
+}
+
+/* "MD MH" (point-to-point), or for collectives "all MH", "root MD, others MH", "MD,MH,MH,MD". */
+static void describe_buffers(const umb_options *o, int collective, char *buf, size_t n)
+{
+    if (!collective)
+        snprintf(buf, n, "%s%s%s", umb_kind_name(o->kinds[0]), o->nkinds > 1 ? " " : "",
+                 o->nkinds > 1 ? umb_kind_name(o->kinds[1]) : "");
+    else if (o->buffer_list)
+        snprintf(buf, n, "%s", o->buffer_list);
+    else if (o->root_kind == o->other_kind)
+        snprintf(buf, n, "all %s", umb_kind_name(o->other_kind));
+    else
+        snprintf(buf, n, "root %s, others %s", umb_kind_name(o->root_kind), umb_kind_name(o->other_kind));
 }
 
 static int choose_gpu(umb_bench *b, int local_rank, const char *from, int count, char *msg)
@@ -111,9 +132,19 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
             snprintf(msg, sizeof msg, "%s: needs a multiple of %d ranks, got %d", cli->program, -ranks, b->nranks);
         umb_agree(b->rank == 0 ? UMB_EXIT_USAGE : 0, msg);
     }
-    b->kind = kind_of_rank(&b->opt, b->rank, b->nranks);
-    snprintf(b->buffers, sizeof b->buffers, "%s%s%s", umb_kind_name(b->opt.kinds[0]),
-             b->opt.nkinds > 1 ? " " : "", b->opt.nkinds > 1 ? umb_kind_name(b->opt.kinds[1]) : "");
+    if (cli->collective) {
+        const umb_options *o = &b->opt;
+        if (o->buffer_list && umb_list_length(o->buffer_list) != b->nranks)
+            snprintf(msg, sizeof msg, "%s: --buffers %s: %d kinds for %d ranks; give one per rank", cli->program,
+                     o->buffer_list, umb_list_length(o->buffer_list), b->nranks);
+        else if (!o->root_rotate && o->root >= b->nranks)
+            snprintf(msg, sizeof msg, "%s: -k fixed:%d: no such rank; ranks are 0..%d", cli->program, o->root, b->nranks - 1);
+        else
+            msg[0] = '\0';
+        umb_agree(b->rank == 0 && msg[0] ? UMB_EXIT_USAGE : 0, msg);
+    }
+    b->kind = kind_of_rank(&b->opt, b->rank, b->nranks, cli->collective);
+    describe_buffers(&b->opt, cli->collective, b->buffers, sizeof b->buffers);
 
     if (needs_gpu) {
         /* Collective on every rank (so no rank waits alone): the rank within
@@ -152,10 +183,12 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
     umb_watchdog_start(b->opt.timeout, b->rank, b->host);
 }
 
-void umb_bench_alloc(umb_bench *b, umb_buffer *buf, size_t bytes)
+void umb_bench_alloc(umb_bench *b, umb_buffer *buf, size_t bytes) { umb_bench_alloc_kind(b, buf, b->kind, bytes); }
+
+void umb_bench_alloc_kind(umb_bench *b, umb_buffer *buf, umb_kind kind, size_t bytes)
 {
     char why[LINE] = "", msg[LINE + 128] = "";
-    int rc = umb_buffer_alloc(buf, b->kind, bytes, &b->opt, why, sizeof why);
+    int rc = umb_buffer_alloc(buf, kind, bytes, &b->opt, why, sizeof why);
     if (rc) snprintf(msg, sizeof msg, "%s: rank %d on %s: %s", b->cli->program, b->rank, b->host, why);
     umb_agree(rc ? UMB_EXIT_USAGE : 0, msg);
 }
@@ -360,13 +393,13 @@ void umb_bench_row(umb_bench *b, size_t size, const umb_stats *s, const umb_metr
     umb_out_row(&b->out, size, cols, n, valid);
 }
 
-int umb_bench_check(umb_bench *b, umb_buffer *buf, size_t size, long iteration, int sender)
+int umb_bench_check(umb_bench *b, umb_buffer *buf, size_t offset, size_t size, long iteration, int key)
 {
     unsigned got, want;
-    long at = umb_buffer_check(buf, size, umb_pattern_seed(iteration, size, sender), &got, &want);
+    long at = umb_buffer_check(buf, offset, size, umb_pattern_seed(iteration, size, key), &got, &want);
     if (at < 0) return 1;
-    fprintf(stderr, "%s: rank %d on %s: size %zu, message %ld from rank %d: byte %ld is 0x%02x, expected 0x%02x\n",
-            b->cli->program, b->rank, b->host, size, iteration, sender, at, got, want);
+    fprintf(stderr, "%s: rank %d on %s: size %zu, message %ld (key %d) at offset %zu: byte %ld is 0x%02x, expected 0x%02x\n",
+            b->cli->program, b->rank, b->host, size, iteration, key, offset, at, got, want);
     return 0;
 }
 

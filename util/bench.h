@@ -29,7 +29,7 @@ typedef struct {
 
 /* Parses argv, picks the GPU, starts MPI and checks everything a run needs:
    usage, rank count (ranks > 0: exactly that many; < 0: a positive multiple
-   of -ranks), a GPU for GPU buffers (exit 77), a CUDA-aware MPI for D
+   of -ranks, 0: any), a GPU for GPU buffers (exit 77), a CUDA-aware MPI for D
    (exit 77). Answers -h and -v. Returns only when the benchmark may run. */
 void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char **argv);
 
@@ -40,6 +40,8 @@ void umb_agree(int code, const char *message);
 /* Collective: allocates this rank's buffer of its kind, or ends the job
    cleanly with the reason. */
 void umb_bench_alloc(umb_bench *b, umb_buffer *buf, size_t bytes);
+/* The same with another kind (a collective rank's buffers as the root). */
+void umb_bench_alloc_kind(umb_bench *b, umb_buffer *buf, umb_kind kind, size_t bytes);
 
 /* Collective: the header's common part (library, ranks, GPUs, buffers,
    placement...); rank 0 adds the program's own lines, then prints it. */
@@ -53,9 +55,10 @@ void umb_bench_columns(umb_bench *b, const umb_metric *m, const umb_col *extra, 
 void umb_bench_row(umb_bench *b, size_t size, const umb_stats *s, const umb_metric *m,
                    const umb_col *extra, int nextra, int valid);
 
-/* Checks a received message against the pattern of (iteration, size,
-   sender); reports the first wrong byte on stderr. Returns 1 when all match. */
-int umb_bench_check(umb_bench *b, umb_buffer *buf, size_t size, long iteration, int sender);
+/* Checks a received message, bytes [offset, offset + size) of buf, against
+   the pattern of (iteration, size, key), the key naming its sender;
+   reports the first wrong byte on stderr. Returns 1 when all match. */
+int umb_bench_check(umb_bench *b, umb_buffer *buf, size_t offset, size_t size, long iteration, int key);
 
 /* Collective: did every rank's check pass? Failures set exit status 2. */
 int umb_bench_all_valid(umb_bench *b, int my_valid);

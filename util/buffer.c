@@ -40,7 +40,7 @@ int umb_buffer_alloc(umb_buffer *b, umb_kind kind, size_t bytes, const umb_optio
         if (umb_kind_is_managed(kind) && o->advise) umb_gpu_advise(b->ptr, b->bytes, o->advise);
     }
     if (kind == UMB_D || kind == UMB_MD) b->staging = umb_xmalloc(b->bytes, "a validation copy");
-    umb_buffer_fill(b, b->bytes, UMB_PATTERN_POISON);
+    umb_buffer_fill(b, 0, b->bytes, UMB_PATTERN_POISON);
     return 0;
 }
 
@@ -70,23 +70,24 @@ void umb_buffer_place(umb_buffer *b, size_t bytes, umb_place_with how)
 
 static int on_device(const umb_buffer *b) { return b->kind == UMB_D || b->kind == UMB_MD; }
 
-void umb_buffer_fill(umb_buffer *b, size_t bytes, uint32_t seed)
+void umb_buffer_fill(umb_buffer *b, size_t offset, size_t bytes, uint32_t seed)
 {
+    unsigned char *p = b->ptr + offset;
     if (on_device(b)) {
-        umb_gpu_fill(b->ptr, bytes, seed);
+        umb_gpu_fill(p, bytes, seed);
         return;
     }
-    for (size_t i = 0; i < bytes; i++) b->ptr[i] = umb_pattern_byte(seed, i);
+    for (size_t i = 0; i < bytes; i++) p[i] = umb_pattern_byte(seed, i);
 }
 
-long umb_buffer_check(umb_buffer *b, size_t bytes, uint32_t seed, unsigned *got, unsigned *want)
+long umb_buffer_check(umb_buffer *b, size_t offset, size_t bytes, uint32_t seed, unsigned *got, unsigned *want)
 {
-    const unsigned char *p = b->ptr;
+    const unsigned char *p = b->ptr + offset;
     if (on_device(b)) {
         /* The CPU cannot read D; MD is copied too, so that checking never
            faults its pages over to the host. */
-        umb_gpu_to_host(b->staging, b->ptr, bytes);
-        p = b->staging;
+        umb_gpu_to_host(b->staging + offset, b->ptr + offset, bytes);
+        p = b->staging + offset;
     }
     for (size_t i = 0; i < bytes; i++) {
         unsigned char w = umb_pattern_byte(seed, i);
@@ -97,4 +98,16 @@ long umb_buffer_check(umb_buffer *b, size_t bytes, uint32_t seed, unsigned *got,
         }
     }
     return -1;
+}
+
+void umb_buffer_write(umb_buffer *b, const void *src, size_t bytes)
+{
+    if (on_device(b)) umb_gpu_from_host(b->ptr, src, bytes);
+    else memcpy(b->ptr, src, bytes);
+}
+
+void umb_buffer_read(umb_buffer *b, void *dst, size_t bytes)
+{
+    if (on_device(b)) umb_gpu_to_host(dst, b->ptr, bytes);
+    else memcpy(dst, b->ptr, bytes);
 }

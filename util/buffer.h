@@ -29,11 +29,18 @@ void umb_buffer_free(umb_buffer *b);
    cudaMemPrefetchAsync moves them. Data is kept. H, P and D: nothing. */
 void umb_buffer_place(umb_buffer *b, size_t bytes, umb_place_with how);
 
-/* Writes the validation pattern where the kind lives (CPU or a kernel). */
-void umb_buffer_fill(umb_buffer *b, size_t bytes, uint32_t seed);
+/* Writes the validation pattern into bytes [offset, offset + bytes), where
+   the kind lives (CPU or a kernel); byte i of the region gets
+   umb_pattern_byte(seed, i). */
+void umb_buffer_fill(umb_buffer *b, size_t offset, size_t bytes, uint32_t seed);
 
-/* Checks every byte on the CPU. Returns -1 when all match, else the first
-   wrong offset with what was found and expected. */
-long umb_buffer_check(umb_buffer *b, size_t bytes, uint32_t seed, unsigned *got, unsigned *want);
+/* Checks every byte of that region on the CPU. Returns -1 when all match,
+   else the first wrong offset within it, with what was found and expected. */
+long umb_buffer_check(umb_buffer *b, size_t offset, size_t bytes, uint32_t seed, unsigned *got, unsigned *want);
+
+/* Copies host data into the buffer's first bytes, or out of them (D and MD
+   through the CUDA runtime). For data that is not a byte pattern. */
+void umb_buffer_write(umb_buffer *b, const void *src, size_t bytes);
+void umb_buffer_read(umb_buffer *b, void *dst, size_t bytes);
 
 #endif

@@ -136,7 +136,58 @@ bad:
 }
 
 enum { OPT_FORMAT = 256, OPT_PLACE_WITH, OPT_PLACE, OPT_ADVISE, OPT_DEVICE, OPT_TIMEOUT,
-       OPT_ASSUME_AWARE, OPT_ALLOW_OVERSUB };
+       OPT_ASSUME_AWARE, OPT_ALLOW_OVERSUB, OPT_ROOT_BUFFER, OPT_BUFFER, OPT_BUFFERS };
+
+int umb_list_kind(const char *list, int i, umb_kind *k)
+{
+    const char *p = list;
+    for (; i > 0 && p; i--) p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
+    if (!p || !*p) return -1;
+    char tok[8];
+    size_t len = strcspn(p, ",");
+    if (len >= sizeof tok) return -1;
+    memcpy(tok, p, len);
+    tok[len] = '\0';
+    return umb_kind_parse(tok, k, NULL);
+}
+
+int umb_list_length(const char *list)
+{
+    int n = 1;
+    for (const char *p = list; *p; p++) n += *p == ',';
+    return n;
+}
+
+/* -k fixed:N or rotate */
+static int parse_root(umb_options *o, const char *a, char *err, size_t n)
+{
+    char *end;
+    if (!strcmp(a, "rotate")) {
+        o->root_rotate = 1;
+        return 0;
+    }
+    if (!strncmp(a, "fixed:", 6) && isdigit((unsigned char)a[6])) {
+        errno = 0;
+        long v = strtol(a + 6, &end, 10);
+        if (!errno && *end == '\0' && v <= 1 << 24) {
+            o->root = (int)v;
+            o->root_rotate = 0;
+            return 0;
+        }
+    }
+    return fail(err, n, "-k %s: accepted: fixed:N (a rank number) or rotate", a);
+}
+
+static int parse_list(umb_options *o, const char *a, char *err, size_t n)
+{
+    umb_kind k;
+    int count = umb_list_length(a);
+    for (int i = 0; i < count; i++)
+        if (umb_list_kind(a, i, &k) != 0)
+            return fail(err, n, "--buffers %s: item %d is not a buffer kind; accepted: H, P, D, MH, MD, M (= MH), comma-separated, one per rank", a, i + 1);
+    o->buffer_list = a;
+    return 0;
+}
 
 static const struct option long_options[] = {
     {"message-size", required_argument, 0, 'm'},
@@ -156,13 +207,18 @@ static const struct option long_options[] = {
     {"timeout", required_argument, 0, OPT_TIMEOUT},
     {"assume-cuda-aware", no_argument, 0, OPT_ASSUME_AWARE},
     {"allow-oversubscription", no_argument, 0, OPT_ALLOW_OVERSUB},
+    {"accelerator", required_argument, 0, 'd'},
+    {"root", required_argument, 0, 'k'},
+    {"root-buffer", required_argument, 0, OPT_ROOT_BUFFER},
+    {"buffer", required_argument, 0, OPT_BUFFER},
+    {"buffers", required_argument, 0, OPT_BUFFERS},
     {0, 0, 0, 0}};
 
 int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
                       char *err, size_t n)
 {
     memset(o, 0, sizeof *o);
-    o->min_size = 1;
+    o->min_size = cli->min_size ? cli->min_size : 1;
     o->max_size = cli->max_size;
     o->iters = cli->iters;
     o->skip = cli->skip;
@@ -176,10 +232,16 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
     /* getopt keeps state: start over (glibc resets fully on optind = 0). */
     optind = 0;
     opterr = 0;
-    int c;
+    int c, have_root_kind = 0, have_other_kind = 0;
+    umb_kind accel_kind = UMB_H;
     long v;
-    while ((c = getopt_long(argc, argv, ":m:i:x:fcM:W:hv", long_options, NULL)) != -1) {
+    int li = -1;
+    while ((c = getopt_long(argc, argv, ":m:i:x:fcM:W:d:k:hv", long_options, &li)) != -1) {
         const char *a = optarg;
+        char name[40];  /* the option as given: "--buffer" or "-d" */
+        if (li >= 0) snprintf(name, sizeof name, "--%s", long_options[li].name);
+        else snprintf(name, sizeof name, "-%c", c);
+        li = -1;
         switch (c) {
         case 'm':
             if (parse_sizes(o, a, err, n)) return 1;
@@ -248,6 +310,27 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
             o->timeout = t;
             break;
         }
+        case 'd': case 'k': case OPT_ROOT_BUFFER: case OPT_BUFFER: case OPT_BUFFERS:
+            if (!cli->collective)
+                return fail(err, n, "option %s is for the collectives; %s takes SRC DST buffer kinds", name, cli->program);
+            if (c == 'd') {
+                if (!strcmp(a, "managed")) accel_kind = UMB_MH;
+                else if (!strcmp(a, "cuda")) accel_kind = UMB_D;
+                else return fail(err, n, "-d %s: accepted: managed (MH on every rank, as OMB), cuda (D)", a);
+            } else if (c == 'k') {
+                if (parse_root(o, a, err, n)) return 1;
+            } else if (c == OPT_BUFFERS) {
+                if (parse_list(o, a, err, n)) return 1;
+            } else {
+                umb_kind k;
+                int was_m;
+                if (umb_kind_parse(a, &k, &was_m))
+                    return fail(err, n, "%s %s: accepted: H, P, D, MH, MD, M (= MH)", c == OPT_BUFFER ? "--buffer" : "--root-buffer", a);
+                o->m_given |= was_m;
+                if (c == OPT_BUFFER) o->other_kind = k, have_other_kind = 1;
+                else o->root_kind = k, have_root_kind = 1;
+            }
+            break;
         case OPT_ASSUME_AWARE: o->assume_cuda_aware = 1; break;
         case OPT_ALLOW_OVERSUB: o->allow_oversubscription = 1; break;
         case ':':
@@ -260,6 +343,9 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
     if (o->help || o->version) return 0;
 
     int npos = argc - optind;
+    if (npos > cli->nbuffers && cli->collective)
+        return fail(err, n, "unexpected argument '%s': give buffer kinds with --buffer KIND, --root-buffer KIND, --buffers LIST or -d managed",
+                    argv[optind]);
     if (npos > cli->nbuffers)
         return fail(err, n, "unexpected argument '%s'; %s takes %d buffer kinds (H, P, D, MH, MD or M)",
                     argv[optind + cli->nbuffers], cli->program, cli->nbuffers);
@@ -274,6 +360,23 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
             o->m_given |= was_m;
         }
     }
+    if (cli->min_size > 1 && (o->min_size < cli->min_size || o->min_size % cli->min_size))
+        return fail(err, n, "-m: %s moves %zu-byte elements: MIN (%zu) must be a multiple of %zu, at least %zu",
+                    cli->program, cli->min_size, o->min_size, cli->min_size, cli->min_size);
+    if (cli->collective) {
+        if (o->buffer_list && (have_root_kind || have_other_kind))
+            return fail(err, n, "--buffers gives every rank's kind: use it or --root-buffer/--buffer, not both");
+        if (!have_other_kind) o->other_kind = accel_kind;
+        if (!have_root_kind) o->root_kind = o->other_kind;
+        o->used_kinds = 1u << o->root_kind | 1u << o->other_kind;
+        if (o->buffer_list) {
+            umb_kind k;
+            o->used_kinds = 0;
+            for (int i = 0; umb_list_kind(o->buffer_list, i, &k) == 0; i++) o->used_kinds |= 1u << k;
+        }
+    } else {
+        for (int i = 0; i < o->nkinds; i++) o->used_kinds |= 1u << o->kinds[i];
+    }
     size_t per_rank = (size_t)(cli->buffers_per_rank ? cli->buffers_per_rank : 1) * (size_t)umb_window_buffers(o);
     if (o->max_size && (o->max_size * per_rank / per_rank != o->max_size || o->max_size * per_rank > o->mem_limit))
         return fail(err, n, "-m: the largest message (%zu bytes) in %zu buffers per rank exceeds the memory limit of %zu bytes; lower -m%s or raise -M",
@@ -285,8 +388,7 @@ int umb_window_buffers(const umb_options *o)
 {
     if (o->window <= 0) return 1;
     if (o->validate) return o->window;
-    for (int i = 0; i < o->nkinds; i++)
-        if (umb_kind_is_managed(o->kinds[i])) return o->window;
+    if (o->used_kinds & (1u << UMB_MH | 1u << UMB_MD)) return o->window;
     return 1;
 }
 

@@ -41,6 +41,8 @@ typedef struct {
     size_t max_size;       /* default largest message */
     int buffers_per_rank;  /* for the -M check: buffers of max_size per rank */
     int window;            /* default -W; 0: the program has no window */
+    int collective;        /* takes -d, -k and the per-rank buffer options */
+    size_t min_size;       /* default smallest message; 0 means 1 */
 } umb_cli;
 
 typedef struct {
@@ -57,9 +59,18 @@ typedef struct {
     size_t mem_limit;      /* -M, bytes per process */
     int assume_cuda_aware, allow_oversubscription;
     int nkinds;
-    umb_kind kinds[2];
+    umb_kind kinds[2];     /* point-to-point: SRC DST */
     int m_given;           /* a buffer was given as M */
+    /* Collectives: --root-buffer, --buffer (or -d), --buffers, -k. */
+    umb_kind root_kind, other_kind;
+    const char *buffer_list;  /* one kind per rank; its length is checked at start */
+    int root, root_rotate;
+    unsigned used_kinds;   /* every kind in use, as bits 1 << kind */
 } umb_options;
+
+/* The i-th kind of a --buffers list, or -1 past its end. */
+int umb_list_kind(const char *list, int i, umb_kind *k);
+int umb_list_length(const char *list);
 
 #define UMB_DEFAULT_MEM_LIMIT ((size_t)512 << 20)  /* OMB's default -M */
 

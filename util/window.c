@@ -25,7 +25,7 @@ static umb_buffer *slot(umb_window *w, int j) { return &w->buf[j % w->nbuf]; }
 void umb_window_fill(umb_window *w, size_t size, long i, int sender)
 {
     for (int j = 0; j < w->nbuf; j++)
-        umb_buffer_fill(&w->buf[j], size, umb_pattern_seed(i * w->window + j, size, sender));
+        umb_buffer_fill(&w->buf[j], 0, size, umb_pattern_seed(i * w->window + j, size, sender));
 }
 
 void umb_window_place(umb_window *w, size_t size, umb_place_with how)
@@ -48,7 +48,7 @@ void umb_window_isend(umb_window *w, size_t size, int peer, int tag, MPI_Request
 int umb_window_check(umb_bench *b, umb_window *w, size_t size, long i, int sender)
 {
     for (int j = 0; j < w->nbuf; j++)
-        if (!umb_bench_check(b, &w->buf[j], size, i * w->window + j, sender)) return 0;
+        if (!umb_bench_check(b, &w->buf[j], 0, size, i * w->window + j, sender)) return 0;
     return 1;
 }
 

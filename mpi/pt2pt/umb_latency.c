@@ -33,7 +33,7 @@ static int handshake_loop(umb_bench *b, void *ctx, size_t size, long iters, long
     MPI_Request req;
     for (long i = 0; i < skip + iters; i++) {
         umb_progress(size, i);
-        if (b->opt.validate) umb_buffer_fill(&pp->sbuf, size, umb_pattern_seed(i, size, b->rank));
+        if (b->opt.validate) umb_buffer_fill(&pp->sbuf, 0, size, umb_pattern_seed(i, size, b->rank));
         if (place) {
             umb_buffer_place(&pp->sbuf, size, b->opt.place_with);
             umb_buffer_place(&pp->rbuf, size, b->opt.place_with);
@@ -50,7 +50,7 @@ static int handshake_loop(umb_bench *b, void *ctx, size_t size, long iters, long
             UMB_MPI_CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE));
             UMB_MPI_CHECK(MPI_Send(pp->sbuf.ptr, (int)size, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD));
         }
-        if (b->opt.validate && valid) valid = umb_bench_check(b, &pp->rbuf, size, i, peer);
+        if (b->opt.validate && valid) valid = umb_bench_check(b, &pp->rbuf, 0, size, i, peer);
     }
     return valid;
 }

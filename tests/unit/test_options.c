@@ -129,6 +129,36 @@ int main(void)
     CHECK_CONTAINS(err, "memory limit");
     bad("-W 4", "-W");  /* no window in umb_test */
 
+    /* Collectives: per-rank kinds, OMB's -d, the root. */
+    static const umb_cli coll_cli = {.program = "umb_colltest", .summary = "test", .iters = 1000, .skip = 200,
+                                     .iters_large = 100, .skip_large = 10, .large_size = 8192, .max_size = 1 << 20,
+                                     .buffers_per_rank = 2, .collective = 1, .min_size = 4};
+    char *c1[] = {"umb_colltest", NULL};
+    CHECK(umb_options_parse(&o, &coll_cli, 1, c1, err, sizeof err) == 0);
+    CHECK(o.min_size == 4 && o.root == 0 && !o.root_rotate && o.root_kind == UMB_H && o.other_kind == UMB_H);
+    CHECK(o.used_kinds == 1u << UMB_H);
+    char *c2[] = {"umb_colltest", "-d", "managed", NULL};
+    CHECK(umb_options_parse(&o, &coll_cli, 3, c2, err, sizeof err) == 0);
+    CHECK(o.root_kind == UMB_MH && o.other_kind == UMB_MH && o.used_kinds == 1u << UMB_MH);
+    char *c3[] = {"umb_colltest", "--root-buffer", "MD", "--buffer", "MH", "-k", "rotate", NULL};
+    CHECK(umb_options_parse(&o, &coll_cli, 7, c3, err, sizeof err) == 0);
+    CHECK(o.root_kind == UMB_MD && o.other_kind == UMB_MH && o.root_rotate);
+    CHECK(o.used_kinds == (1u << UMB_MD | 1u << UMB_MH));
+    char *c4[] = {"umb_colltest", "--buffers", "MD,H,M,P", "-k", "fixed:3", NULL};
+    CHECK(umb_options_parse(&o, &coll_cli, 5, c4, err, sizeof err) == 0);
+    CHECK(o.root == 3 && umb_list_length(o.buffer_list) == 4);
+    umb_kind lk;
+    CHECK(umb_list_kind(o.buffer_list, 2, &lk) == 0 && lk == UMB_MH);
+    CHECK(umb_list_kind(o.buffer_list, 4, &lk) == -1);
+    CHECK(o.used_kinds == (1u << UMB_MD | 1u << UMB_H | 1u << UMB_MH | 1u << UMB_P));
+    char *c5[] = {"umb_colltest", "-m", "2:8", NULL};
+    CHECK(umb_options_parse(&o, &coll_cli, 3, c5, err, sizeof err) == 1);
+    CHECK_CONTAINS(err, "multiple of 4");
+    char *c6[] = {"umb_colltest", "--buffers", "MD,,H", NULL};
+    CHECK(umb_options_parse(&o, &coll_cli, 3, c6, err, sizeof err) == 1);
+    CHECK_CONTAINS(err, "item 2");
+    bad("--buffer MD", "--buffer");  /* not for point-to-point */
+
     /* Sizes: powers of two from min, 0 followed by 1. */
     CHECK(umb_size_next(0) == 1 && umb_size_next(1) == 2 && umb_size_next(4096) == 8192);
     CHECK(parse(&o, "-i 50 -x 5") == 0);

@@ -1,0 +1,42 @@
+/* umb_allgather: MPI_Allgather latency, every rank's buffers placed before
+   each call (docs/method.md). Block r of the result is rank r's message. */
+#include "coll.h"
+#include "error.h"
+#include "pattern.h"
+
+#include <mpi.h>
+
+static const umb_cli cli = {
+    .program = "umb_allgather",
+    .summary = "MPI_Allgather latency with per-rank buffer placement",
+    .iters = 1000, .skip = 200, .iters_large = 100, .skip_large = 10, .large_size = 8192,
+    .max_size = (size_t)1 << 20,
+    .buffers_per_rank = 2,
+    .collective = 1,
+};
+
+static void op(umb_coll_bufs *bufs, size_t size, int root)
+{
+    (void)root;
+    UMB_MPI_CHECK(MPI_Allgather(bufs->send.ptr, (int)size, MPI_BYTE, bufs->recv.ptr, (int)size, MPI_BYTE, MPI_COMM_WORLD));
+}
+
+static void fill(umb_bench *b, umb_coll_bufs *bufs, size_t size, long i, int root)
+{
+    (void)root;
+    umb_buffer_fill(&bufs->send, 0, size, umb_pattern_seed(i, size, b->rank));
+}
+
+static int check(umb_bench *b, umb_coll_bufs *bufs, size_t size, long i, int root)
+{
+    (void)root;
+    for (int r = 0; r < b->nranks; r++)
+        if (!umb_bench_check(b, &bufs->recv, (size_t)r * size, size, i, r)) return 0;
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    const umb_collective c = {&cli, "MPI_Allgather", 0, 1, UMB_PER_RANK, op, fill, check};
+    return umb_collective_main(&c, argc, argv);
+}

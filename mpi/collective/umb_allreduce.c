@@ -1,0 +1,41 @@
+/* umb_allreduce: MPI_Allreduce (MPI_FLOAT, MPI_SUM) latency, every rank's
+   buffers placed before each call (docs/method.md). */
+#include "coll.h"
+#include "error.h"
+
+#include <mpi.h>
+
+static const umb_cli cli = {
+    .program = "umb_allreduce",
+    .summary = "MPI_Allreduce latency (MPI_FLOAT sum) with per-rank buffer placement",
+    .iters = 1000, .skip = 200, .iters_large = 100, .skip_large = 10, .large_size = 8192,
+    .max_size = (size_t)1 << 20,
+    .min_size = 4,
+    .buffers_per_rank = 2,
+    .collective = 1,
+};
+
+static void op(umb_coll_bufs *bufs, size_t size, int root)
+{
+    (void)root;
+    UMB_MPI_CHECK(MPI_Allreduce(bufs->send.ptr, bufs->recv.ptr, (int)(size / sizeof(float)), MPI_FLOAT, MPI_SUM,
+                                MPI_COMM_WORLD));
+}
+
+static void fill(umb_bench *b, umb_coll_bufs *bufs, size_t size, long i, int root)
+{
+    (void)root;
+    umb_coll_fill_floats(b, bufs, size, i);
+}
+
+static int check(umb_bench *b, umb_coll_bufs *bufs, size_t size, long i, int root)
+{
+    (void)root;
+    return umb_coll_check_sum(b, bufs, size, i);
+}
+
+int main(int argc, char **argv)
+{
+    const umb_collective c = {&cli, "MPI_Allreduce", 0, 1, 1, op, fill, check};
+    return umb_collective_main(&c, argc, argv);
+}

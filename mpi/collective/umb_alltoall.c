@@ -1,0 +1,44 @@
+/* umb_alltoall: MPI_Alltoall latency, every rank's buffers placed before
+   each call (docs/method.md). Block j of rank r's send buffer goes to rank
+   j; its pattern is keyed by (r, j). */
+#include "coll.h"
+#include "error.h"
+#include "pattern.h"
+
+#include <mpi.h>
+
+static const umb_cli cli = {
+    .program = "umb_alltoall",
+    .summary = "MPI_Alltoall latency with per-rank buffer placement",
+    .iters = 1000, .skip = 200, .iters_large = 100, .skip_large = 10, .large_size = 8192,
+    .max_size = (size_t)1 << 20,
+    .buffers_per_rank = 2,
+    .collective = 1,
+};
+
+static void op(umb_coll_bufs *bufs, size_t size, int root)
+{
+    (void)root;
+    UMB_MPI_CHECK(MPI_Alltoall(bufs->send.ptr, (int)size, MPI_BYTE, bufs->recv.ptr, (int)size, MPI_BYTE, MPI_COMM_WORLD));
+}
+
+static void fill(umb_bench *b, umb_coll_bufs *bufs, size_t size, long i, int root)
+{
+    (void)root;
+    for (int j = 0; j < b->nranks; j++)
+        umb_buffer_fill(&bufs->send, (size_t)j * size, size, umb_pattern_seed(i, size, b->rank * b->nranks + j));
+}
+
+static int check(umb_bench *b, umb_coll_bufs *bufs, size_t size, long i, int root)
+{
+    (void)root;
+    for (int r = 0; r < b->nranks; r++)
+        if (!umb_bench_check(b, &bufs->recv, (size_t)r * size, size, i, r * b->nranks + b->rank)) return 0;
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    const umb_collective c = {&cli, "MPI_Alltoall", 0, UMB_PER_RANK, UMB_PER_RANK, op, fill, check};
+    return umb_collective_main(&c, argc, argv);
+}

@@ -1,0 +1,37 @@
+/* umb_bcast: MPI_Bcast latency, every rank's buffer placed before each call
+   (docs/method.md). */
+#include "coll.h"
+#include "error.h"
+#include "pattern.h"
+
+#include <mpi.h>
+
+static const umb_cli cli = {
+    .program = "umb_bcast",
+    .summary = "MPI_Bcast latency with per-rank buffer placement",
+    .iters = 1000, .skip = 200, .iters_large = 100, .skip_large = 10, .large_size = 8192,
+    .max_size = (size_t)1 << 20,
+    .buffers_per_rank = 1,
+    .collective = 1,
+};
+
+static void op(umb_coll_bufs *bufs, size_t size, int root)
+{
+    UMB_MPI_CHECK(MPI_Bcast(bufs->recv.ptr, (int)size, MPI_BYTE, root, MPI_COMM_WORLD));
+}
+
+static void fill(umb_bench *b, umb_coll_bufs *bufs, size_t size, long i, int root)
+{
+    if (b->rank == root) umb_buffer_fill(&bufs->recv, 0, size, umb_pattern_seed(i, size, root));
+}
+
+static int check(umb_bench *b, umb_coll_bufs *bufs, size_t size, long i, int root)
+{
+    return b->rank == root || umb_bench_check(b, &bufs->recv, 0, size, i, root);
+}
+
+int main(int argc, char **argv)
+{
+    const umb_collective c = {&cli, "MPI_Bcast", 1, 0, 1, op, fill, check};
+    return umb_collective_main(&c, argc, argv);
+}

@@ -42,3 +42,15 @@ json_check() {
     [ -n "${PYTHON3:-}" ] || skip "python3 not found: cannot check JSON"
     "$PYTHON3" "$top_srcdir/tests/json_check.py" "$@" <"$tmp/out" || fail "JSON check: $*"
 }
+
+# usage_error NP PROGRAM NAMES ARGS...: the run exits 1 with exactly one
+# "PROGRAM: " line on stderr, which names NAMES (the bad value).
+usage_error() {
+    np=$1 path=$2 names=$3; shift 3
+    name=$(basename "$path")
+    run_mpi "$np" "$path" "$@"
+    expect_rc 1 "$name $*"
+    [ "$(grep -c "^$name: " "$tmp/err")" -eq 1 ] || { cat "$tmp/err"; fail "$name $*: not one message line"; }
+    grep "^$name: " "$tmp/err" | grep -qF -- "$names" || { cat "$tmp/err"; fail "$name $*: message does not name '$names'"; }
+    [ ! -s "$tmp/out" ] || { cat "$tmp/out"; fail "$name $*: printed results"; }
+}

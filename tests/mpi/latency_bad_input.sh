@@ -3,15 +3,7 @@
 . "$top_srcdir/tests/lib.sh"
 lat=$PT2PT/umb_latency
 
-bad() {  # bad NAMES ARGS...: the message must contain NAMES
-    names=$1; shift
-    run_mpi 2 "$lat" "$@"
-    expect_rc 1 "umb_latency $*"
-    n=$(grep -c '^umb_latency: ' "$tmp/err")
-    [ "$n" -eq 1 ] || { cat "$tmp/err"; fail "umb_latency $*: $n message lines, expected 1"; }
-    grep '^umb_latency: ' "$tmp/err" | grep -qF -- "$names" || { cat "$tmp/err"; fail "umb_latency $*: message does not name '$names'"; }
-    [ ! -s "$tmp/out" ] || { cat "$tmp/out"; fail "umb_latency $*: printed results"; }
-}
+bad() { names=$1; shift; usage_error 2 "$lat" "$names" "$@"; }
 bad "'MX'" MX MD
 bad "-m 10:1" -m 10:1
 bad "-i -5" -i -5

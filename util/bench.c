@@ -90,7 +90,7 @@ static int choose_gpu(umb_bench *b, int local_rank, const char *from, int count,
 
 void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char **argv)
 {
-    char err[LINE], msg[2 * LINE], why[LINE] = "";
+    char err[LINE], msg[2 * LINE], gpu_msg[2 * LINE] = "", why[LINE] = "";
     memset(b, 0, sizeof *b);
     b->cli = cli;
     b->gpu = -1;
@@ -103,7 +103,9 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
     int local_rank = umb_launcher_local_rank(&from);
     int gpus = needs_gpu ? umb_gpu_count(why, sizeof why) : 0;
     int gpu_code = 0;
-    if (needs_gpu && gpus > 0 && local_rank >= 0) gpu_code = choose_gpu(b, local_rank, from, gpus, msg);
+    /* A bad --device is reported after MPI_Init, where rank and host are known. */
+    if (needs_gpu && gpus > 0 && local_rank >= 0 && b->opt.device < gpus)
+        gpu_code = choose_gpu(b, local_rank, from, gpus, gpu_msg);
 
     UMB_MPI_CHECK(MPI_Init(&argc, &argv));
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -156,14 +158,14 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
         MPI_Comm_free(&node);
         if (gpus == 0) {
             /* A GPU buffer without a GPU: exit 77 (skipped), from every rank. */
-            snprintf(msg, sizeof msg, "%s: buffers %s need a CUDA GPU, but rank %d on %s has none: %s",
+            snprintf(gpu_msg, sizeof gpu_msg, "%s: buffers %s need a CUDA GPU, but rank %d on %s has none: %s",
                      cli->program, b->buffers, b->rank, b->host, why);
             gpu_code = UMB_EXIT_SKIP;
         } else if (b->gpu < 0 && !gpu_code) {
-            gpu_code = choose_gpu(b, node_rank, "MPI_COMM_TYPE_SHARED", gpus, msg);
+            gpu_code = choose_gpu(b, node_rank, "MPI_COMM_TYPE_SHARED", gpus, gpu_msg);
         }
     }
-    umb_agree(gpu_code, msg);
+    umb_agree(gpu_code, gpu_msg);
 
     b->aware = umb_mpi_cuda_aware(&b->aware_how);
     if (any_kind(&b->opt, is_device) && b->aware == UMB_AWARE_NO && !b->opt.assume_cuda_aware) {

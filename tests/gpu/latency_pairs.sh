@@ -34,4 +34,8 @@ for extra in "--place-with prefetch" "--place once" "--advise preferred=gpu,acce
         || { cat "$tmp/out"; fail "MD MH $extra rows"; }
     echo "MD MH $extra: 21 sizes validated"
 done
+# A GPU index past the last: one line naming it, exit 1.
+run_mpi 2 "$lat" -m 8 -i 5 --device 99 MD MD
+expect_rc 1 "--device 99"
+grep -q '^umb_latency: --device 99: rank 0 on .* sees [0-9]* GPU(s)' "$tmp/err" || { cat "$tmp/err"; fail "--device 99 message"; }
 exit 0

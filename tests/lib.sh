@@ -28,7 +28,7 @@ trap 'rm -rf "$tmp"' EXIT
 run_mpi() {
     np=$1; shift
     rc=0
-    timeout "$RUN_LIMIT" "$MPIEXEC" $mpi_flags -np "$np" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+    timeout "$RUN_LIMIT" "$MPIEXEC" $mpi_flags -np "$np" "$@" </dev/null >"$tmp/out" 2>"$tmp/err" || rc=$?
     [ "$rc" -ne 124 ] || { cat "$tmp/err" >&2; fail "$* did not end within $RUN_LIMIT s"; }
 }
 

@@ -124,6 +124,11 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
     }
     if (bad) {
         snprintf(msg, sizeof msg, "%s: %s", cli->program, err);
+        if (bad == 2 && b->rank == 0) {  /* an unknown option: the line, then the usage */
+            fprintf(stderr, "%s\n", msg);
+            umb_usage(cli, stderr);
+            msg[0] = '\0';
+        }
         umb_agree(b->rank == 0 ? UMB_EXIT_USAGE : 0, msg);
     }
     if ((ranks > 0 && b->nranks != ranks) || (ranks < 0 && b->nranks % -ranks != 0)) {

@@ -266,7 +266,7 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
                 return fail(err, n, "-M %s: memory limit must be a byte count > 0 (K, M, G suffixes allowed)", a);
             break;
         case 'W':
-            if (!cli->window) return fail(err, n, "unknown option -W: %s has no window; see %s -h", cli->program, cli->program);
+            if (!cli->window) return 1 + fail(err, n, "unknown option -W: %s has no window", cli->program);
             if (parse_count(a, &v) || v > 65536)
                 return fail(err, n, "-W %s: window size must be an integer from 1 to 65536", a);
             o->window = (int)v;
@@ -336,8 +336,8 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
         case ':':
             return fail(err, n, "option %s needs a value; see %s -h", argv[optind - 1], cli->program);
         default:
-            if (optopt) return fail(err, n, "unknown option -%c; see %s -h", optopt, cli->program);
-            return fail(err, n, "unknown option %s; see %s -h", argv[optind - 1], cli->program);
+            if (optopt) return 1 + fail(err, n, "unknown option -%c", optopt);
+            return 1 + fail(err, n, "unknown option %s", argv[optind - 1]);
         }
     }
     if (o->help || o->version) return 0;

@@ -74,8 +74,9 @@ int umb_list_length(const char *list);
 
 #define UMB_DEFAULT_MEM_LIMIT ((size_t)512 << 20)  /* OMB's default -M */
 
-/* Parses argv. Returns 0, or 1 with one line in err (no newline) naming the
-   bad value and the accepted ones. Writes nothing, calls no MPI. */
+/* Parses argv. Returns 0; 1 with one line in err (no newline) naming the
+   bad value and the accepted ones; or 2 for an unknown option (the caller
+   adds the usage). Writes nothing, calls no MPI. */
 int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
                       char *err, size_t errlen);
 

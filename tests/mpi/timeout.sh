@@ -17,7 +17,7 @@ ranks_of() {
 }
 
 hang_one() {  # hang_one SIGNAL: stop or kill one rank, then time the end
-    "$MPIEXEC" $mpi_flags -np 2 "$PT2PT/umb_latency" -m 8:8 -i 2000000000 -x 0 --timeout $LIMIT H H \
+    "$MPIEXEC" $mpi_flags -np 2 "$PT2PT/umb_latency" -m 1M:1M -i 1000000 -x 0 --timeout $LIMIT H H \
         </dev/null >"$tmp/out" 2>"$tmp/err" &
     job=$!
     i=0
@@ -42,7 +42,7 @@ hang_one() {  # hang_one SIGNAL: stop or kill one rank, then time the end
 }
 
 hang_one STOP
-grep -q "^umb_latency: rank [01] on .*: no progress for $LIMIT s (--timeout) in latency, size 8, iteration [0-9]*; ending the job" "$tmp/err" \
+grep -q "^umb_latency: rank [01] on .*: no progress for $LIMIT s (--timeout) in latency, size 1048576, iteration [0-9]*; ending the job" "$tmp/err" \
     || { cat "$tmp/err"; fail "SIGSTOP: no watchdog message naming benchmark, size and rank"; }
 hang_one KILL
 exit 0

@@ -10,7 +10,9 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # run. Leak checking stays on in the unit tests but is off for MPI runs:
 # the MPI library's own allocations, from plugins it has unloaded by exit,
 # cannot be suppressed by name (docs/decisions.md).
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
+# allocator_may_return_null: a refused allocation reaches the program's own
+# message, as without ASan.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 # Every MPI run ends within this many seconds, hang or not.
 RUN_LIMIT=${RUN_LIMIT:-300}
 

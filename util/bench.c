@@ -240,6 +240,16 @@ void umb_bench_sweep(umb_bench *b, const umb_sweep *sw, void *ctx)
     free(times);
 }
 
+void umb_bench_run(umb_bench *b, umb_header *h, const umb_sweep *sw, void *ctx)
+{
+    if (b->rank == 0) {
+        umb_header_str(h, "loop", "Loop", "%s", umb_bench_handshake(b) ? sw->loop_handshake : sw->loop_classic);
+        umb_header_str(h, "units", "Units", "%s", sw->units);
+    }
+    umb_bench_header_print(b, h);
+    umb_bench_sweep(b, sw, ctx);
+}
+
 /* What each rank tells rank 0 for the header. */
 typedef struct {
     char host[64], cpus[96], numa[32], gpu_from[64], gpu_name[96], pci_bus[32], link[64];

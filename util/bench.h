@@ -94,7 +94,13 @@ typedef struct {
                       umb_col *extra);
     int nextra;
     umb_col extra[2];  /* titles and keys of the extra columns */
+    /* The header's Loop line for each loop, and its Units line. */
+    const char *loop_handshake, *loop_classic, *units;
 } umb_sweep;
+
+/* Rank 0 adds the sweep's Loop and Units lines to h; then the header is
+   printed and the sweep runs. */
+void umb_bench_run(umb_bench *b, umb_header *h, const umb_sweep *sw, void *ctx);
 
 /* Prints the column line, then per size: place (--place once), barrier,
    the loop, agree on validity, summarize, print the row. */

@@ -176,13 +176,10 @@ int umb_collective_main(const umb_collective *c, int argc, char **argv)
             if (o->root_rotate) umb_header_str(&h, "root", "Root", "rotating: rank (iteration mod %d)", b.nranks);
             else umb_header_str(&h, "root", "Root", "rank %d", o->root);
         }
-        umb_header_str(&h, "loop", "Loop", "per iteration on every rank: fill (-c)%s, a barrier, then only %s is timed",
-                       umb_bench_place_each(&b) ? ", place" : "", c->call);
-        umb_header_str(&h, "units", "Units", "latency in microseconds. Avg: the mean over ranks of each rank's mean; "
-                       "Min, Max: the fastest and slowest rank's mean (OMB); P50, P99: over all ranks and iterations");
     }
-    umb_bench_header_print(&b, &h);
-
+    char loop[256];
+    snprintf(loop, sizeof loop, "per iteration on every rank: fill (-c)%s, a barrier, then only %s is timed",
+             umb_bench_place_each(&b) ? ", place" : "", c->call);
     const umb_sweep sweep = {
         .metric = &latency,
         .phase = c->call,
@@ -190,8 +187,12 @@ int umb_collective_main(const umb_collective *c, int argc, char **argv)
         .classic = plain_loop,
         .place = place_all,
         .summarize = summarize,
+        .loop_handshake = loop,
+        .loop_classic = loop,
+        .units = "latency in microseconds. Avg: the mean over ranks of each rank's mean; "
+                 "Min, Max: the fastest and slowest rank's mean (OMB); P50, P99: over all ranks and iterations",
     };
-    umb_bench_sweep(&b, &sweep, &r);
+    umb_bench_run(&b, &h, &sweep, &r);
     for (int k = 0; k < r.nsets; k++) free_set(&r.set[k]);
     return umb_bench_finish(&b);
 }

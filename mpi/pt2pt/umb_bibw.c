@@ -97,15 +97,7 @@ int main(int argc, char **argv)
     st.reqs = umb_xmalloc(sizeof(MPI_Request) * 2 * (size_t)st.sw.window, "requests");
 
     umb_bench_header(&b, &h);
-    if (b.rank == 0) {
-        umb_window_header(&h, &st.sw, "per direction per rank");
-        umb_header_str(&h, "loop", "Loop", "%s", umb_bench_handshake(&b)
-            ? "handshake: per iteration, both ranks place and pre-post, exchange ready, then one timed pair of windows"
-            : "classic OMB: pairs of windows back to back");
-        umb_header_str(&h, "units", "Units", "MB/s = 10^6 bytes/s: 2 x size x window / time of both windows on rank 0");
-    }
-    umb_bench_header_print(&b, &h);
-
+    if (b.rank == 0) umb_window_header(&h, &st.sw, "per direction per rank");
     const umb_sweep sweep = {
         .metric = &bandwidth,
         .phase = "bidirectional bandwidth",
@@ -113,8 +105,11 @@ int main(int argc, char **argv)
         .classic = classic_loop,
         .place = place,
         .summarize = summarize,
+        .loop_handshake = "handshake: per iteration, both ranks place and pre-post, exchange ready, then one timed pair of windows",
+        .loop_classic = "classic OMB: pairs of windows back to back",
+        .units = "MB/s = 10^6 bytes/s: 2 x size x window / time of both windows on rank 0",
     };
-    umb_bench_sweep(&b, &sweep, &st);
+    umb_bench_run(&b, &h, &sweep, &st);
     free(st.reqs);
     umb_window_free(&st.sw);
     umb_window_free(&st.rw);

@@ -92,15 +92,7 @@ int main(int argc, char **argv)
     st.reqs = umb_xmalloc(sizeof(MPI_Request) * (size_t)st.w.window, "requests");
 
     umb_bench_header(&b, &h);
-    if (b.rank == 0) {
-        umb_window_header(&h, &st.w, "per rank");
-        umb_header_str(&h, "loop", "Loop", "%s", umb_bench_handshake(&b)
-            ? "handshake: per window, both ranks place, rank 1 pre-posts and signals ready, then one timed window and ack"
-            : "classic OMB: windows back to back");
-        umb_header_str(&h, "units", "Units", "MB/s = 10^6 bytes/s: size x window / time from first send to ack");
-    }
-    umb_bench_header_print(&b, &h);
-
+    if (b.rank == 0) umb_window_header(&h, &st.w, "per rank");
     const umb_sweep sweep = {
         .metric = &bandwidth,
         .phase = "bandwidth",
@@ -108,8 +100,11 @@ int main(int argc, char **argv)
         .classic = classic_loop,
         .place = place,
         .summarize = summarize,
+        .loop_handshake = "handshake: per window, both ranks place, rank 1 pre-posts and signals ready, then one timed window and ack",
+        .loop_classic = "classic OMB: windows back to back",
+        .units = "MB/s = 10^6 bytes/s: size x window / time from first send to ack",
     };
-    umb_bench_sweep(&b, &sweep, &st);
+    umb_bench_run(&b, &h, &sweep, &st);
     free(st.reqs);
     umb_window_free(&st.w);
     return umb_bench_finish(&b);

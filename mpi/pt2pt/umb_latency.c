@@ -102,14 +102,6 @@ int main(int argc, char **argv)
     umb_bench_alloc(&b, &pp.rbuf, b.opt.max_size);
 
     umb_bench_header(&b, &h);
-    if (b.rank == 0) {
-        umb_header_str(&h, "loop", "Loop", "%s", umb_bench_handshake(&b)
-            ? "handshake: per iteration, both ranks place and pre-post, rank 1 signals ready, then one timed round trip"
-            : "classic OMB: back-to-back round trips");
-        umb_header_str(&h, "units", "Units", "latency in microseconds, one-way = round trip / 2");
-    }
-    umb_bench_header_print(&b, &h);
-
     const umb_sweep sweep = {
         .metric = &latency,
         .phase = "latency",
@@ -117,8 +109,11 @@ int main(int argc, char **argv)
         .classic = classic_loop,
         .place = place,
         .summarize = summarize,
+        .loop_handshake = "handshake: per iteration, both ranks place and pre-post, rank 1 signals ready, then one timed round trip",
+        .loop_classic = "classic OMB: back-to-back round trips",
+        .units = "latency in microseconds, one-way = round trip / 2",
     };
-    umb_bench_sweep(&b, &sweep, &pp);
+    umb_bench_run(&b, &h, &sweep, &pp);
     umb_buffer_free(&pp.sbuf);
     umb_buffer_free(&pp.rbuf);
     return umb_bench_finish(&b);

@@ -123,13 +123,7 @@ int main(int argc, char **argv)
     if (b.rank == 0) {
         umb_header_num(&h, "pairs", "Pairs", ps.pairs);
         umb_window_header(&h, &ps.w, "per rank");
-        umb_header_str(&h, "loop", "Loop", "%s", umb_bench_handshake(&b)
-            ? "handshake: per window, every rank places, receivers pre-post, a barrier, then one timed window and ack per pair"
-            : "classic OMB: windows back to back");
-        umb_header_str(&h, "units", "Units", "MB/s = 10^6 bytes/s and messages/s, summed over the senders");
     }
-    umb_bench_header_print(&b, &h);
-
     const umb_sweep sweep = {
         .metric = &bandwidth,
         .phase = "multi-pair bandwidth",
@@ -139,8 +133,11 @@ int main(int argc, char **argv)
         .summarize = summarize,
         .nextra = 1,
         .extra = {{.title = "Messages/s", .key = "messages_per_s", .decimals = 2}},
+        .loop_handshake = "handshake: per window, every rank places, receivers pre-post, a barrier, then one timed window and ack per pair",
+        .loop_classic = "classic OMB: windows back to back",
+        .units = "MB/s = 10^6 bytes/s and messages/s, summed over the senders",
     };
-    umb_bench_sweep(&b, &sweep, &ps);
+    umb_bench_run(&b, &h, &sweep, &ps);
     free(ps.all);
     free(ps.reqs);
     umb_window_free(&ps.w);

@@ -26,4 +26,19 @@ ranks 3 umb_bw "needs exactly 2 ranks, got 3"
 ranks 3 umb_bibw "needs exactly 2 ranks, got 3"
 ranks 3 umb_mbw_mr "needs a multiple of 2 ranks, got 3"
 ranks 1 umb_mbw_mr "needs a multiple of 2 ranks, got 1"
+
+# An allocation that cannot be had names its size. The address space is
+# capped (ulimit -v), so this fails the same way whatever the kernel's
+# overcommit policy (a huge request could otherwise succeed and then be
+# filled page by page). ASan builds reserve terabytes of shadow: skipped.
+if ldd "$PT2PT/umb_latency" | grep -q asan; then
+    echo "allocation failure: skipped in a sanitizer build"
+else
+    run_mpi 2 sh -c 'ulimit -v 3000000 && exec "$0" -m 4G:4G -M 16G H H' "$PT2PT/umb_latency"
+    expect_rc 1 "a 4 GiB buffer under a 3 GB address-space limit"
+    [ "$(grep -c '^umb_latency: ' "$tmp/err")" -eq 1 ] || { cat "$tmp/err"; fail "allocation failure: not one line"; }
+    grep -q '^umb_latency: rank [01] on .*: cannot allocate 4294967296 bytes of host memory (buffer H)$' "$tmp/err" \
+        || { cat "$tmp/err"; fail "allocation failure: size not named"; }
+    echo "allocation failure: $(grep '^umb_latency: ' "$tmp/err")"
+fi
 exit 0

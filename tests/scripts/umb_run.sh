@@ -1,0 +1,55 @@
+#!/bin/sh
+# umb-run quick over host buffers, twice, then umb-compare of the two: one
+# JSON Lines file per run, a run.json manifest, a side-by-side table with
+# ratios; SIGTERM stops a run and keeps what finished; bad input.
+. "$top_srcdir/tests/lib.sh"
+[ -n "${PYTHON3:-}" ] || skip "python3 not found"
+RUN="$PYTHON3 $top_srcdir/scripts/umb-run --bindir $PT2PT:$top_builddir/mpi/collective"
+CMP="$PYTHON3 $top_srcdir/scripts/umb-compare"
+export MPIEXEC MPIEXEC_FLAGS="$mpi_flags"
+
+for d in a b; do
+    $RUN --set quick --out "$tmp/$d" -- -m 8:256 -i 20 -x 2 >"$tmp/run-$d.log" 2>&1 || { cat "$tmp/run-$d.log"; fail "umb-run $d"; }
+    grep -q '^\[1/11 ' "$tmp/run-$d.log" || fail "umb-run: no progress line"
+    "$PYTHON3" - "$tmp/$d" <<'PY' || fail "umb-run $d: manifest or results"
+import json, os, sys
+d = sys.argv[1]
+m = json.load(open(os.path.join(d, "run.json")))
+assert m["set"] == "quick" and m["np"] == 2 and m["mpi_library"] and m["nodes"], m
+assert len(m["runs"]) == 11 and all(r["status"] in (0, 77) for r in m["runs"]), m["runs"]
+for r in m["runs"]:
+    lines = [json.loads(l) for l in open(os.path.join(d, r["file"]))]
+    if r["status"] == 0:
+        assert lines[0]["type"] == "header" and [o["size"] for o in lines[1:]] == [8, 16, 32, 64, 128, 256], r
+    else:
+        assert r["skipped"] and not lines, r
+ok = {(r["program"], r["buffers"]) for r in m["runs"] if r["status"] == 0}
+assert {("umb_latency", "H H"), ("umb_bw", "H H"), ("umb_bcast", "H")} <= ok, ok
+PY
+done
+
+$CMP "$tmp/a" "$tmp/b" >"$tmp/cmp" || { cat "$tmp/cmp"; fail "umb-compare"; }
+grep -q '^## umb_latency H H: avg latency, us' "$tmp/cmp" || fail "umb-compare: no latency table"
+grep -q '^## umb_bw H H: bandwidth, MB/s' "$tmp/cmp" || fail "umb-compare: no bandwidth table"
+grep -q '^size  *\[0\]  *\[1\]  *\[1\]/\[0\]$' "$tmp/cmp" || fail "umb-compare: columns"
+# Each ratio is the second column over the first (the columns are rounded
+# to 0.01, so allow for that).
+awk '/^[0-9]/ && NF == 4 { n++; r = $3 / $2; e = 0.006 * (r / $2 + r / $3) + 0.006; if (r - $4 > e || $4 - r > e) bad = 1 }
+     END { exit !(n >= 18 && !bad) }' "$tmp/cmp" \
+    || { cat "$tmp/cmp"; fail "umb-compare: ratios"; }
+
+rc=0; $CMP "$tmp/a" >"$tmp/o" 2>&1 || rc=$?
+[ $rc -ne 0 ] && grep -q "two or more results folders" "$tmp/o" || fail "umb-compare with one folder"
+rc=0; $RUN --np 1 >"$tmp/o" 2>&1 || rc=$?
+[ $rc -ne 0 ] && grep -q -- "--np 1" "$tmp/o" || fail "umb-run --np 1"
+
+# SIGTERM (what a batch system sends at its limit) keeps the finished runs.
+$RUN --set quick --out "$tmp/c" -- -m 8:8 -i 20 >"$tmp/run-c.log" 2>&1 &
+pid=$!
+i=0; until grep -q '^\[3/' "$tmp/run-c.log" 2>/dev/null; do i=$((i + 1)); [ $i -lt 600 ] || break; sleep 0.05; done
+kill -TERM $pid
+rc=0; wait $pid || rc=$?
+[ $rc -eq 130 ] || { cat "$tmp/run-c.log"; fail "umb-run after SIGTERM: exit $rc, expected 130"; }
+"$PYTHON3" -c "import json,sys; m=json.load(open(sys.argv[1])); assert m['interrupted'] and 2 <= len(m['runs']) < 11, m" "$tmp/c/run.json" \
+    || fail "umb-run after SIGTERM: manifest"
+exit 0

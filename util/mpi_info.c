@@ -18,6 +18,8 @@ void umb_mpi_library(char *buf, size_t n)
     int len = 0;
     MPI_Get_library_version(v, &len);
     v[strcspn(v, "\n")] = '\0';
+    for (char *c = v; *c; c++)
+        if (*c == '\t') *c = ' ';  /* MPICH: "MPICH Version:<TAB>4.0.2" */
     /* Trim the trailing commas and spaces some libraries print. */
     for (size_t l = strlen(v); l && (v[l - 1] == ',' || v[l - 1] == ' '); l--) v[l - 1] = '\0';
     snprintf(buf, n, "%s", v);

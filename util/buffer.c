@@ -86,7 +86,7 @@ long umb_buffer_check(umb_buffer *b, size_t offset, size_t bytes, uint32_t seed,
     if (on_device(b)) {
         /* The CPU cannot read D; MD is copied too, so that checking never
            faults its pages over to the host. */
-        umb_gpu_to_host(b->staging + offset, b->ptr + offset, bytes);
+        umb_gpu_copy(b->staging + offset, b->ptr + offset, bytes);
         p = b->staging + offset;
     }
     for (size_t i = 0; i < bytes; i++) {
@@ -102,12 +102,12 @@ long umb_buffer_check(umb_buffer *b, size_t offset, size_t bytes, uint32_t seed,
 
 void umb_buffer_write(umb_buffer *b, const void *src, size_t bytes)
 {
-    if (on_device(b)) umb_gpu_from_host(b->ptr, src, bytes);
+    if (on_device(b)) umb_gpu_copy(b->ptr, src, bytes);
     else memcpy(b->ptr, src, bytes);
 }
 
 void umb_buffer_read(umb_buffer *b, void *dst, size_t bytes)
 {
-    if (on_device(b)) umb_gpu_to_host(dst, b->ptr, bytes);
+    if (on_device(b)) umb_gpu_copy(dst, b->ptr, bytes);
     else memcpy(dst, b->ptr, bytes);
 }

@@ -38,8 +38,8 @@ void umb_gpu_prefetch(void *p, size_t bytes, int to_gpu);
 void umb_gpu_touch(void *p, size_t bytes);
 /* A kernel writes umb_pattern_byte(seed, i) to every byte. */
 void umb_gpu_fill(void *p, size_t bytes, uint32_t seed);
-/* cudaMemcpy to or from host memory (checking D and MD, writing data into them). */
-void umb_gpu_to_host(void *dst, const void *src, size_t bytes);
-void umb_gpu_from_host(void *dst, const void *src, size_t bytes);
+/* cudaMemcpy either way between host and GPU memory (checking D and MD,
+   writing data into them); the runtime tells the direction from the pointers. */
+void umb_gpu_copy(void *dst, const void *src, size_t bytes);
 
 #endif

@@ -152,10 +152,7 @@ void umb_gpu_fill(void *p, size_t bytes, uint32_t seed)
     CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-void umb_gpu_from_host(void *dst, const void *src, size_t bytes) { umb_gpu_to_host(dst, src, bytes); }
-
-/* cudaMemcpyDefault: the runtime tells the direction from the pointers. */
-void umb_gpu_to_host(void *dst, const void *src, size_t bytes)
+void umb_gpu_copy(void *dst, const void *src, size_t bytes)
 {
     if (!bytes) return;
     CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream));

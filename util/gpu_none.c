@@ -36,5 +36,4 @@ void umb_gpu_advise(void *p, size_t b, unsigned a) { (void)p; (void)b; (void)a; 
 void umb_gpu_prefetch(void *p, size_t b, int g) { (void)p; (void)b; (void)g; unreachable("umb_gpu_prefetch"); }
 void umb_gpu_touch(void *p, size_t b) { (void)p; (void)b; unreachable("umb_gpu_touch"); }
 void umb_gpu_fill(void *p, size_t b, uint32_t s) { (void)p; (void)b; (void)s; unreachable("umb_gpu_fill"); }
-void umb_gpu_to_host(void *d, const void *s, size_t b) { (void)d; (void)s; (void)b; unreachable("umb_gpu_to_host"); }
-void umb_gpu_from_host(void *d, const void *s, size_t b) { (void)d; (void)s; (void)b; unreachable("umb_gpu_from_host"); }
+void umb_gpu_copy(void *d, const void *s, size_t b) { (void)d; (void)s; (void)b; unreachable("umb_gpu_copy"); }

@@ -36,11 +36,12 @@ void umb_stats_compute(double *samples, long n, umb_stats *s)
     s->p99 = percentile(samples, n, 99);
 }
 
-void umb_stats_rate(const double *t, long n, double amount, umb_stats *r)
+void umb_stats_rate(double *t, long n, double amount, umb_stats *r)
 {
     memset(r, 0, sizeof *r);
     r->n = n;
     if (n <= 0) return;
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
     double sum = 0, mean_rate = 0, var = 0;
     for (long i = 0; i < n; i++) {
         sum += t[i];

@@ -10,10 +10,10 @@ typedef struct {
 /* Sorts samples in place; percentiles are nearest-rank (docs/method.md). */
 void umb_stats_compute(double *samples, long n, umb_stats *s);
 
-/* Rates from sorted per-sample times (each sample moved `amount`): avg is
-   amount / mean time (OMB's total over total), min and max the slowest and
-   fastest sample, p50 and p99 the rates of the median and the
-   99th-percentile (slow) sample, so p99 <= p50 as a tail should be. */
-void umb_stats_rate(const double *sorted_times, long n, double amount, umb_stats *r);
+/* Rates from per-sample times (each sample moved `amount`; sorts them in
+   place): avg is amount / mean time (OMB's total over total), min and max
+   the slowest and fastest sample, p50 and p99 the rates of the median and
+   the 99th-percentile (slow) sample, so p99 <= p50 as a tail should be. */
+void umb_stats_rate(double *times, long n, double amount, umb_stats *r);
 
 #endif

@@ -77,7 +77,5 @@ void umb_window_header(umb_header *h, const umb_window *w, const char *per)
 
 void umb_window_rates(double *times, long n, double bytes, umb_stats *s)
 {
-    umb_stats t;
-    umb_stats_compute(times, n, &t);  /* sorts */
     umb_stats_rate(times, n, bytes / 1e6, s);
 }

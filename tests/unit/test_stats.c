@@ -35,6 +35,11 @@ int main(void)
     umb_stats_rate(t, 4, 100, &r);
     CHECK(r.n == 4 && near(r.avg, 40) && near(r.min, 20) && near(r.max, 100));
     CHECK(near(r.p50, 50) && near(r.p99, 20) && r.p99 <= r.p50);
+    /* Unsorted times give the same rates (it sorts them). */
+    double u[] = {5, 1, 2, 2};
+    umb_stats r2;
+    umb_stats_rate(u, 4, 100, &r2);
+    CHECK(near(r2.avg, r.avg) && near(r2.min, r.min) && near(r2.max, r.max) && near(r2.p50, r.p50) && near(r2.p99, r.p99));
     CHECK(near(r.stddev, sqrt(((50 - 55.0) * (50 - 55.0) * 2 + (20 - 55.0) * (20 - 55.0) + (100 - 55.0) * (100 - 55.0)) / 3)));
 
     umb_stats_compute(w, 0, &s);

@@ -56,6 +56,7 @@ void umb_header_free(umb_header *h)
 static void set_col(umb_col *c, const char *prefix, const char *title, const char *kprefix,
                     const char *key, double v, int decimals, int full_only)
 {
+    c->text[0] = 0;
     snprintf(c->title, sizeof c->title, "%s%s", prefix, title);
     snprintf(c->key, sizeof c->key, "%s%s", kprefix, key);
     c->value = v;
@@ -75,12 +76,24 @@ int umb_stats_cols(const umb_stats *s, const umb_metric *m, umb_col *c)
     return 6;
 }
 
+void umb_text_col(umb_col *c, const char *title, const char *key, const char *text)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->title, sizeof c->title, "%s", title);
+    snprintf(c->key, sizeof c->key, "%s", key);
+    snprintf(c->text, sizeof c->text, "%s", text);
+}
+
 static int shown(const umb_output *o, const umb_col *c) { return o->full || !c->full_only; }
 
 /* OMB's widths, widened where a title would touch its neighbour. */
 static int width(const umb_col *c)
 {
     int w = c->decimals ? FIELD_WIDTH : COUNT_WIDTH, t = (int)strlen(c->title) + 2;
+    if (c->text[0]) {
+        int v = (int)strlen(c->text) + 2;
+        w = v > 12 ? v : 12;
+    }
     return t > w ? t : w;
 }
 
@@ -114,20 +127,24 @@ void umb_out_row(const umb_output *o, size_t size, const umb_col *cols, int n, i
         umb_sb_printf(&b, ",\"size\":%zu", size);
         for (int i = 0; i < n; i++) {
             umb_sb_printf(&b, ",\"%s\":", cols[i].key);
-            umb_sb_json_number(&b, cols[i].value);
+            if (cols[i].text[0]) umb_sb_json_string(&b, cols[i].text);
+            else umb_sb_json_number(&b, cols[i].value);
         }
         umb_sb_printf(&b, ",\"validation\":\"%s\"}\n", v);
         fputs(b.s, o->out);
         umb_sb_free(&b);
     } else if (o->format == UMB_FMT_CSV) {
         fprintf(o->out, "%zu", size);
-        for (int i = 0; i < n; i++) fprintf(o->out, ",%.*f", cols[i].decimals ? 3 : 0, cols[i].value);
+        for (int i = 0; i < n; i++)
+            if (cols[i].text[0]) fprintf(o->out, ",%s", cols[i].text);
+            else fprintf(o->out, ",%.*f", cols[i].decimals ? 3 : 0, cols[i].value);
         fprintf(o->out, ",%s\n", v);
     } else {
         fprintf(o->out, "%-*zu", SIZE_WIDTH, size);
         for (int i = 0; i < n; i++)
-            if (shown(o, &cols[i]))
-                fprintf(o->out, "%*.*f", width(&cols[i]), cols[i].decimals, cols[i].value);
+            if (!shown(o, &cols[i])) continue;
+            else if (cols[i].text[0]) fprintf(o->out, "%*s", width(&cols[i]), cols[i].text);
+            else fprintf(o->out, "%*.*f", width(&cols[i]), cols[i].decimals, cols[i].value);
         if (o->validate) fprintf(o->out, "%*s", COUNT_WIDTH, valid ? "Pass" : "Fail");
         fprintf(o->out, "\n");
     }

@@ -29,7 +29,12 @@ typedef struct {
     double value;
     int decimals;     /* 0 prints an integer */
     int full_only;    /* table shows it only with -f; csv/json always */
+    char text[32];    /* non-empty: a label column (a memory kind, a direction)
+                         printed as this string instead of value */
 } umb_col;
+
+/* A label column: title "Memory", key "memory", text "pinned". */
+void umb_text_col(umb_col *c, const char *title, const char *key, const char *text);
 
 /* What a row measures: the avg column's title (OMB's, e.g. "Avg
    Latency(us)" or "Bandwidth (MB/s)"), the stem of the others ("Min " +

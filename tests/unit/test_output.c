@@ -23,10 +23,12 @@ int main(int argc, char **argv)
     umb_col cols[8];
     const umb_metric lat = {"Avg Latency(us)", "Latency(us)", "latency_us"};
     int n = umb_stats_cols(&s, &lat, cols);
+    umb_text_col(&cols[n++], "Memory", "memory", "write-combined");
     umb_out_columns(&o, cols, n);
     umb_out_row(&o, 8, cols, n, 1);
     s.avg = 1.0 / 0.0;  /* a non-finite value must still give valid JSON */
     n = umb_stats_cols(&s, &lat, cols);
+    umb_text_col(&cols[n++], "Memory", "memory", "pinned");
     umb_out_row(&o, 4194304, cols, n, 0);
     return 0;
 }

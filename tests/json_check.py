@@ -1,5 +1,6 @@
 """Checks JSON Lines output: every line parses, the first is the header,
-the rest are results with the given keys and sane values.
+the rest are results with the given keys and sane values (and, with
+--counters, the per-rank "rank_counters" rows after them).
 
 usage: json_check.py [--rows N] [--header KEY ...] [--keys KEY ...] [--validation pass]
 """
@@ -25,7 +26,7 @@ for n, line in enumerate(lines, 1):
         objs.append(json.loads(line))
     except ValueError as e:
         sys.exit("line %d is not JSON (%s): %s" % (n, e, line[:200]))
-head, rows = objs[0], objs[1:]
+head, rows = objs[0], [o for o in objs[1:] if o.get("type") != "rank_counters"]
 if head.get("type") != "header":
     sys.exit("first object is not the header: %r" % head)
 for k in a.header:

@@ -1,6 +1,8 @@
 #include "bench.h"
 
 #include "config.h"
+#include "counters.h"
+#include "cupti_um.h"
 #include "error.h"
 #include "gpu.h"
 #include "pattern.h"
@@ -97,6 +99,14 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
     int bad = umb_options_parse(&b->opt, cli, argc, argv, err, sizeof err);
     int needs_gpu = !bad && !b->opt.help && !b->opt.version && any_kind(&b->opt, umb_kind_needs_gpu);
 
+    /* --counters: CUPTI starts before any CUDA context, so it sees all of it. */
+    if (!bad && b->opt.counters && !b->opt.help && !b->opt.version && umb_cupti_built()) {
+        char none[LINE] = "";
+        int with_gpu = umb_gpu_count(none, sizeof none) > 0;
+        if (!with_gpu) snprintf(b->counters_note, sizeof b->counters_note, "no GPU here (%.200s)", none);
+        umb_counters_start(with_gpu, b->counters_note, sizeof b->counters_note);
+    }
+
     /* CUDA-aware libraries want the GPU chosen before MPI_Init: use the
        launcher's local rank when it gives one. */
     const char *from = NULL;
@@ -149,6 +159,16 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
         else
             msg[0] = '\0';
         umb_agree(b->rank == 0 && msg[0] ? UMB_EXIT_USAGE : 0, msg);
+    }
+    if (b->opt.counters && !umb_cupti_built()) {
+        snprintf(msg, sizeof msg, "%s: --counters needs CUPTI, but this build has none (configure found no "
+                 "cupti.h/libcupti.so; --with-cupti=DIR names it)", cli->program);
+        umb_agree(b->rank == 0 ? UMB_EXIT_USAGE : 0, msg);
+    }
+    if (b->opt.counters && !umb_counters_cupti() && b->rank == 0) {
+        /* One line, then on with the getrusage counters. */
+        fprintf(stderr, "%s: note: --counters: %s; counting getrusage faults only\n", cli->program, b->counters_note);
+        fflush(stderr);
     }
     b->kind = kind_of_rank(&b->opt, b->rank, b->nranks, cli->collective);
     describe_buffers(&b->opt, cli->collective, b->buffers, sizeof b->buffers);
@@ -218,9 +238,10 @@ double umb_lap(umb_laps *l)
 
 void umb_bench_sweep(umb_bench *b, const umb_sweep *sw, void *ctx)
 {
-    umb_col extra[2];
+    umb_col extra[2], counters[2 * UMB_NCTRS];
     memcpy(extra, sw->extra, sizeof extra);
-    umb_bench_columns(b, sw->metric, extra, sw->nextra);
+    int ncounters = umb_bench_counter_cols(b, (size_t)-1, 0, counters);
+    umb_bench_columns(b, sw->metric, extra, sw->nextra, counters, ncounters);
     long most = b->opt.iters > b->opt.iters_large ? b->opt.iters : b->opt.iters_large;
     double *times = umb_xmalloc(sizeof(double) * (size_t)most, "iteration times");
     umb_progress_phase(sw->phase);
@@ -228,16 +249,19 @@ void umb_bench_sweep(umb_bench *b, const umb_sweep *sw, void *ctx)
         long iters, skip;
         umb_stats s;
         umb_iterations(&b->opt, b->cli, size, &iters, &skip);
+        umb_counters_size_begin(skip);
         if (!umb_bench_place_each(b)) sw->place(b, ctx, size);
         UMB_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
         int valid = 1;
         if (umb_bench_handshake(b)) valid = sw->handshake(b, ctx, size, iters, skip, times);
         else sw->classic(b, ctx, size, iters, skip, times);
+        ncounters = umb_bench_counter_cols(b, size, iters, counters);
         valid = umb_bench_all_valid(b, valid);
         sw->summarize(b, ctx, size, times, iters, &s, extra);
-        umb_bench_row(b, size, &s, sw->metric, extra, sw->nextra, valid);
+        umb_bench_row(b, size, &s, sw->metric, extra, sw->nextra, counters, ncounters, valid);
     }
     free(times);
+    umb_bench_counters_report(b);
 }
 
 void umb_bench_run(umb_bench *b, umb_header *h, const umb_sweep *sw, void *ctx)
@@ -246,6 +270,7 @@ void umb_bench_run(umb_bench *b, umb_header *h, const umb_sweep *sw, void *ctx)
         umb_header_str(h, "loop", "Loop", "%s", umb_bench_handshake(b) ? sw->loop_handshake : sw->loop_classic);
         umb_header_str(h, "units", "Units", "%s", sw->units);
     }
+    umb_bench_counters_header(b, h);
     umb_bench_header_print(b, h);
     umb_bench_sweep(b, sw, ctx);
 }
@@ -381,32 +406,35 @@ void umb_bench_header_print(umb_bench *b, umb_header *h)
     umb_header_free(h);
 }
 
-/* Avg, the extra columns, then the full-only statistics. */
-static int row_cols(const umb_stats *s, const umb_metric *m, const umb_col *extra, int nextra, umb_col *cols)
+/* Avg, the extra columns, the full-only statistics, then --counters'. */
+static int row_cols(const umb_stats *s, const umb_metric *m, const umb_col *extra, int nextra, const umb_col *more,
+                    int nmore, umb_col *cols)
 {
     umb_col stats[8];
     int n = umb_stats_cols(s, m, stats), k = 0;
     cols[k++] = stats[0];
     for (int i = 0; i < nextra; i++) cols[k++] = extra[i];
     for (int i = 1; i < n; i++) cols[k++] = stats[i];
+    for (int i = 0; i < nmore; i++) cols[k++] = more[i];
     return k;
 }
 
-void umb_bench_columns(umb_bench *b, const umb_metric *m, const umb_col *extra, int nextra)
+void umb_bench_columns(umb_bench *b, const umb_metric *m, const umb_col *extra, int nextra, const umb_col *more,
+                       int nmore)
 {
     umb_stats none = {0};
-    umb_col cols[16];
+    umb_col cols[48];
     if (b->rank != 0) return;
-    int n = row_cols(&none, m, extra, nextra, cols);
+    int n = row_cols(&none, m, extra, nextra, more, nmore, cols);
     umb_out_columns(&b->out, cols, n);
 }
 
 void umb_bench_row(umb_bench *b, size_t size, const umb_stats *s, const umb_metric *m,
-                   const umb_col *extra, int nextra, int valid)
+                   const umb_col *extra, int nextra, const umb_col *more, int nmore, int valid)
 {
-    umb_col cols[16];
+    umb_col cols[48];
     if (b->rank != 0) return;
-    int n = row_cols(s, m, extra, nextra, cols);
+    int n = row_cols(s, m, extra, nextra, more, nmore, cols);
     umb_out_row(&b->out, size, cols, n, valid);
 }
 

@@ -25,6 +25,7 @@ typedef struct {
     char buffers[64];        /* "MD MH": the kinds as given */
     umb_output out;
     int exit_code;
+    char counters_note[256];  /* why CUPTI counters are off, with --counters */
 } umb_bench;
 
 /* Parses argv, picks the GPU, starts MPI and checks everything a run needs:
@@ -50,10 +51,11 @@ void umb_bench_header_print(umb_bench *b, umb_header *h);
 
 /* Rank 0: the table's column line, then one row per size: avg of the
    metric, then `extra` columns (e.g. Messages/s), then min, max, p50, p99
-   and the iteration count. */
-void umb_bench_columns(umb_bench *b, const umb_metric *m, const umb_col *extra, int nextra);
+   and the iteration count, then `more` (the --counters columns). */
+void umb_bench_columns(umb_bench *b, const umb_metric *m, const umb_col *extra, int nextra, const umb_col *more,
+                       int nmore);
 void umb_bench_row(umb_bench *b, size_t size, const umb_stats *s, const umb_metric *m,
-                   const umb_col *extra, int nextra, int valid);
+                   const umb_col *extra, int nextra, const umb_col *more, int nmore, int valid);
 
 /* Checks a received message, bytes [offset, offset + size) of buf, against
    the pattern of (iteration, size, key), the key naming its sender;
@@ -105,6 +107,16 @@ void umb_bench_run(umb_bench *b, umb_header *h, const umb_sweep *sw, void *ctx);
 /* Prints the column line, then per size: place (--place once), barrier,
    the loop, agree on validity, summarize, print the row. */
 void umb_bench_sweep(umb_bench *b, const umb_sweep *sw, void *ctx);
+
+/* --counters (util/bench_counters.c). Collective: ends the size's count
+   and writes rank 0's columns (per timed iteration, summed over ranks);
+   returns how many (0 when off or not rank 0). size (size_t)-1: the
+   columns' titles only, nothing ends. */
+int umb_bench_counter_cols(umb_bench *b, size_t size, long iters, umb_col *cols);
+/* Rank 0: the header's Counters line. */
+void umb_bench_counters_header(umb_bench *b, umb_header *h);
+/* Collective: the per-rank table (JSON/CSV: one row per rank and size). */
+void umb_bench_counters_report(umb_bench *b);
 
 /* Collective: MPI_Finalize; returns the exit status. */
 int umb_bench_finish(umb_bench *b);

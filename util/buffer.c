@@ -1,5 +1,6 @@
 #include "buffer.h"
 
+#include "counters.h"
 #include "error.h"
 #include "gpu.h"
 #include "pattern.h"
@@ -63,9 +64,11 @@ void umb_buffer_place(umb_buffer *b, size_t bytes, umb_place_with how)
 {
     if (!umb_kind_is_managed(b->kind) || !bytes) return;
     int to_gpu = b->kind == UMB_MD;
+    umb_phase was = umb_counters_enter(UMB_PH_PLACE);
     if (how == UMB_PLACE_PREFETCH) umb_gpu_prefetch(b->ptr, bytes, to_gpu);
     else if (to_gpu) umb_gpu_touch(b->ptr, bytes);
     else cpu_touch(b->ptr, bytes);
+    umb_counters_leave(was);
 }
 
 static int on_device(const umb_buffer *b) { return b->kind == UMB_D || b->kind == UMB_MD; }
@@ -73,16 +76,18 @@ static int on_device(const umb_buffer *b) { return b->kind == UMB_D || b->kind =
 void umb_buffer_fill(umb_buffer *b, size_t offset, size_t bytes, uint32_t seed)
 {
     unsigned char *p = b->ptr + offset;
-    if (on_device(b)) {
-        umb_gpu_fill(p, bytes, seed);
-        return;
-    }
-    for (size_t i = 0; i < bytes; i++) p[i] = umb_pattern_byte(seed, i);
+    umb_phase was = umb_counters_enter(UMB_PH_CHECK);
+    if (on_device(b)) umb_gpu_fill(p, bytes, seed);
+    else
+        for (size_t i = 0; i < bytes; i++) p[i] = umb_pattern_byte(seed, i);
+    umb_counters_leave(was);
 }
 
 long umb_buffer_check(umb_buffer *b, size_t offset, size_t bytes, uint32_t seed, unsigned *got, unsigned *want)
 {
     const unsigned char *p = b->ptr + offset;
+    long at = -1;
+    umb_phase was = umb_counters_enter(UMB_PH_CHECK);
     if (on_device(b)) {
         /* The CPU cannot read D; MD is copied too, so that checking never
            faults its pages over to the host. */
@@ -94,20 +99,26 @@ long umb_buffer_check(umb_buffer *b, size_t offset, size_t bytes, uint32_t seed,
         if (p[i] != w) {
             *got = p[i];
             *want = w;
-            return (long)i;
+            at = (long)i;
+            break;
         }
     }
-    return -1;
+    umb_counters_leave(was);
+    return at;
 }
 
 void umb_buffer_write(umb_buffer *b, const void *src, size_t bytes)
 {
+    umb_phase was = umb_counters_enter(UMB_PH_CHECK);
     if (on_device(b)) umb_gpu_copy(b->ptr, src, bytes);
     else memcpy(b->ptr, src, bytes);
+    umb_counters_leave(was);
 }
 
 void umb_buffer_read(umb_buffer *b, void *dst, size_t bytes)
 {
+    umb_phase was = umb_counters_enter(UMB_PH_CHECK);
     if (on_device(b)) umb_gpu_copy(dst, b->ptr, bytes);
     else memcpy(dst, b->ptr, bytes);
+    umb_counters_leave(was);
 }

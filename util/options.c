@@ -197,6 +197,7 @@ static const struct option long_options[] = {
     {"validation", no_argument, 0, 'c'},
     {"mem-limit", required_argument, 0, 'M'},
     {"window-size", required_argument, 0, 'W'},
+    {"counters", no_argument, 0, 'U'},
     {"help", no_argument, 0, 'h'},
     {"version", no_argument, 0, 'v'},
     {"format", required_argument, 0, OPT_FORMAT},
@@ -236,7 +237,7 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
     umb_kind accel_kind = UMB_H;
     long v;
     int li = -1;
-    while ((c = getopt_long(argc, argv, ":m:i:x:fcM:W:d:k:hv", long_options, &li)) != -1) {
+    while ((c = getopt_long(argc, argv, ":m:i:x:fcM:W:d:k:Uhv", long_options, &li)) != -1) {
         const char *a = optarg;
         char name[40];  /* the option as given: "--buffer" or "-d" */
         if (li >= 0) snprintf(name, sizeof name, "--%s", long_options[li].name);
@@ -261,6 +262,7 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
         }
         case 'f': o->full = 1; break;
         case 'c': o->validate = 1; break;
+        case 'U': o->counters = 1; break;
         case 'M':
             if (umb_parse_bytes(a, &o->mem_limit) || o->mem_limit == 0)
                 return fail(err, n, "-M %s: memory limit must be a byte count > 0 (K, M, G suffixes allowed)", a);
@@ -421,6 +423,9 @@ void umb_usage(const umb_cli *cli, FILE *f)
         "%s"
         "  -h, --help                    this text;  -v, --version  the version\n"
         "Options (umbench):\n"
+        "  -U, --counters                unified-memory counters per rank and size: GPU and CPU page faults,\n"
+        "                                bytes migrated, thrashing, throttling, remote maps (CUPTI), and\n"
+        "                                getrusage faults; over the measured iterations, placement apart\n"
         "      --format table|csv|json   output format (default table; json: one object per line)\n"
         "      --place-with kernel|prefetch  how managed buffers are placed (default kernel)\n"
         "      --place each|once         place before every measured operation (default) or once per size\n"

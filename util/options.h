@@ -50,6 +50,7 @@ typedef struct {
     long iters, skip, iters_large, skip_large;
     int window;            /* -W: messages in flight per iteration */
     int full, validate, help, version;
+    int counters;          /* -U, --counters (OMB's -P is PAPI) */
     umb_format format;
     umb_place_with place_with;
     umb_place_when place_when;

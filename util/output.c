@@ -1,5 +1,6 @@
 #include "output.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -84,6 +85,15 @@ void umb_text_col(umb_col *c, const char *title, const char *key, const char *te
     snprintf(c->text, sizeof c->text, "%s", text);
 }
 
+void umb_num_col(umb_col *c, const char *title, const char *key, double value, int decimals)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->title, sizeof c->title, "%s", title);
+    snprintf(c->key, sizeof c->key, "%s", key);
+    c->value = value;
+    c->decimals = decimals;
+}
+
 static int shown(const umb_output *o, const umb_col *c) { return o->full || !c->full_only; }
 
 /* OMB's widths, widened where a title would touch its neighbour. */
@@ -137,6 +147,7 @@ void umb_out_row(const umb_output *o, size_t size, const umb_col *cols, int n, i
         fprintf(o->out, "%zu", size);
         for (int i = 0; i < n; i++)
             if (cols[i].text[0]) fprintf(o->out, ",%s", cols[i].text);
+            else if (!isfinite(cols[i].value)) fprintf(o->out, ",");  /* no value: not measured */
             else fprintf(o->out, ",%.*f", cols[i].decimals ? 3 : 0, cols[i].value);
         fprintf(o->out, ",%s\n", v);
     } else {
@@ -144,6 +155,7 @@ void umb_out_row(const umb_output *o, size_t size, const umb_col *cols, int n, i
         for (int i = 0; i < n; i++)
             if (!shown(o, &cols[i])) continue;
             else if (cols[i].text[0]) fprintf(o->out, "%*s", width(&cols[i]), cols[i].text);
+            else if (isnan(cols[i].value)) fprintf(o->out, "%*s", width(&cols[i]), "n/a");
             else fprintf(o->out, "%*.*f", width(&cols[i]), cols[i].decimals, cols[i].value);
         if (o->validate) fprintf(o->out, "%*s", COUNT_WIDTH, valid ? "Pass" : "Fail");
         fprintf(o->out, "\n");

@@ -35,6 +35,8 @@ typedef struct {
 
 /* A label column: title "Memory", key "memory", text "pinned". */
 void umb_text_col(umb_col *c, const char *title, const char *key, const char *text);
+/* A number column, always shown. */
+void umb_num_col(umb_col *c, const char *title, const char *key, double value, int decimals);
 
 /* What a row measures: the avg column's title (OMB's, e.g. "Avg
    Latency(us)" or "Bandwidth (MB/s)"), the stem of the others ("Min " +

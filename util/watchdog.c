@@ -1,5 +1,6 @@
 #include "watchdog.h"
 
+#include "counters.h"
 #include "error.h"
 
 #include <pthread.h>
@@ -18,17 +19,24 @@ static char my_host[256];
 
 /* Only the main thread writes: relaxed loads and stores, no locked
    instruction in the timed loops. */
-void umb_progress(size_t size, long iteration)
+static void tick(size_t size, long iteration)
 {
     atomic_store_explicit(&current_size, size, memory_order_relaxed);
     atomic_store_explicit(&current_iteration, iteration, memory_order_relaxed);
     atomic_store_explicit(&ticks, atomic_load_explicit(&ticks, memory_order_relaxed) + 1, memory_order_relaxed);
 }
 
+/* An iteration starts: also the counters' mark (a no-op while they are off). */
+void umb_progress(size_t size, long iteration)
+{
+    tick(size, iteration);
+    umb_counters_iteration(iteration);
+}
+
 void umb_progress_phase(const char *phase)
 {
     atomic_store(&current_phase, phase);
-    umb_progress(atomic_load(&current_size), atomic_load(&current_iteration));
+    tick(atomic_load(&current_size), atomic_load(&current_iteration));
 }
 
 static double now(void)

@@ -6,7 +6,8 @@
 
 /* Starts the watchdog (seconds <= 0: does nothing). */
 void umb_watchdog_start(double seconds, int rank, const char *host);
-/* Marks progress: called once per iteration, costs one store. */
+/* Marks progress: called as each iteration starts (warm-up included);
+   a few stores, plus the --counters mark when they are on. */
 void umb_progress(size_t size, long iteration);
 /* Names the phase in the abort message ("setup", "latency"). */
 void umb_progress_phase(const char *phase);

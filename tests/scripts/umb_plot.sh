@@ -1,5 +1,5 @@
 #!/bin/sh
-# umb-compare --plot: a PNG of the expected dimensions (1300 x 500), when
+# umb-compare --plot and umb-plot: PNGs of the expected dimensions (1300 x 500), when
 # matplotlib is installed (an optional dependency: skipped otherwise).
 . "$top_srcdir/tests/lib.sh"
 [ -n "${PYTHON3:-}" ] || skip "python3 not found"
@@ -8,12 +8,14 @@ RUN="$PYTHON3 $top_srcdir/scripts/umb-run --bindir $PT2PT:$top_builddir/mpi/coll
 export MPIEXEC MPIEXEC_FLAGS="$mpi_flags"
 for d in a b; do $RUN --out "$tmp/$d" -- -m 8:1K -i 10 -x 1 >/dev/null 2>&1 || fail "umb-run $d"; done
 "$PYTHON3" "$top_srcdir/scripts/umb-compare" "$tmp/a" "$tmp/b" --plot "$tmp/p.png" >/dev/null || fail "umb-compare --plot"
-"$PYTHON3" - "$tmp/p.png" <<'PY' || fail "PNG"
+"$PYTHON3" "$top_srcdir/scripts/umb-plot" "$tmp/a" >/dev/null || fail "umb-plot"
+"$PYTHON3" - "$tmp/p.png" "$tmp/a/plot.png" <<'PY' || fail "PNG"
 import struct, sys, os
-data = open(sys.argv[1], "rb").read()
-assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-w, h = struct.unpack(">II", data[16:24])
-assert (w, h) == (1300, 500), (w, h)
-assert os.path.getsize(sys.argv[1]) > 20000, os.path.getsize(sys.argv[1])
+for path in sys.argv[1:]:
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", path + ": not a PNG"
+    w, h = struct.unpack(">II", data[16:24])
+    assert (w, h) == (1300, 500), (path, w, h)
+    assert os.path.getsize(path) > 20000, (path, os.path.getsize(path))
 PY
 exit 0

@@ -1,0 +1,168 @@
+/* --counters in the MPI benchmarks: per size, rank 0's extra columns
+   (summed over ranks, per timed iteration); at the end, the per-rank table. */
+#include "bench.h"
+
+#include "counters.h"
+#include "error.h"
+
+#include <math.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Table columns; the rest only with -f (and always in CSV/JSON). */
+static const int shown[UMB_NCTRS] = {
+    [UMB_CTR_GPU_FAULTS] = 1, [UMB_CTR_CPU_FAULTS] = 1, [UMB_CTR_HTOD] = 1, [UMB_CTR_DTOH] = 1,
+    [UMB_CTR_MINFLT] = 1, [UMB_CTR_MAJFLT] = 1,
+};
+
+/* What each rank sends rank 0 per size: measured, then placement. */
+typedef struct {
+    umb_counts measured, place;
+} rank_counts;
+
+/* Rank 0's log of every size, for the per-rank table. */
+static struct {
+    size_t *sizes;
+    long *iters;
+    rank_counts *counts;  /* [size][rank] */
+    int n, cap, nranks;
+} logbook;
+
+static int columns(long iters, const rank_counts *sum, umb_col *cols)
+{
+    int k = 0;
+    double per = iters > 0 ? 1.0 / (double)iters : 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int c = 0; c < UMB_NCTRS; c++) {
+            umb_col *col = &cols[k++];
+            memset(col, 0, sizeof *col);
+            snprintf(col->title, sizeof col->title, "%s%s/it", pass ? "Place " : "", umb_counter_title(c));
+            snprintf(col->key, sizeof col->key, "%s%s_per_iter", pass ? "place_" : "", umb_counter_key(c));
+            col->value = (pass ? sum->place.v[c] : sum->measured.v[c]) * per;
+            if (!umb_counters_cupti() && c < UMB_CTR_MINFLT) col->value = NAN;  /* not measured */
+            col->decimals = 1;
+            col->full_only = pass || !shown[c];
+        }
+    return k;
+}
+
+int umb_bench_counter_cols(umb_bench *b, size_t size, long iters, umb_col *cols)
+{
+    if (!b->opt.counters) return 0;
+    if (size == (size_t)-1) {  /* titles only */
+        rank_counts none = {0};
+        return columns(0, &none, cols);
+    }
+    umb_counts ph[UMB_NPHASES];
+    umb_counters_size_end(ph);
+    rank_counts mine = {ph[UMB_PH_MEASURED], ph[UMB_PH_PLACE]}, *all = NULL;
+    if (b->rank == 0) {
+        if (logbook.n == logbook.cap) {
+            logbook.cap = logbook.cap ? 2 * logbook.cap : 64;
+            logbook.sizes = realloc(logbook.sizes, sizeof *logbook.sizes * (size_t)logbook.cap);
+            logbook.iters = realloc(logbook.iters, sizeof *logbook.iters * (size_t)logbook.cap);
+            logbook.counts = realloc(logbook.counts, sizeof *logbook.counts * (size_t)logbook.cap * (size_t)b->nranks);
+            if (!logbook.sizes || !logbook.iters || !logbook.counts)
+                umb_fatal("realloc", __FILE__, __LINE__, "out of memory for the counters");
+        }
+        logbook.nranks = b->nranks;
+        logbook.sizes[logbook.n] = size;
+        logbook.iters[logbook.n] = iters;
+        all = &logbook.counts[(size_t)logbook.n++ * (size_t)b->nranks];
+    }
+    UMB_MPI_CHECK(MPI_Gather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD));
+    if (b->rank != 0) return 0;
+    rank_counts sum = {0};
+    for (int r = 0; r < b->nranks; r++)
+        for (int c = 0; c < UMB_NCTRS; c++) {
+            sum.measured.v[c] += all[r].measured.v[c];
+            sum.place.v[c] += all[r].place.v[c];
+        }
+    return columns(iters, &sum, cols);
+}
+
+void umb_bench_counters_header(umb_bench *b, umb_header *h)
+{
+    if (b->opt.counters && b->rank == 0)
+        umb_counters_header(h, "per timed iteration, summed over ranks", b->counters_note);
+}
+
+typedef struct {
+    char host[64];
+    int gpu, cupti;
+    double dropped;
+} who;
+
+static void print_table(const who *w, int nranks, FILE *out)
+{
+    fprintf(out, "# Counters per rank: totals over the timed iterations of every size; placement after the bar\n");
+    fprintf(out, "# %-5s %-16s %4s", "Rank", "Host", "GPU");
+    for (int c = 0; c < UMB_NCTRS; c++) fprintf(out, " %12s", umb_counter_title(c));
+    fprintf(out, " | %12s %12s %12s\n", "Place HtoD B", "Place DtoH B", "Place GPU flt");
+    for (int r = 0; r < nranks; r++) {
+        rank_counts t = {0};
+        for (int i = 0; i < logbook.n; i++)
+            for (int c = 0; c < UMB_NCTRS; c++) {
+                t.measured.v[c] += logbook.counts[(size_t)i * (size_t)nranks + (size_t)r].measured.v[c];
+                t.place.v[c] += logbook.counts[(size_t)i * (size_t)nranks + (size_t)r].place.v[c];
+            }
+        fprintf(out, "# %-5d %-16.16s %4d", r, w[r].host, w[r].gpu);
+        for (int c = 0; c < UMB_NCTRS; c++)
+            if (!w[r].cupti && c < UMB_CTR_MINFLT) fprintf(out, " %12s", "n/a");
+            else fprintf(out, " %12.0f", t.measured.v[c]);
+        if (!w[r].cupti) fprintf(out, " | %12s %12s %12s\n", "n/a", "n/a", "n/a");
+        else fprintf(out, " | %12.0f %12.0f %12.0f%s\n", t.place.v[UMB_CTR_HTOD], t.place.v[UMB_CTR_DTOH],
+                     t.place.v[UMB_CTR_GPU_FAULTS], w[r].dropped > 0 ? "  (CUPTI dropped records: low)" : "");
+    }
+}
+
+static void print_rows(umb_bench *b, const who *w, int nranks, FILE *out)
+{
+    int csv = b->opt.format == UMB_FMT_CSV;
+    if (csv) {
+        fprintf(out, "# per-rank counters\nrank,host,gpu,cupti,size,iterations");
+        for (int pass = 0; pass < 2; pass++)
+            for (int c = 0; c < UMB_NCTRS; c++) fprintf(out, ",%s%s", pass ? "place_" : "", umb_counter_key(c));
+        fprintf(out, "\n");
+    }
+    for (int i = 0; i < logbook.n; i++)
+        for (int r = 0; r < nranks; r++) {
+            const rank_counts *rc = &logbook.counts[(size_t)i * (size_t)nranks + (size_t)r];
+            umb_strbuf s = {0};
+            if (csv) {
+                umb_sb_printf(&s, "%d,%s,%d,%d,%zu,%ld", r, w[r].host, w[r].gpu, w[r].cupti, logbook.sizes[i], logbook.iters[i]);
+            } else {
+                umb_sb_printf(&s, "{\"type\":\"rank_counters\",\"program\":");
+                umb_sb_json_string(&s, b->cli->program);
+                umb_sb_printf(&s, ",\"rank\":%d,\"host\":", r);
+                umb_sb_json_string(&s, w[r].host);
+                umb_sb_printf(&s, ",\"gpu\":%d,\"cupti\":%s,\"dropped_records\":%.0f,\"size\":%zu,\"iterations\":%ld",
+                              w[r].gpu, w[r].cupti ? "true" : "false", w[r].dropped, logbook.sizes[i], logbook.iters[i]);
+            }
+            for (int pass = 0; pass < 2; pass++)
+                for (int c = 0; c < UMB_NCTRS; c++) {
+                    const umb_counts *v = pass ? &rc->place : &rc->measured;
+                    int none = !w[r].cupti && c < UMB_CTR_MINFLT;
+                    if (csv) umb_sb_printf(&s, none ? "," : ",%.0f", v->v[c]);
+                    else if (none) umb_sb_printf(&s, ",\"%s%s\":null", pass ? "place_" : "", umb_counter_key(c));
+                    else umb_sb_printf(&s, ",\"%s%s\":%.0f", pass ? "place_" : "", umb_counter_key(c), v->v[c]);
+                }
+            fprintf(out, "%s%s\n", s.s, csv ? "" : "}");
+            umb_sb_free(&s);
+        }
+}
+
+void umb_bench_counters_report(umb_bench *b)
+{
+    if (!b->opt.counters) return;
+    who mine = {.gpu = b->gpu, .cupti = umb_counters_cupti(), .dropped = (double)umb_counters_dropped()}, *all = NULL;
+    snprintf(mine.host, sizeof mine.host, "%.63s", b->host);
+    if (b->rank == 0) all = umb_xmalloc(sizeof *all * (size_t)b->nranks, "counters");
+    UMB_MPI_CHECK(MPI_Gather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD));
+    if (b->rank != 0) return;
+    if (b->opt.format == UMB_FMT_TABLE) print_table(all, b->nranks, stdout);
+    else print_rows(b, all, b->nranks, stdout);
+    fflush(stdout);
+    free(all);
+}

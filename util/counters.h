@@ -65,6 +65,14 @@ int umb_counter_cols(umb_col *cols, const char *tprefix, const char *tsuffix, co
    says what a column counts ("per timed repetition"). */
 void umb_counters_header(umb_header *h, const char *per, const char *note);
 
+/* The last line of a single-node driver, with CUPTI on: how many records
+   CUPTI dropped ({"type":"counters","dropped_records":N} in JSON). */
+void umb_counters_footer(umb_format f, FILE *out);
+
+/* Single-node drivers: the header's warning when one demand-paged pass
+   may move more than CUPTI reports (docs/method.md), for bytes > 64 MiB. */
+void umb_counters_burst_warning(umb_header *h, size_t bytes);
+
 /* The pieces, for tests: a timeline of phase changes and where a record
    stamped t falls in it (IDLE before the first change). */
 typedef struct {

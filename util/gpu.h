@@ -32,6 +32,8 @@ size_t umb_gpu_free_memory(void);
 void *umb_gpu_alloc(umb_kind kind, size_t bytes, char *why, size_t n);
 void umb_gpu_free(umb_kind kind, void *p);
 void umb_gpu_advise(void *p, size_t bytes, unsigned advise);
+/* Clears every hint: preferred location, accessed-by (GPU and CPU), read-mostly. */
+void umb_gpu_unadvise(void *p, size_t bytes);
 /* Moves managed pages with cudaMemPrefetchAsync (to the GPU in use or to the host). */
 void umb_gpu_prefetch(void *p, size_t bytes, int to_gpu);
 /* A kernel rewrites one byte of every page in place: the pages migrate to the GPU, data kept. */

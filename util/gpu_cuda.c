@@ -129,6 +129,14 @@ void umb_gpu_advise(void *p, size_t bytes, unsigned a)
     if (a & UMB_ADV_READ_MOSTLY) CUDA_CHECK(advise_at(p, bytes, cudaMemAdviseSetReadMostly, 1));
 }
 
+void umb_gpu_unadvise(void *p, size_t bytes)
+{
+    CUDA_CHECK(advise_at(p, bytes, cudaMemAdviseUnsetPreferredLocation, 1));
+    CUDA_CHECK(advise_at(p, bytes, cudaMemAdviseUnsetAccessedBy, 1));
+    CUDA_CHECK(advise_at(p, bytes, cudaMemAdviseUnsetAccessedBy, 0));
+    CUDA_CHECK(advise_at(p, bytes, cudaMemAdviseUnsetReadMostly, 1));
+}
+
 void umb_gpu_prefetch(void *p, size_t bytes, int to_gpu)
 {
     if (!bytes) return;

@@ -8,6 +8,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+int umb_errf(char *err, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, n, fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+int umb_format_parse(const char *s, umb_format *f, char *err, size_t n)
+{
+    if (!strcmp(s, "table")) *f = UMB_FMT_TABLE;
+    else if (!strcmp(s, "csv")) *f = UMB_FMT_CSV;
+    else if (!strcmp(s, "json")) *f = UMB_FMT_JSON;
+    else return umb_errf(err, n, "--format %s: accepted: table, csv, json", s);
+    return 0;
+}
+
+int umb_parse_long(const char *s, long lo, long hi, long *v)
+{
+    char *end;
+    if (!s || !isdigit((unsigned char)s[0])) return -1;
+    errno = 0;
+    *v = strtol(s, &end, 10);
+    return errno || *end || *v < lo || *v > hi ? -1 : 0;
+}
+
 static const char *const kind_names[UMB_NKINDS] = {"H", "P", "D", "MH", "MD"};
 static const char *const kind_whats[UMB_NKINDS] = {
     "pageable host (malloc)", "pinned host (cudaMallocHost)", "device (cudaMalloc)",
@@ -77,15 +104,6 @@ static int parse_count(const char *s, long *out)
     return 0;
 }
 
-static int fail(char *err, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-    return 1;
-}
-
 /* -m MAX, MIN:MAX or MIN: */
 static int parse_sizes(umb_options *o, const char *arg, char *err, size_t n)
 {
@@ -104,12 +122,12 @@ static int parse_sizes(umb_options *o, const char *arg, char *err, size_t n)
         if (!len && !colon[1]) goto bad;
     }
     if (lo > hi)
-        return fail(err, n, "-m %s: MIN (%zu) is larger than MAX (%zu)", arg, lo, hi);
+        return umb_errf(err, n, "-m %s: MIN (%zu) is larger than MAX (%zu)", arg, lo, hi);
     o->min_size = lo;
     o->max_size = hi;
     return 0;
 bad:
-    return fail(err, n, "-m %s: expected MAX, MIN:MAX or MIN: in bytes (K, M, G suffixes allowed), e.g. -m 8:4M", arg);
+    return umb_errf(err, n, "-m %s: expected MAX, MIN:MAX or MIN: in bytes (K, M, G suffixes allowed), e.g. -m 8:4M", arg);
 }
 
 static int parse_advise(umb_options *o, const char *arg, char *err, size_t n)
@@ -125,14 +143,14 @@ static int parse_advise(umb_options *o, const char *arg, char *err, size_t n)
         else if (!strcmp(t, "accessed-by=cpu")) a |= UMB_ADV_ACCESSED_BY_CPU;
         else if (!strcmp(t, "read-mostly")) a |= UMB_ADV_READ_MOSTLY;
         else if (!strcmp(t, "none")) continue;
-        else return fail(err, n, "--advise %s: unknown hint '%s'; accepted: preferred=cpu|gpu, accessed-by=gpu|cpu, read-mostly, none (comma-separated)", arg, t);
+        else return umb_errf(err, n, "--advise %s: unknown hint '%s'; accepted: preferred=cpu|gpu, accessed-by=gpu|cpu, read-mostly, none (comma-separated)", arg, t);
     }
     if ((a & UMB_ADV_PREFERRED_CPU) && (a & UMB_ADV_PREFERRED_GPU))
-        return fail(err, n, "--advise %s: preferred=cpu and preferred=gpu exclude each other", arg);
+        return umb_errf(err, n, "--advise %s: preferred=cpu and preferred=gpu exclude each other", arg);
     o->advise = a;
     return 0;
 bad:
-    return fail(err, n, "--advise: value too long");
+    return umb_errf(err, n, "--advise: value too long");
 }
 
 enum { OPT_FORMAT = 256, OPT_PLACE_WITH, OPT_PLACE, OPT_ADVISE, OPT_DEVICE, OPT_TIMEOUT,
@@ -175,7 +193,7 @@ static int parse_root(umb_options *o, const char *a, char *err, size_t n)
             return 0;
         }
     }
-    return fail(err, n, "-k %s: accepted: fixed:N (a rank number) or rotate", a);
+    return umb_errf(err, n, "-k %s: accepted: fixed:N (a rank number) or rotate", a);
 }
 
 static int parse_list(umb_options *o, const char *a, char *err, size_t n)
@@ -184,7 +202,7 @@ static int parse_list(umb_options *o, const char *a, char *err, size_t n)
     int count = umb_list_length(a);
     for (int i = 0; i < count; i++)
         if (umb_list_kind(a, i, &k) != 0)
-            return fail(err, n, "--buffers %s: item %d is not a buffer kind; accepted: H, P, D, MH, MD, M (= MH), comma-separated, one per rank", a, i + 1);
+            return umb_errf(err, n, "--buffers %s: item %d is not a buffer kind; accepted: H, P, D, MH, MD, M (= MH), comma-separated, one per rank", a, i + 1);
     o->buffer_list = a;
     return 0;
 }
@@ -248,7 +266,7 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
             if (parse_sizes(o, a, err, n)) return 1;
             break;
         case 'i':
-            if (parse_count(a, &v)) return fail(err, n, "-i %s: iterations must be a positive integer", a);
+            if (parse_count(a, &v)) return umb_errf(err, n, "-i %s: iterations must be a positive integer", a);
             o->iters = o->iters_large = v;
             break;
         case 'x': {
@@ -256,7 +274,7 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
             errno = 0;
             v = strtol(a, &end, 10);
             if (errno || *end || !isdigit((unsigned char)a[0]))
-                return fail(err, n, "-x %s: warm-up iterations must be an integer >= 0", a);
+                return umb_errf(err, n, "-x %s: warm-up iterations must be an integer >= 0", a);
             o->skip = o->skip_large = v;
             break;
         }
@@ -265,31 +283,28 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
         case 'U': o->counters = 1; break;
         case 'M':
             if (umb_parse_bytes(a, &o->mem_limit) || o->mem_limit == 0)
-                return fail(err, n, "-M %s: memory limit must be a byte count > 0 (K, M, G suffixes allowed)", a);
+                return umb_errf(err, n, "-M %s: memory limit must be a byte count > 0 (K, M, G suffixes allowed)", a);
             break;
         case 'W':
-            if (!cli->window) return 1 + fail(err, n, "unknown option -W: %s has no window", cli->program);
+            if (!cli->window) return 1 + umb_errf(err, n, "unknown option -W: %s has no window", cli->program);
             if (parse_count(a, &v) || v > 65536)
-                return fail(err, n, "-W %s: window size must be an integer from 1 to 65536", a);
+                return umb_errf(err, n, "-W %s: window size must be an integer from 1 to 65536", a);
             o->window = (int)v;
             break;
         case 'h': o->help = 1; break;
         case 'v': o->version = 1; break;
         case OPT_FORMAT:
-            if (!strcmp(a, "table")) o->format = UMB_FMT_TABLE;
-            else if (!strcmp(a, "csv")) o->format = UMB_FMT_CSV;
-            else if (!strcmp(a, "json")) o->format = UMB_FMT_JSON;
-            else return fail(err, n, "--format %s: accepted: table, csv, json", a);
+            if (umb_format_parse(a, &o->format, err, n)) return 1;
             break;
         case OPT_PLACE_WITH:
             if (!strcmp(a, "kernel")) o->place_with = UMB_PLACE_KERNEL;
             else if (!strcmp(a, "prefetch")) o->place_with = UMB_PLACE_PREFETCH;
-            else return fail(err, n, "--place-with %s: accepted: kernel, prefetch", a);
+            else return umb_errf(err, n, "--place-with %s: accepted: kernel, prefetch", a);
             break;
         case OPT_PLACE:
             if (!strcmp(a, "each")) o->place_when = UMB_PLACE_EACH;
             else if (!strcmp(a, "once")) o->place_when = UMB_PLACE_ONCE;
-            else return fail(err, n, "--place %s: accepted: each, once", a);
+            else return umb_errf(err, n, "--place %s: accepted: each, once", a);
             break;
         case OPT_ADVISE:
             if (parse_advise(o, a, err, n)) return 1;
@@ -299,7 +314,7 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
             errno = 0;
             v = strtol(a, &end, 10);
             if (errno || *end || !isdigit((unsigned char)a[0]) || v > 1023)
-                return fail(err, n, "--device %s: expected a GPU index 0..1023", a);
+                return umb_errf(err, n, "--device %s: expected a GPU index 0..1023", a);
             o->device = (int)v;
             break;
         }
@@ -308,17 +323,17 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
             errno = 0;
             double t = strtod(a, &end);
             if (errno || *end || end == a || !(t >= 0) || t > 1e6)
-                return fail(err, n, "--timeout %s: expected seconds >= 0 (0 turns the watchdog off)", a);
+                return umb_errf(err, n, "--timeout %s: expected seconds >= 0 (0 turns the watchdog off)", a);
             o->timeout = t;
             break;
         }
         case 'd': case 'k': case OPT_ROOT_BUFFER: case OPT_BUFFER: case OPT_BUFFERS:
             if (!cli->collective)
-                return fail(err, n, "option %s is for the collectives; %s takes SRC DST buffer kinds", name, cli->program);
+                return umb_errf(err, n, "option %s is for the collectives; %s takes SRC DST buffer kinds", name, cli->program);
             if (c == 'd') {
                 if (!strcmp(a, "managed")) accel_kind = UMB_MH;
                 else if (!strcmp(a, "cuda")) accel_kind = UMB_D;
-                else return fail(err, n, "-d %s: accepted: managed (MH on every rank, as OMB), cuda (D)", a);
+                else return umb_errf(err, n, "-d %s: accepted: managed (MH on every rank, as OMB), cuda (D)", a);
             } else if (c == 'k') {
                 if (parse_root(o, a, err, n)) return 1;
             } else if (c == OPT_BUFFERS) {
@@ -327,7 +342,7 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
                 umb_kind k;
                 int was_m;
                 if (umb_kind_parse(a, &k, &was_m))
-                    return fail(err, n, "%s %s: accepted: H, P, D, MH, MD, M (= MH)", c == OPT_BUFFER ? "--buffer" : "--root-buffer", a);
+                    return umb_errf(err, n, "%s %s: accepted: H, P, D, MH, MD, M (= MH)", c == OPT_BUFFER ? "--buffer" : "--root-buffer", a);
                 o->m_given |= was_m;
                 if (c == OPT_BUFFER) o->other_kind = k, have_other_kind = 1;
                 else o->root_kind = k, have_root_kind = 1;
@@ -336,20 +351,20 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
         case OPT_ASSUME_AWARE: o->assume_cuda_aware = 1; break;
         case OPT_ALLOW_OVERSUB: o->allow_oversubscription = 1; break;
         case ':':
-            return fail(err, n, "option %s needs a value; see %s -h", argv[optind - 1], cli->program);
+            return umb_errf(err, n, "option %s needs a value; see %s -h", argv[optind - 1], cli->program);
         default:
-            if (optopt) return 1 + fail(err, n, "unknown option -%c", optopt);
-            return 1 + fail(err, n, "unknown option %s", argv[optind - 1]);
+            if (optopt) return 1 + umb_errf(err, n, "unknown option -%c", optopt);
+            return 1 + umb_errf(err, n, "unknown option %s", argv[optind - 1]);
         }
     }
     if (o->help || o->version) return 0;
 
     int npos = argc - optind;
     if (npos > cli->nbuffers && cli->collective)
-        return fail(err, n, "unexpected argument '%s': give buffer kinds with --buffer KIND, --root-buffer KIND, --buffers LIST or -d managed",
+        return umb_errf(err, n, "unexpected argument '%s': give buffer kinds with --buffer KIND, --root-buffer KIND, --buffers LIST or -d managed",
                     argv[optind]);
     if (npos > cli->nbuffers)
-        return fail(err, n, "unexpected argument '%s'; %s takes %d buffer kinds (H, P, D, MH, MD or M)",
+        return umb_errf(err, n, "unexpected argument '%s'; %s takes %d buffer kinds (H, P, D, MH, MD or M)",
                     argv[optind + cli->nbuffers], cli->program, cli->nbuffers);
     /* OMB default: host buffers on both sides. */
     o->nkinds = cli->nbuffers;
@@ -358,16 +373,16 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
         if (i < npos) {
             int was_m;
             if (umb_kind_parse(argv[optind + i], &o->kinds[i], &was_m))
-                return fail(err, n, "buffer '%s': accepted: H, P, D, MH, MD, M (= MH)", argv[optind + i]);
+                return umb_errf(err, n, "buffer '%s': accepted: H, P, D, MH, MD, M (= MH)", argv[optind + i]);
             o->m_given |= was_m;
         }
     }
     if (cli->min_size > 1 && (o->min_size < cli->min_size || o->min_size % cli->min_size))
-        return fail(err, n, "-m: %s moves %zu-byte elements: MIN (%zu) must be a multiple of %zu, at least %zu",
+        return umb_errf(err, n, "-m: %s moves %zu-byte elements: MIN (%zu) must be a multiple of %zu, at least %zu",
                     cli->program, cli->min_size, o->min_size, cli->min_size, cli->min_size);
     if (cli->collective) {
         if (o->buffer_list && (have_root_kind || have_other_kind))
-            return fail(err, n, "--buffers gives every rank's kind: use it or --root-buffer/--buffer, not both");
+            return umb_errf(err, n, "--buffers gives every rank's kind: use it or --root-buffer/--buffer, not both");
         if (!have_other_kind) o->other_kind = accel_kind;
         if (!have_root_kind) o->root_kind = o->other_kind;
         o->used_kinds = 1u << o->root_kind | 1u << o->other_kind;
@@ -381,7 +396,7 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
     }
     size_t per_rank = (size_t)(cli->buffers_per_rank ? cli->buffers_per_rank : 1) * (size_t)umb_window_buffers(o);
     if (o->max_size && (o->max_size * per_rank / per_rank != o->max_size || o->max_size * per_rank > o->mem_limit))
-        return fail(err, n, "-m: the largest message (%zu bytes) in %zu buffers per rank exceeds the memory limit of %zu bytes; lower -m%s or raise -M",
+        return umb_errf(err, n, "-m: the largest message (%zu bytes) in %zu buffers per rank exceeds the memory limit of %zu bytes; lower -m%s or raise -M",
                     o->max_size, per_rank, o->mem_limit, cli->window ? " or -W" : "");
     return 0;
 }

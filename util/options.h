@@ -84,6 +84,14 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
 /* Full usage text. */
 void umb_usage(const umb_cli *cli, FILE *f);
 
+/* Writes one usage-error line into err (no newline); returns 1. */
+int umb_errf(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* --format's value; 1 with the line in err when it is none of them. */
+int umb_format_parse(const char *s, umb_format *f, char *err, size_t n);
+/* A decimal integer from lo to hi (no sign, no suffix): 0, else -1. */
+int umb_parse_long(const char *s, long lo, long hi, long *v);
+
 /* Parses a byte count with an optional K, M or G (powers of 1024) suffix. */
 int umb_parse_bytes(const char *s, size_t *out);
 

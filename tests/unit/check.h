@@ -31,4 +31,16 @@ static inline int check_done(const char *name)
     return check_failures ? 1 : 0;
 }
 
+/* Splits "umb_test " + line at spaces into argv (at most 31 words, in
+   copy); returns argc. */
+static inline int check_argv(const char *line, char *copy, size_t n, char **argv)
+{
+    int argc = 0;
+    snprintf(copy, n, "umb_test %s", line);
+    for (char *save = NULL, *t = strtok_r(copy, " ", &save); t && argc < 31; t = strtok_r(NULL, " ", &save))
+        argv[argc++] = t;
+    argv[argc] = NULL;
+    return argc;
+}
+
 #endif

@@ -20,11 +20,7 @@ static char err[512];
 static int parse(umb_options *o, const char *line)
 {
     char copy[512], *argv[32];
-    int argc = 0;
-    snprintf(copy, sizeof copy, "umb_test %s", line);
-    for (char *save = NULL, *t = strtok_r(copy, " ", &save); t && argc < 31; t = strtok_r(NULL, " ", &save))
-        argv[argc++] = t;
-    argv[argc] = NULL;
+    int argc = check_argv(line, copy, sizeof copy, argv);
     return umb_options_parse(o, &cli, argc, argv, err, sizeof err);
 }
 

@@ -1,0 +1,72 @@
+#!/bin/sh
+# umb_copy's command line without a GPU: -h, -v, bad input (one line naming
+# the value, exit 1, before any GPU is looked for), and no GPU (exit 77).
+. "$top_srcdir/tests/lib.sh"
+copy=$top_builddir/c/umb_copy
+[ -x "$copy" ] || skip "umb_copy is not built (host-only build)"
+
+run() {  # run ARGS...: stdout to $tmp/out, stderr to $tmp/err, status in $rc
+    rc=0
+    timeout 60 "$copy" "$@" </dev/null >"$tmp/out" 2>"$tmp/err" || rc=$?
+    [ "$rc" -ne 124 ] || fail "umb_copy $* did not end within 60 s"
+}
+bad() {  # bad NAMES ARGS...: exit 1, exactly one umb_copy line naming NAMES, nothing on stdout
+    names=$1; shift
+    run "$@"
+    expect_rc 1 "umb_copy $*"
+    [ "$(grep -c '^umb_copy: ' "$tmp/err")" -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] \
+        || { cat "$tmp/err"; fail "umb_copy $*: not one message line"; }
+    grep -qF -- "$names" "$tmp/err" || { cat "$tmp/err"; fail "umb_copy $*: message does not name '$names'"; }
+    [ ! -s "$tmp/out" ] || { cat "$tmp/out"; fail "umb_copy $*: printed results"; }
+}
+
+run -h
+expect_rc 0 "umb_copy -h"
+grep -q '^Usage: umb_copy' "$tmp/out" || fail "-h: no usage"
+for o in --memory --direction --method --size --start --factor --numa-node --flush --cputiming --units --device; do
+    grep -q -- "$o" "$tmp/out" || fail "-h does not list $o"
+done
+run --version
+expect_rc 0 "umb_copy --version"
+[ "$(cat "$tmp/out")" = "umb_copy (umbench) $(sed -n 's/^AC_INIT(\[umbench\], \[\([^]]*\)\].*/\1/p' "$top_srcdir/configure.ac")" ] \
+    || { cat "$tmp/out"; fail "--version"; }
+
+bad "--size 0" --size 0
+bad "--size 4K,0" --size 4K,0
+bad "--numa-node 99" --numa-node 99
+bad "--memory bogus" --memory bogus
+bad "accepted: pageable, pinned, wc, registered, managed-host, managed-device, device" --memory bogus
+bad "--direction sideways" --direction sideways
+bad "--method dma" --method dma
+bad "--memory pinned --method prefetch" --memory pinned --method prefetch
+bad "--method prefetch" --memory pinned --direction htod --method prefetch
+bad "--memory pageable --direction bidir" --direction bidir --memory pageable
+bad "--memory managed-device: no sensible" --memory pinned,managed-device --direction htod
+bad "--end 1024" --start 4K --end 1K
+bad "--factor 1" --start 1K --end 1M --factor 1
+bad "--step 1K --factor 2" --start 1K --end 1M --step 1K --factor 2
+bad "--copies 0" --copies 0
+bad "--units MB" --units MB
+bad "--format xml" --format xml
+bad "--device first" --device first
+bad "stray" stray
+
+# An unknown option: its line first, then the usage, exit 1.
+run --bogus
+expect_rc 1 "umb_copy --bogus"
+[ "$(head -1 "$tmp/err")" = "umb_copy: unknown option --bogus" ] || { cat "$tmp/err"; fail "--bogus"; }
+
+# `all` is not a claim that every value fits: what does not is skipped.
+CUDA_VISIBLE_DEVICES= run --memory all --direction htod
+expect_rc 77 "umb_copy --memory all --direction htod (no GPU visible)"
+CUDA_VISIBLE_DEVICES= run --memory all --direction all --method all
+expect_rc 77 "umb_copy with every list all (no GPU visible)"
+
+# No GPU: one line, exit 77 (on a GPU machine the GPUs are hidden); every
+# common option gets this far.
+CUDA_VISIBLE_DEVICES= run --size 4K -U -r 3 --flush --cputiming --units GiB --format csv
+expect_rc 77 "umb_copy without a GPU"
+grep -q '^umb_copy: needs a CUDA GPU, but this machine has none: ' "$tmp/err" || { cat "$tmp/err"; fail "no-GPU message"; }
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || { cat "$tmp/err"; fail "no GPU: more than one line"; }
+[ ! -s "$tmp/out" ] || fail "no GPU: printed results"
+exit 0

@@ -1,0 +1,101 @@
+#!/bin/sh
+# umb_um and umb_oversub without a GPU: -h, -v, one line and exit 1 for each
+# bad command line (before any GPU is looked for), and one line and exit 77
+# when there is no GPU (hidden with CUDA_VISIBLE_DEVICES on a GPU machine).
+. "$top_srcdir/tests/lib.sh"
+um=$top_builddir/c/umb_um
+ov=$top_builddir/c/umb_oversub
+[ -x "$um" ] && [ -x "$ov" ] || skip "c/umb_um and c/umb_oversub are not built (host-only build)"
+
+# run PROGRAM ARGS...: stdout to $tmp/out, stderr to $tmp/err, status in $rc.
+run() {
+    rc=0
+    timeout 60 "$@" </dev/null >"$tmp/out" 2>"$tmp/err" || rc=$?
+    [ "$rc" -ne 124 ] || fail "$* did not end within 60 s"
+}
+# bad PROGRAM NAMES ARGS...: exit 1, one "PROGRAM: " line naming NAMES, no results.
+bad() {
+    path=$1 names=$2; shift 2
+    name=$(basename "$path")
+    run "$path" "$@"
+    expect_rc 1 "$name $*"
+    [ "$(grep -c "^$name: " "$tmp/err")" -eq 1 ] || { cat "$tmp/err"; fail "$name $*: not one message line"; }
+    grep "^$name: " "$tmp/err" | grep -qF -- "$names" || { cat "$tmp/err"; fail "$name $*: message does not name '$names'"; }
+    [ ! -s "$tmp/out" ] || { cat "$tmp/out"; fail "$name $*: printed results"; }
+}
+
+version=$(sed -n 's/^AC_INIT(\[umbench\], \[\([^]]*\)\].*/\1/p' "$top_srcdir/configure.ac")
+for p in "$um" "$ov"; do
+    name=$(basename "$p")
+    run "$p" -h
+    expect_rc 0 "$name -h"
+    [ "$(grep -c "^Usage: $name" "$tmp/out")" -eq 1 ] || fail "$name -h: usage"
+    grep -q -- '--allow-oversubscription' "$tmp/out" || fail "$name -h: lists --allow-oversubscription"
+    run "$p" --version
+    expect_rc 0 "$name --version"
+    [ "$(cat "$tmp/out")" = "$name (umbench) $version" ] || { cat "$tmp/out"; fail "$name --version"; }
+    # An unknown option: one line, then the usage.
+    run "$p" --no-such-option
+    expect_rc 1 "$name --no-such-option"
+    grep -q "^$name: unknown option --no-such-option" "$tmp/err" || { cat "$tmp/err"; fail "$name: unknown option"; }
+    grep -q "^Usage: $name" "$tmp/err" || fail "$name: unknown option without the usage"
+    bad "$p" "--format xml" --format xml
+    bad "$p" "--device -1" --device -1
+    bad "$p" "--block 100" --block 100
+    bad "$p" "--grid 0" --grid 0
+    bad "$p" "--op copy" --op copy
+    bad "$p" "'extra'" extra
+done
+
+bad "$um" "--size 1000" --size 1000
+bad "$um" "--size 1X" --size 1X
+bad "$um" "--size 0" --size 0
+bad "$um" "--runs 0" --runs 0
+bad "$um" "--runs 33" --runs 33
+bad "$um" "--runs many" --runs many
+bad "$um" "--memory hbm" --memory hbm
+bad "$um" "--advise fast" --advise fast
+bad "$um" "--advise preferred=cpu,preferred=gpu" --advise preferred=cpu,preferred=gpu
+bad "$um" "--prefetch some" --prefetch some
+bad "$um" "--prefetch blocks:5" --prefetch blocks:5
+bad "$um" "--prefetch blocks:2G" --size 1G --prefetch blocks:2G
+bad "$um" "--memory pinned" --memory pinned --advise accessed-by
+bad "$um" "--memory device" --memory device --matrix
+bad "$um" "--touch-on-host" --memory device --touch-on-host
+bad "$um" "--numa-node 0" --numa-node 0
+bad "$um" "--numa-node x" --memory numa-host --numa-node x
+bad "$um" "--matrix" --matrix --prefetch whole
+bad "$um" "--size" --size
+
+bad "$ov" "--factor 0" --factor 0
+bad "$ov" "'abc'" --factor 0.1,abc
+bad "$ov" "--factor -1" --factor -1
+bad "$ov" "--factor 65" --factor 65
+bad "$ov" "--factor nan" --factor nan
+bad "$ov" "--pattern zigzag" --pattern zigzag
+bad "$ov" "--pattern grid,grid" --pattern grid,grid
+bad "$ov" "--mode stripe-8K" --mode stripe-8K
+bad "$ov" "--steps 0" --steps 0
+
+# They start without a driver: nothing links libcuda.
+if command -v ldd >/dev/null; then
+    for p in "$um" "$ov"; do
+        ! ldd "$p" | grep -q 'libcuda\.so' || fail "$p links libcuda.so"
+    done
+fi
+
+# No GPU: one line, exit 77, even for a request that a GPU would refuse.
+export CUDA_VISIBLE_DEVICES=
+# Every option each accepts gets this far (none is taken for a bad one).
+for cmd in "$um --runs 1" "$um --matrix" "$ov --factor 0.1" "$ov --factor 1.5" \
+           "$um -f -U --device 0 --grid 64 --block 128 --format csv --allow-oversubscription" \
+           "$ov -U --device 0 --grid 64 --block 128 --format json --steps 4"; do
+    run $cmd
+    name=$(basename "${cmd%% *}")
+    expect_rc 77 "$cmd without a GPU"
+    [ "$(grep -c "^$name: needs a CUDA GPU, but this machine has none: " "$tmp/err")" -eq 1 ] \
+        && [ "$(wc -l <"$tmp/err")" -eq 1 ] || { cat "$tmp/err"; fail "$cmd: no-GPU message"; }
+    [ ! -s "$tmp/out" ] || fail "$cmd: printed results without a GPU"
+done
+echo "umb_um, umb_oversub: usage, bad input and no-GPU checks passed"
+exit 0

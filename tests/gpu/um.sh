@@ -1,0 +1,121 @@
+#!/bin/sh
+# umb_um and umb_oversub on a GPU, small sizes: every memory kind, both
+# operations, the policy matrix, every pattern and mode, the refusal of a
+# factor above free memory. Skipped (77) where there is no GPU.
+. "$top_srcdir/tests/lib.sh"
+um=$top_builddir/c/umb_um
+ov=$top_builddir/c/umb_oversub
+[ -x "$um" ] && [ -x "$ov" ] || skip "c/umb_um and c/umb_oversub are not built (host-only build)"
+[ -n "${PYTHON3:-}" ] || skip "python3 not found: cannot check JSON"
+
+run() {
+    rc=0
+    timeout 120 "$@" </dev/null >"$tmp/out" 2>"$tmp/err" || rc=$?
+    [ "$rc" -ne 124 ] || fail "$* did not end within 120 s"
+}
+# check ROWS: JSON Lines with a header, ROWS results, every GiB/s above 0
+# and at most the GPU's memory peak; prints the first row's rates.
+check() {
+    "$PYTHON3" - "$1" "$tmp/out" <<'PY' || { cat "$tmp/out" "$tmp/err"; fail "$2"; }
+import json, sys
+want = int(sys.argv[1])
+objs = [json.loads(l) for l in open(sys.argv[2]) if l.strip()]
+head = objs[0]
+assert head["type"] == "header", head
+peak = head["hbm_peak_gibs"]
+rows = [o for o in objs if o["type"] == "result"]
+assert len(rows) == want, "%d rows, expected %d" % (len(rows), want)
+assert objs[-1]["type"] == "checksum", objs[-1]
+for r in rows:
+    rates = [v for k, v in r.items() if k.endswith("gibs")]
+    assert rates, r
+    for v in rates:
+        assert v > 0 and (peak == 0 or v <= peak), "%r: %s GiB/s outside (0, %s]" % (r, v, peak)
+print(" ".join("%.1f" % v for k, v in rows[0].items() if k.endswith("gibs")))
+PY
+}
+
+run "$um" --size 4M --runs 1
+[ "$rc" -ne 77 ] || skip "$(cat "$tmp/err")"
+expect_rc 0 "umb_um probe"
+
+for mem in managed pinned device numa-host; do
+    for op in read write; do
+        run "$um" --size 256M --runs 3 --memory $mem --op $op --format json
+        if [ $mem = numa-host ] && [ $rc -eq 1 ] && grep -q 'no libnuma\|NUMA is not available' "$tmp/err"; then
+            echo "numa-host: $(cat "$tmp/err")"; continue
+        fi
+        expect_rc 0 "umb_um --memory $mem --op $op"
+        echo "umb_um $mem $op, GiB/s per run: $(check 1 "$mem $op")"
+    done
+done
+for extra in "--prefetch whole" "--prefetch blocks:16M --touch-on-host" "--advise accessed-by,preferred=cpu --touch-on-host" \
+             "--advise read-mostly --op read"; do
+    run "$um" --size 256M --runs 3 -f --format json $extra
+    expect_rc 0 "umb_um $extra"
+    echo "umb_um $extra: $(check 1 "$extra")"
+done
+run "$um" --size 256M --runs 2 --matrix --format json
+expect_rc 0 "umb_um --matrix"
+check 36 "matrix" >/dev/null
+[ "$(grep -c '"type":"summary"' "$tmp/out")" -eq 2 ] || { cat "$tmp/out"; fail "matrix: two summary lines"; }
+run "$um" --size 256M --runs 2 --matrix
+expect_rc 0 "umb_um --matrix (table)"
+grep '^# Fastest' "$tmp/out"
+[ "$(grep -c '^# Fastest for' "$tmp/out")" -eq 2 ] || { cat "$tmp/out"; fail "matrix table: summary"; }
+
+run "$ov" --factor 0.01,0.02 --steps 4 --format json
+expect_rc 0 "umb_oversub, every pattern and mode"
+check 36 "oversub" >/dev/null
+run "$ov" --factor 0.01,0.02 --pattern grid --mode demand,prefetch --op write
+expect_rc 0 "umb_oversub --op write, table"
+grep -q '^# Sweep, GiB/s by factor' "$tmp/out" || { cat "$tmp/out"; fail "oversub: no sweep table"; }
+
+# --counters tell the policies apart: demand paging migrates the buffer to
+# the GPU on run 1 with GPU faults; accessed-by reads it in place over the
+# link, migrating almost nothing; a prefetch moves it before the kernel.
+if grep -q '^#define HAVE_CUPTI 1' "$top_builddir/config.h"; then
+    : >"$tmp/ctr"
+    for adv in none accessed-by; do
+        run "$um" -U --size 64M --runs 2 --advise $adv --format json
+        expect_rc 0 "umb_um -U --advise $adv"
+        grep '"type":"result"' "$tmp/out" >>"$tmp/ctr"
+    done
+    run "$um" -U --size 64M --runs 2 --prefetch whole --format json
+    expect_rc 0 "umb_um -U --prefetch whole"
+    grep '"type":"result"' "$tmp/out" >>"$tmp/ctr"
+    run "$ov" -U --factor 0.01 --pattern grid --mode demand --format json
+    expect_rc 0 "umb_oversub -U"
+    grep '"type":"result"' "$tmp/out" >>"$tmp/ctr"
+    "$PYTHON3" - "$tmp/ctr" <<'PY' || fail "--counters values (above)"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+size = 64 << 20
+demand, accessed, prefetch, over = rows
+for r in rows[:3]:
+    print(r["advice"], r["prefetch"], "run1 HtoD", r["run1_htod_bytes"], "GPU flt", r["run1_gpu_fault_groups"],
+          "prefetch HtoD", r["run1_place_htod_bytes"])
+assert demand["run1_htod_bytes"] is not None, "CUPTI counters off on a GPU machine"
+assert demand["run1_htod_bytes"] >= size // 2 and demand["run1_gpu_fault_groups"] > 0, demand
+assert accessed["run1_htod_bytes"] < size // 10, accessed
+assert prefetch["run1_place_htod_bytes"] >= size // 2 and prefetch["run1_htod_bytes"] < size // 10, prefetch
+assert over["htod_bytes"] > 0 and over["gpu_fault_groups"] > 0, over
+print("oversub demand HtoD", over["htod_bytes"], "of", over["accessed_bytes"], "bytes read")
+PY
+fi
+
+# The refusal: above free GPU memory without --allow-oversubscription.
+run "$ov" --factor 1.5
+expect_rc 1 "umb_oversub --factor 1.5"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^umb_oversub: --factor 1.5 refused: .* exceed the GPU's .* free bytes (1.50 x free); .*--allow-oversubscription" "$tmp/err" \
+    || { cat "$tmp/err"; fail "oversub refusal message"; }
+[ ! -s "$tmp/out" ] || fail "the refused run printed results"
+echo "refusal: $(cat "$tmp/err")"
+run "$um" --size 4096G
+expect_rc 1 "umb_um --size 4096G"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^umb_um: --size 4096G refused: 4398046511104 bytes of managed memory exceed the GPU's" "$tmp/err" \
+    || { cat "$tmp/err"; fail "umb_um refusal"; }
+run "$um" --device 99
+expect_rc 1 "umb_um --device 99"
+grep -q '^umb_um: --device 99: this machine has' "$tmp/err" || { cat "$tmp/err"; fail "--device 99"; }
+exit 0

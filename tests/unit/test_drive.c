@@ -1,0 +1,129 @@
+/* The single-node drivers' command line: sizes (list, quick, ranges),
+   --device, --numa-node, --units, --repeat, the program's own options,
+   bad values naming themselves; and the PCIe limit. */
+#include "drive.h"
+#include "check.h"
+
+#include <math.h>
+
+enum { OPT_COLOR = 1000 };
+static int color;
+static int own(void *ctx, int val, const char *name, const char *arg, char *err, size_t n)
+{
+    (void)ctx;
+    if (val == OPT_COLOR && (!strcmp(arg, "red") || !strcmp(arg, "blue"))) {
+        color = arg[0];
+        return 0;
+    }
+    snprintf(err, n, "%s %s: accepted: red, blue", name, arg);
+    return 1;
+}
+static const struct option own_opts[] = {{"color", required_argument, 0, OPT_COLOR}, {0, 0, 0, 0}};
+static const umb_drive_cli cli = {
+    .program = "umb_test", .summary = "test", .quick = "4K,1M,256M", .repeat = 7,
+    .own = own_opts, .own_parse = own,
+};
+
+static char err[512];
+static umb_drive d;
+
+static int parse(const char *line)
+{
+    char copy[512], *argv[32];
+    int argc = check_argv(line, copy, sizeof copy, argv);
+    return umb_drive_parse(&d, &cli, argc, argv, err, sizeof err);
+}
+
+static void bad(const char *line, const char *names)
+{
+    int rc = parse(line);
+    CHECK(rc == 1 || (rc == 2 && strstr(err, "unknown option")));
+    CHECK_CONTAINS(err, names);
+    CHECK(strchr(err, '\n') == NULL);
+}
+
+static int sizes_are(const size_t *want, int n)
+{
+    if (d.nsizes != n) return 0;
+    for (int i = 0; i < n; i++)
+        if (d.sizes[i] != want[i]) return 0;
+    return 1;
+}
+
+int main(void)
+{
+    /* Defaults: quick sizes, GPU 0, no NUMA binding, GB/s, table. */
+    CHECK(parse("") == 0);
+    CHECK(sizes_are((size_t[]){4096, 1 << 20, 256 << 20}, 3));
+    CHECK(d.device == 0 && !d.all_devices && d.numa_node == -1 && !d.gib && d.format == UMB_FMT_TABLE);
+    CHECK(d.repeat == 7 && !d.flush && !d.cputiming);
+    CHECK_CONTAINS(d.sizes_given, "quick");
+
+    CHECK(parse("--size quick") == 0 && d.nsizes == 3);
+    CHECK(parse("--size 1G") == 0 && sizes_are((size_t[]){(size_t)1 << 30}, 1));
+    CHECK(parse("--size 8,4K,2M") == 0 && sizes_are((size_t[]){8, 4096, 2 << 20}, 3));
+
+    /* Ranges: factor (default 2), step, a non-integer factor, end not reached exactly. */
+    CHECK(parse("--start 1K --end 8K") == 0 && sizes_are((size_t[]){1024, 2048, 4096, 8192}, 4));
+    CHECK(parse("--start 1K --end 5K --factor 2") == 0 && sizes_are((size_t[]){1024, 2048, 4096}, 3));
+    CHECK(parse("--start 1M --end 4M --step 1M") == 0 &&
+          sizes_are((size_t[]){1 << 20, 2 << 20, 3 << 20, 4 << 20}, 4));
+    CHECK(parse("--start 100 --end 300 --factor 1.5") == 0 && sizes_are((size_t[]){100, 150, 225}, 3));
+    CHECK(parse("--start 1 --end 3 --factor 1.01") == 0 && sizes_are((size_t[]){1, 2, 3}, 3));
+    CHECK(parse("--start 4K --end 4K") == 0 && sizes_are((size_t[]){4096}, 1));
+    CHECK(parse("--start 1G --end 1G") == 0 && d.sizes[0] == (size_t)1 << 30);
+    CHECK(parse("--start 1 --end 64G") == 0 && d.nsizes == 37);
+    CHECK_CONTAINS(d.sizes_given, "1 to 64G");
+
+    CHECK(parse("--device all") == 0 && d.all_devices);
+    CHECK(parse("--device 3") == 0 && d.device == 3 && !d.all_devices);
+    CHECK(parse("--numa-node 1") == 0 && d.numa_node == 1);
+    CHECK(parse("--units GiB --format json -r 3 --flush --cputiming") == 0);
+    CHECK(d.gib && d.format == UMB_FMT_JSON && d.repeat == 3 && d.flush && d.cputiming);
+    CHECK(!strcmp(umb_drive_unit(&d), "GiB/s") && umb_drive_unit_bytes(&d) == 1073741824.0);
+    CHECK(parse("--units gb --repeat 100") == 0 && !d.gib && d.repeat == 100);
+    CHECK(parse("--color red") == 0 && color == 'r');
+    CHECK(parse("-h") == 0 && d.help);
+    CHECK(parse("--version") == 0 && d.version);
+
+    bad("--size 0", "--size 0");
+    bad("--size 4K,0", "--size 4K,0");
+    bad("--size 4K,", "4K,");
+    bad("--size lots", "--size lots");
+    bad("--size 1X", "1X");
+    bad("--size 4K --start 1K --end 2K", "not both");
+    bad("--start 1K", "--end");
+    bad("--end 1K", "--start");
+    bad("--start 0 --end 1K", "--start 0");
+    bad("--start 8K --end 1K", "--end 1024");
+    bad("--start 1K --end 8K --step 0", "--step 0");
+    bad("--start 1K --end 8K --factor 1", "--factor 1");
+    bad("--start 1K --end 8K --factor x", "--factor x");
+    bad("--start 1K --end 8K --step 1K --factor 2", "--step 1K --factor 2");
+    bad("--start 1 --end 100000 --step 1", "too many sizes");
+    bad("--device gpu0", "--device gpu0");
+    bad("--device -1", "--device -1");
+    bad("--numa-node x", "--numa-node x");
+    bad("--numa-node -2", "--numa-node -2");
+    bad("--units MB", "--units MB");
+    bad("--format xml", "--format xml");
+    bad("--repeat 0", "--repeat 0");
+    bad("-r 1000001", "-r 1000001");
+    bad("--color green", "--color green");
+    bad("--bogus", "unknown option --bogus");
+    bad("stray", "stray");
+    bad("--size", "needs a value");
+
+    /* PCIe limits: the maximum link counts, not the trained-down current one. */
+    char desc[160];
+    CHECK(fabs(umb_pcie_limit_gbs("Gen5 x16 (max Gen5 x16)", desc, sizeof desc) - 63.015) < 0.001);
+    CHECK_CONTAINS(desc, "63.0 GB/s");
+    CHECK_CONTAINS(desc, "Gen5 x16");
+    CHECK(fabs(umb_pcie_limit_gbs("Gen1 x16 (max Gen4 x16)", desc, sizeof desc) - 31.508) < 0.001);
+    CHECK(fabs(umb_pcie_limit_gbs("Gen3 x8 (max Gen3 x8)", NULL, 0) - 7.877) < 0.001);
+    CHECK(fabs(umb_pcie_limit_gbs("Gen2 x4 (max Gen2 x4)", NULL, 0) - 2.0) < 1e-9);
+    CHECK(umb_pcie_limit_gbs("unknown (no link attributes in /sys/bus/pci/devices/x)", desc, sizeof desc) == 0);
+    CHECK_CONTAINS(desc, "unknown");
+    CHECK(umb_pcie_limit_gbs(NULL, NULL, 0) == 0);
+    return check_done("test_drive");
+}

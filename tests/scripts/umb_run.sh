@@ -1,7 +1,8 @@
 #!/bin/sh
 # umb-run quick over host buffers, twice, then umb-compare of the two: one
 # JSON Lines file per run, a run.json manifest, a side-by-side table with
-# ratios; SIGTERM stops a run and keeps what finished; bad input.
+# ratios; SIGTERM stops a run and keeps what finished; bad input; srun
+# inside Slurm and jsrun inside LSF.
 . "$top_srcdir/tests/lib.sh"
 [ -n "${PYTHON3:-}" ] || skip "python3 not found"
 RUN="$PYTHON3 $top_srcdir/scripts/umb-run --bindir $PT2PT:$top_builddir/mpi/collective"
@@ -52,4 +53,27 @@ rc=0; wait $pid || rc=$?
 [ $rc -eq 130 ] || { cat "$tmp/run-c.log"; fail "umb-run after SIGTERM: exit $rc, expected 130"; }
 "$PYTHON3" -c "import json,sys; m=json.load(open(sys.argv[1])); assert m['interrupted'] and 2 <= len(m['runs']) < 11, m" "$tmp/c/run.json" \
     || fail "umb-run after SIGTERM: manifest"
+# The launcher is found from the batch system: srun inside Slurm, jsrun
+# inside LSF, each with its rank-count flags. Fake ones on PATH log their
+# arguments and hand the run to the real launcher, outside the "job".
+mkdir "$tmp/bin"
+for l in srun jsrun; do
+    cat >"$tmp/bin/$l" <<EOF
+#!/bin/sh
+echo "$l \$*" >>"$tmp/launch.log"
+[ "\$1" = -n ] || exit 9
+np=\$2; shift 2
+[ $l = srun ] || shift 6
+unset SLURM_JOB_ID LSB_JOBID
+exec $MPIEXEC $mpi_flags -np "\$np" "\$@"
+EOF
+    chmod +x "$tmp/bin/$l"
+    job=SLURM_JOB_ID=42; [ $l = srun ] || job=LSB_JOBID=42
+    env -u MPIEXEC "$job" PATH="$tmp/bin:$PATH" $RUN --set quick --out "$tmp/$l" -- -m 8:8 -i 10 -x 1 >"$tmp/run-$l.log" 2>&1 \
+        || { cat "$tmp/run-$l.log" "$tmp/launch.log"; fail "umb-run under a fake $l"; }
+    "$PYTHON3" -c "import json,sys; m=json.load(open(sys.argv[1])); assert m['launcher'] == sys.argv[2] and any(r['status'] == 0 for r in m['runs']), m" \
+        "$tmp/$l/run.json" $l || fail "umb-run under $l: manifest"
+done
+grep -q '^srun -n 2 .*/umb_latency' "$tmp/launch.log" || { cat "$tmp/launch.log"; fail "umb-run did not launch with srun -n 2"; }
+grep -q '^jsrun -n 2 -a 1 -g 1 -c 1 .*/umb_latency' "$tmp/launch.log" || { cat "$tmp/launch.log"; fail "umb-run did not launch with jsrun -n 2 -a 1 -g 1 -c 1"; }
 exit 0

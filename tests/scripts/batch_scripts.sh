@@ -1,0 +1,90 @@
+#!/bin/sh
+# The Slurm and LSF batch scripts, run as a batch system would run them,
+# with fake srun, jsrun and mpirun on PATH: each logs the launch line the
+# script built and hands the run to the real launcher with the rank count
+# it asked for. Then the Spack recipe's configure_args, with Spack stubbed.
+. "$top_srcdir/tests/lib.sh"
+[ -n "${PYTHON3:-}" ] || skip "python3 not found"
+command -v bash >/dev/null || skip "bash not found"
+
+# An install tree as the scripts expect: umb-run beside the programs.
+inst=$tmp/inst; mkdir "$inst" "$tmp/bin"
+ln -s "$top_srcdir/scripts/umb-run" "$inst/umb-run"
+for p in "$PT2PT"/umb_* "$top_builddir"/mpi/collective/umb_*; do
+    [ -x "$p" ] && ln -s "$p" "$inst/$(basename "$p")"
+done
+# Ranks: -n N, --ntasks=N, or --nrs N x --tasks_per_rs N; the program is
+# the first argument that is an executable file.
+for l in srun jsrun mpirun; do
+    cat >"$tmp/bin/$l" <<EOF
+#!/bin/sh
+echo "$l \$*" >>"$tmp/launch.log"
+n= nrs=1 per=1
+while [ \$# -gt 0 ] && ! [ -f "\$1" -a -x "\$1" ]; do
+    case \$1 in
+    -n|-np) n=\$2; shift ;;
+    --ntasks=*) n=\${1#--ntasks=} ;;
+    --nrs) nrs=\$2; shift ;;
+    --tasks_per_rs) per=\$2; shift ;;
+    esac
+    shift
+done
+unset SLURM_JOB_ID LSB_JOBID
+exec $MPIEXEC $mpi_flags -np "\${n:-\$((nrs * per))}" "\$@"
+EOF
+    chmod +x "$tmp/bin/$l"
+done
+mkdir "$tmp/nojsrun" && ln -s "$tmp/bin/mpirun" "$tmp/nojsrun/mpirun"
+
+# batch NAME SCRIPT BINPATH LAYOUT ENV...: run SCRIPT as the batch job, check its results.
+batch() {
+    name=$1 script=$2 path=$3 layout=$4; shift 4
+    rc=0
+    env -u MPIEXEC PATH="$path:$PATH" UMB_BINDIR="$inst" UMB_LAYOUT="$layout" UMB_OUT="$tmp/$name" \
+        UMB_EXTRA="-m 8:8 -i 10 -x 1" "$@" timeout "$RUN_LIMIT" bash "$script" >"$tmp/$name.log" 2>&1 || rc=$?
+    [ $rc -eq 0 ] || { cat "$tmp/$name.log" "$tmp/launch.log"; fail "$name: exit $rc"; }
+    "$PYTHON3" -c "import json,sys; m=json.load(open(sys.argv[1])); assert m['np'] == 2 and len(m['runs']) == 11 and all(r['status'] in (0, 77) for r in m['runs']) and {r['buffers'] for r in m['runs'] if r['status'] == 0} >= {'H H', 'H'}, m" \
+        "$tmp/$name/run.json" || fail "$name: results"
+}
+slurm=$top_srcdir/scripts/slurm/umb.sbatch lsf=$top_srcdir/scripts/lsf/umb.lsf
+batch slurm-one-node "$slurm" "$tmp/bin" one-node SLURM_JOB_ID=42
+batch slurm-per-gpu "$slurm" "$tmp/bin" per-gpu SLURM_JOB_ID=42 SLURM_NNODES=1 SLURM_GPUS_PER_NODE=2
+batch lsf-two-nodes "$lsf" "$tmp/bin" two-nodes LSB_JOBID=42
+batch lsf-mpirun "$lsf" "$tmp/nojsrun" one-node LSB_JOBID=42 LSB_HOSTS="hostA hostA"
+for want in "srun --nodes=1 --ntasks-per-node=2 --cpu-bind=cores -n 2 $inst/umb_latency" \
+            "srun --ntasks=2 --gpus-per-task=1 --cpu-bind=cores -n 2 $inst/umb_bcast" \
+            "jsrun --nrs 2 --rs_per_host 1 --tasks_per_rs 1 --gpu_per_rs 1 --cpu_per_rs 1 --bind packed:1 $inst/umb_bw" \
+            "mpirun --map-by ppr:2:node --bind-to core -np 2 $inst/umb_latency"; do
+    grep -q -F "$want" "$tmp/launch.log" || { cat "$tmp/launch.log"; fail "no launch line: $want"; }
+done
+for script in "$slurm" "$lsf"; do
+    rc=0; UMB_LAYOUT=ring UMB_BINDIR="$inst" bash "$script" >"$tmp/o" 2>&1 || rc=$?
+    [ $rc -eq 1 ] && grep -q "UMB_LAYOUT=ring: accepted: one-node, two-nodes, per-gpu" "$tmp/o" \
+        || { cat "$tmp/o"; fail "$(basename "$script"): bad layout, exit $rc"; }
+done
+
+# Spack: the recipe's configure_args for each variant, against configure's own options.
+"$PYTHON3" - "$top_srcdir/scripts/spack/package.py" "$top_srcdir/configure" <<'PY' || fail "spack recipe"
+import re, sys, types
+stub = types.ModuleType("spack.package")
+stub.AutotoolsPackage, stub.CudaPackage = type("AutotoolsPackage", (), {}), type("CudaPackage", (), {})
+stub.version = stub.variant = stub.depends_on = stub.which = lambda *a, **k: None
+sys.modules["spack"] = types.ModuleType("spack"); sys.modules["spack.package"] = stub
+ns = {}
+exec(compile(open(sys.argv[1]).read(), sys.argv[1], "exec"), ns)
+class Spec:
+    def __init__(self, on, arch): self.on, self.arch = on, arch
+    def satisfies(self, v): return v[1:] in self.on
+    def __getitem__(self, dep): return types.SimpleNamespace(mpicc="/mpi/bin/mpicc", prefix="/cuda")
+    variants = property(lambda self: {"cuda_arch": types.SimpleNamespace(value=self.arch)})
+def args(on, arch=("none",)):
+    p = ns["Umbench"](); p.spec = Spec(on, arch); return p.configure_args()
+known = set(re.findall(r"--(?:with|without)-[a-z-]+", open(sys.argv[2]).read()))
+for a in (args({"cuda", "cupti", "numa"}, ("90",)), args({"cuda", "numa"}), args(set())):
+    flags = {x.split("=")[0] for x in a if x.startswith("--")}
+    assert flags <= known | {x.replace("--with-", "--without-") for x in known}, (a, flags - known)
+assert args({"cuda", "cupti", "numa"}, ("90",)) == ["MPICC=/mpi/bin/mpicc", "--with-cuda=/cuda", "--with-cuda-arch=90", "--with-cupti", "--with-numa"]
+assert args({"cuda", "numa"})[2:] == ["--without-cupti", "--with-numa"]
+assert args(set()) == ["MPICC=/mpi/bin/mpicc", "--without-cuda", "--without-cupti", "--without-numa"]
+PY
+exit 0

@@ -1,4 +1,4 @@
-/* Command line in OMB style (docs/options.md): one parser for every program. */
+/* Command line in OMB style (README, "Options"): one parser for every program. */
 #ifndef UMB_OPTIONS_H
 #define UMB_OPTIONS_H
 

@@ -9,6 +9,8 @@
 #include "kernels.h"
 #include "output.h"
 #include "pattern.h"
+#include "placement.h"
+#include "residency.h"
 #include "stats.h"
 #include "sysinfo.h"
 
@@ -443,6 +445,24 @@ static void place(buffer *b, size_t bytes)
     umb_counters_leave(was);
 }
 
+/* Places, then reads where the pages are (pagemap: managed-host all on the
+   host, managed-device none) and places again where they are not, as the
+   MPI programs' enforce check does (docs/method.md). Returns 1 when the
+   first placement held, 0 when not, -1 when pagemap cannot tell; *placed
+   says whether the pages were in place at the end. */
+static int place_checked(buffer *b, size_t bytes, long *replaced, int *placed)
+{
+    place(b, bytes);
+    int first = umb_resident(b->p, bytes, b->kind == K_MHOST), now = first;
+    for (int i = 0; now == 0 && i < UMB_REPLACE_TRIES; i++) {
+        place(b, bytes);
+        ++*replaced;
+        now = umb_resident(b->p, bytes, b->kind == K_MHOST);
+    }
+    *placed = now != 0;
+    return first;
+}
+
 static void enqueue(const combo *c, setup *u, int dirn, size_t size, cudaStream_t s)
 {
     void *dst = u->dst[dirn].p, *src = u->src[dirn].p;
@@ -619,6 +639,8 @@ typedef struct {
     long copies;
     int valid;
     umb_counts moved, placed;  /* --counters: timed repetitions, placement */
+    int movable;                               /* managed: placed before every repetition */
+    long reps, held, replaced, not_placed, checked;  /* the placement check, over timed repetitions */
 } result;
 
 static uint32_t seed_of(int ci, size_t size, int dirn) { return umb_pattern_seed(ci, size, dirn); }
@@ -639,12 +661,22 @@ static void measure(int ci, const combo *c, setup *u, size_t size, result *r)
         if (u->dst[i].p != u->src[i].p) poison(&u->dst[i], size);
     }
     umb_counters_size_begin(1);  /* rep -1 is the warm-up */
+    long kept = 0;
+    r->movable = movable;
+    r->reps = reps;
+    r->held = r->replaced = r->not_placed = r->checked = 0;
     for (long rep = -1; rep < reps; rep++) {  /* rep -1: the untimed warm-up */
         timing t;
         umb_counters_iteration(rep + 1);
+        int held = 1, placed = 1, ok, checked = 1;
+        long replaced = 0;
         if (movable) {
-            place(&u->src[0], size);
-            if (u->dst[0].p != u->src[0].p) place(&u->dst[0], size);
+            int h = place_checked(&u->src[0], size, &replaced, &ok);
+            held &= h == 1, checked &= h >= 0, placed &= ok;
+            if (u->dst[0].p != u->src[0].p && (u->dst[0].kind == K_MHOST || u->dst[0].kind == K_MDEV)) {
+                h = place_checked(&u->dst[0], size, &replaced, &ok);
+                held &= h == 1, checked &= h >= 0, placed &= ok;
+            }
         }
         if (drv.flush) {
             umb_phase was = umb_counters_enter(UMB_PH_CHECK);  /* untimed, not counted */
@@ -653,11 +685,18 @@ static void measure(int ci, const combo *c, setup *u, size_t size, result *r)
         }
         batch(c, u, size, copies, &t);
         if (rep < 0) continue;
+        if (movable) {
+            r->held += held, r->checked += checked, r->replaced += replaced;
+            if (!placed) {  /* left out, as the MPI programs' enforce check does */
+                r->not_placed++;
+                continue;
+            }
+        }
         double moved = (double)size * (double)copies;
-        rates[0][rep] = moved / t.secs[0] / unit;
-        rates[1][rep] = two ? moved / t.secs[1] / unit : 0;
-        rates[2][rep] = (two ? 2 : 1) * moved / t.secs[2] / unit;
-        cpu[rep] = (two ? 2 : 1) * moved / t.cpu / unit;
+        rates[0][kept] = moved / t.secs[0] / unit;
+        rates[1][kept] = two ? moved / t.secs[1] / unit : 0;
+        rates[2][kept] = (two ? 2 : 1) * moved / t.secs[2] / unit;
+        cpu[kept++] = (two ? 2 : 1) * moved / t.cpu / unit;
     }
     umb_counts ph[UMB_NPHASES];
     umb_counters_size_end(ph);
@@ -665,10 +704,12 @@ static void measure(int ci, const combo *c, setup *u, size_t size, result *r)
     r->placed = ph[UMB_PH_PLACE];
     r->valid = 1;
     for (int i = 0; i <= two; i++) r->valid &= check(&u->dst[i], size, seed_of(ci, size, i), what, u->gpu);
-    for (int i = 0; i < 3; i++) umb_stats_compute(rates[i], reps, &r->rate[i]);
+    for (int i = 0; i < 3; i++) umb_stats_compute(rates[i], kept, &r->rate[i]);
     umb_stats s;
-    umb_stats_compute(cpu, reps, &s);
-    r->cpu = s.p50;
+    umb_stats_compute(cpu, kept, &s);
+    r->cpu = kept ? s.p50 : NAN;
+    for (int i = 0; i < 3 && !kept; i++)  /* nothing placed: nothing measured */
+        r->rate[i].avg = r->rate[i].min = r->rate[i].max = r->rate[i].p50 = r->rate[i].p99 = r->rate[i].stddev = NAN;
     r->copies = copies;
     for (int i = 0; i < 3; i++) free(rates[i]);
     free(cpu);
@@ -716,6 +757,8 @@ static int row_cols(umb_col *cols, const char *memory, const char *dir, const ch
     }
     NUM("Copies", "copies", (double)copies, 0);
     NUM("Repetitions", "repetitions", (double)s->n, 0);
+    /* Managed memory: how often the prefetch before a repetition held (pagemap). */
+    NUM("Placed %", "placed_pct", r->movable && r->reps && r->checked == r->reps ? 100.0 * (double)r->held / (double)r->reps : NAN, 1);
 #undef NUM
     if (drv.counters) n += umb_drive_counter_cols(&r->moved, &r->placed, s->n, cols + n);
     return n;
@@ -836,6 +879,14 @@ int main(int argc, char **argv)
                    "CUDA events around a batch of copies; page-locked, device and kernel batches are queued behind a spin kernel and released together (no launch gaps measured); "
                    "managed: one move per repetition, placed before each (untimed); demand dtoh: CPU reads, host clock%s",
                    drv.cputiming ? "; CPU column: host clock from release to the last event" : "");
+    char pm_why[160];
+    if (umb_residency_open(pm_why, sizeof pm_why) == 0)
+        umb_header_str(&h, "placement_check", "Placement check",
+                       "managed memory: after each placement, the present bit of every page in /proc/self/pagemap is read "
+                       "(managed-host: all on the host, managed-device: none); placed again up to %d times where it did not "
+                       "hold; a repetition still not placed is left out; Placed %%: first placements that held", UMB_REPLACE_TRIES);
+    else
+        umb_header_str(&h, "placement_check", "Placement check", "unavailable (%s): managed placement is not verified", pm_why);
     umb_header_str(&h, "units", "Units", "%s = %s bytes per second, median over repetitions; bidir counts both directions; %% of link: of the PCIe limit per direction (bidir: of twice it); CV = stddev / mean",
                    umb_drive_unit(&drv), drv.gib ? "2^30" : "10^9");
     umb_header_str(&h, "validation", "Validation", "every byte of the destination after the last repetition of each size");

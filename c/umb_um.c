@@ -7,6 +7,7 @@
 #include "gpu.h"
 #include "options.h"
 #include "output.h"
+#include "residency.h"
 #include "counters.h"
 #include "drive.h"
 #include "oversub.h"
@@ -15,6 +16,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,6 +253,7 @@ typedef struct {
     policy pol;
     double kernel_s[MAX_RUNS], prefetch_s[MAX_RUNS];
     umb_counts moved[MAX_RUNS], prefetched[MAX_RUNS];  /* --counters: the kernel, the prefetch */
+    double host_pct[MAX_RUNS];  /* managed pages on the host as the kernel starts (pagemap; NaN: unknown) */
 } result;
 
 /* One policy: a fresh buffer, advice, first touch, then the runs. */
@@ -304,6 +307,9 @@ static void run_policy(const config *c, const policy *pol, int numa_node, result
         if (pol->prefetch != PF_NONE)
             r->prefetch_s[i] = umb_access_prefetch(p, size, pol->prefetch == PF_BLOCKS ? pol->chunk : 0, 1);
         umb_counters_leave(was);
+        /* Where the policy left the pages, read without touching them. */
+        long present = c->mem == MEM_MANAGED ? umb_host_pages(p, size) : -1;
+        r->host_pct[i] = present < 0 ? NAN : 100.0 * (double)present / (double)umb_pages_spanned(p, size);
         a.seed = 7 + (unsigned long)i;
         umb_counters_iteration(0);  /* the kernel: measured */
         r->kernel_s[i] = umb_access_run(&a);
@@ -352,6 +358,13 @@ static int columns(const config *c, const result *r, umb_col *cols, int show_pf)
             for (int j = 2; j < m; j++) cols[n + j].full_only = 1;  /* the table: HtoD and DtoH; -f: all */
             n += m;
         }
+    for (int i = 0; i < c->runs; i++) {
+        char title[32], key[32];
+        snprintf(title, sizeof title, "Host %% %d", i + 1);
+        snprintf(key, sizeof key, "run%d_host_pct", i + 1);
+        umb_num_col(&cols[n], title, key, r->host_pct[i], 1);
+        cols[n++].full_only = 1;
+    }
     if (show_pf)
         for (int i = 0; i < c->runs; i++) {
             umb_col *k = &cols[n++];
@@ -499,7 +512,7 @@ int main(int argc, char **argv)
     umb_output out = {.format = c.k.format, .full = c.full, .validate = 0, .program = PROGRAM,
                       .buffers = memory_names[c.mem], .out = stdout};
     result *res = umb_xmalloc(sizeof *res * (size_t)npol, "results");
-    umb_col cols[3 + 10 * MAX_RUNS];
+    umb_col cols[3 + 11 * MAX_RUNS];  /* per run: rate, 8 counters, prefetch, host % */
     int show_pf = c.matrix || c.pol.prefetch != PF_NONE;
     for (int i = 0; i < npol; i++) {
         run_policy(&c, &pols[i], numa_node, &res[i]);

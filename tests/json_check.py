@@ -26,7 +26,7 @@ for n, line in enumerate(lines, 1):
         objs.append(json.loads(line))
     except ValueError as e:
         sys.exit("line %d is not JSON (%s): %s" % (n, e, line[:200]))
-head, rows = objs[0], [o for o in objs[1:] if o.get("type") not in ("rank_counters", "counters")]
+head, rows = objs[0], [o for o in objs[1:] if o.get("type") not in ("rank_counters", "rank_placement", "counters")]
 if head.get("type") != "header":
     sys.exit("first object is not the header: %r" % head)
 for k in a.header:

@@ -6,6 +6,7 @@
 #include "error.h"
 #include "gpu.h"
 #include "pattern.h"
+#include "placement.h"
 #include "sysinfo.h"
 #include "watchdog.h"
 
@@ -100,12 +101,17 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
     int needs_gpu = !bad && !b->opt.help && !b->opt.version && any_kind(&b->opt, umb_kind_needs_gpu);
 
     /* --counters: CUPTI starts before any CUDA context, so it sees all of it. */
-    if (!bad && b->opt.counters && !b->opt.help && !b->opt.version && umb_cupti_built()) {
+    if (!bad && b->opt.counters == UMB_COUNTERS_FULL && !b->opt.help && !b->opt.version && umb_cupti_built()) {
         char none[LINE] = "";
         int with_gpu = umb_gpu_count(none, sizeof none) > 0;
         if (!with_gpu) snprintf(b->counters_note, sizeof b->counters_note, "no GPU here (%.200s)", none);
         umb_counters_start(with_gpu, b->counters_note, sizeof b->counters_note);
     }
+    if (!bad && b->opt.counters == UMB_COUNTERS_LIGHT) {
+        snprintf(b->counters_note, sizeof b->counters_note, "light: getrusage faults and the placement check, no CUPTI");
+        umb_counters_start(0, NULL, 0);
+    }
+    umb_placement_set_mode(b->opt.place_check);
 
     /* CUDA-aware libraries want the GPU chosen before MPI_Init: use the
        launcher's local rank when it gives one. */
@@ -160,12 +166,12 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
             msg[0] = '\0';
         umb_agree(b->rank == 0 && msg[0] ? UMB_EXIT_USAGE : 0, msg);
     }
-    if (b->opt.counters && !umb_cupti_built()) {
+    if (b->opt.counters == UMB_COUNTERS_FULL && !umb_cupti_built()) {
         snprintf(msg, sizeof msg, "%s: --counters needs CUPTI, but this build has none (configure found no "
                  "cupti.h/libcupti.so; --with-cupti=DIR names it)", cli->program);
         umb_agree(b->rank == 0 ? UMB_EXIT_USAGE : 0, msg);
     }
-    if (b->opt.counters && !umb_counters_cupti() && b->rank == 0) {
+    if (b->opt.counters == UMB_COUNTERS_FULL && !umb_counters_cupti() && b->rank == 0) {
         /* One line, then on with the getrusage counters. */
         fprintf(stderr, "%s: note: --counters: %s; counting getrusage faults only\n", cli->program, b->counters_note);
         fflush(stderr);
@@ -192,12 +198,13 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
     }
     umb_agree(gpu_code, gpu_msg);
 
-    b->aware = umb_mpi_cuda_aware(&b->aware_how);
-    if (any_kind(&b->opt, is_device) && b->aware == UMB_AWARE_NO && !b->opt.assume_cuda_aware) {
+    umb_mpi_aware_facts(&b->facts, b->ucx_version, b->pml);
+    b->aware = umb_aware_verdict(&b->facts, b->aware_why, sizeof b->aware_why);
+    if (any_kind(&b->opt, is_device) && b->aware == UMB_VERDICT_NOT_AWARE && !b->opt.assume_cuda_aware) {
         char lib[LINE];
         umb_mpi_library(lib, sizeof lib);
-        snprintf(msg, sizeof msg, "%s: buffer D needs a CUDA-aware MPI, but %.200s says it is not (%s); "
-                 "use MD or MH, or --assume-cuda-aware if you know better", cli->program, lib, b->aware_how);
+        snprintf(msg, sizeof msg, "%s: buffer D needs a CUDA-aware MPI, but %.160s is not: %.300s; "
+                 "use MD or MH, or --assume-cuda-aware if you know better", cli->program, lib, b->aware_why);
         umb_agree(b->rank == 0 ? UMB_EXIT_SKIP : 0, msg);
     }
 
@@ -238,10 +245,11 @@ double umb_lap(umb_laps *l)
 
 void umb_bench_sweep(umb_bench *b, const umb_sweep *sw, void *ctx)
 {
-    umb_col extra[2], counters[2 * UMB_NCTRS];
+    umb_col extra[2], more[2 * UMB_NCTRS + 16], counters[2 * UMB_NCTRS];
     memcpy(extra, sw->extra, sizeof extra);
-    int ncounters = umb_bench_counter_cols(b, (size_t)-1, 0, counters);
-    umb_bench_columns(b, sw->metric, extra, sw->nextra, counters, ncounters);
+    int nplace = umb_bench_place_titles(b, sw->metric, more);
+    int ncounters = umb_bench_counter_cols(b, (size_t)-1, 0, more + nplace);
+    umb_bench_columns(b, sw->metric, extra, sw->nextra, more, nplace + ncounters);
     long most = b->opt.iters > b->opt.iters_large ? b->opt.iters : b->opt.iters_large;
     double *times = umb_xmalloc(sizeof(double) * (size_t)most, "iteration times");
     umb_progress_phase(sw->phase);
@@ -250,17 +258,22 @@ void umb_bench_sweep(umb_bench *b, const umb_sweep *sw, void *ctx)
         umb_stats s;
         umb_iterations(&b->opt, b->cli, size, &iters, &skip);
         umb_counters_size_begin(skip);
+        umb_placement_size_begin(skip, iters);
         if (!umb_bench_place_each(b)) sw->place(b, ctx, size);
         UMB_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
         int valid = 1;
         if (umb_bench_handshake(b)) valid = sw->handshake(b, ctx, size, iters, skip, times);
         else sw->classic(b, ctx, size, iters, skip, times);
-        ncounters = umb_bench_counter_cols(b, size, iters, counters);
+        ncounters = umb_bench_counter_cols(b, size, iters, counters);  /* first: the counts end with the loop */
         valid = umb_bench_all_valid(b, valid);
-        sw->summarize(b, ctx, size, times, iters, &s, extra);
-        umb_bench_row(b, size, &s, sw->metric, extra, sw->nextra, counters, ncounters, valid);
+        nplace = 0;
+        if (umb_bench_tracks_placement(b)) nplace = umb_bench_place_summarize(b, sw, ctx, size, times, iters, &s, extra, more);
+        else sw->summarize(b, ctx, size, times, iters, &s, extra);
+        memcpy(more + nplace, counters, sizeof *counters * (size_t)ncounters);
+        umb_bench_row(b, size, &s, sw->metric, extra, sw->nextra, more, nplace + ncounters, valid);
     }
     free(times);
+    umb_bench_place_report(b);
     umb_bench_counters_report(b);
 }
 
@@ -339,12 +352,39 @@ static void add_ranks(umb_header *h, const rank_info *all, int n)
     umb_sb_free(&text);
 }
 
+/* JSON only: the facts behind the CUDA-aware line, for scripts (run.json). */
+static void add_awareness(umb_header *h, const umb_bench *b)
+{
+    const umb_aware_facts *f = &b->facts;
+    const char *memtype = getenv("UCX_MEMTYPE_CACHE");
+    umb_strbuf j = {0};
+    umb_sb_printf(&j, "{\"verdict\":\"%s\",\"library\":\"%s\",\"library_query\":", umb_verdict_name(b->aware),
+                  umb_cuda_aware_name(f->library));
+    umb_sb_json_string(&j, f->library_how ? f->library_how : "");
+    umb_sb_printf(&j, ",\"pml\":");
+    umb_sb_json_string(&j, f->pml);
+    umb_sb_printf(&j, ",\"pml_from\":");
+    umb_sb_json_string(&j, f->pml_how ? f->pml_how : "");
+    umb_sb_printf(&j, ",\"ucx_loaded\":%s,\"ucx_version\":", f->ucx_loaded ? "true" : "false");
+    umb_sb_json_string(&j, f->ucx_version);
+    umb_sb_printf(&j, ",\"ucx_cuda_transports\":%s,\"ucx_tls\":", f->ucx_cuda ? "true" : "false");
+    if (f->ucx_tls) umb_sb_json_string(&j, f->ucx_tls);
+    else umb_sb_printf(&j, "null");
+    umb_sb_printf(&j, ",\"ucx_memtype_cache\":");
+    if (memtype) umb_sb_json_string(&j, memtype);
+    else umb_sb_printf(&j, "null");
+    umb_sb_printf(&j, ",\"assume_cuda_aware\":%s}", b->opt.assume_cuda_aware ? "true" : "false");
+    umb_header_json(h, "cuda_awareness", j.s, "");
+    umb_sb_free(&j);
+}
+
 void umb_bench_header(umb_bench *b, umb_header *h)
 {
     rank_info mine, *all = NULL;
     my_rank_info(b, &mine);
     if (b->rank == 0) all = umb_xmalloc(sizeof *all * (size_t)b->nranks, "rank information");
     UMB_MPI_CHECK(MPI_Gather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD));
+    umb_bench_place_agree(b);
     if (b->rank != 0) return;
 
     const umb_options *o = &b->opt;
@@ -356,12 +396,18 @@ void umb_bench_header(umb_bench *b, umb_header *h)
     umb_header_str(h, "date", "Date", "%s", t);
     umb_mpi_library(s, sizeof s);
     umb_header_str(h, "mpi_library", "MPI library", "%s", s);
-    umb_header_str(h, "cuda_aware", "CUDA-aware MPI", "%s (%s)%s", umb_cuda_aware_name(b->aware), b->aware_how,
+    umb_header_str(h, "cuda_aware", "CUDA-aware MPI", "%s (%s)%s", umb_verdict_name(b->aware), b->aware_why,
                    o->assume_cuda_aware ? ", overridden by --assume-cuda-aware" : "");
+    add_awareness(h, b);
     umb_mpi_env(s, sizeof s);
     umb_header_str(h, "mpi_env", "MPI environment", "%s", s);
-    umb_ucx_version(s, sizeof s);
-    umb_header_str(h, "ucx", "UCX", "%s", s);
+    if (b->facts.ucx_loaded)
+        umb_header_str(h, "ucx", "UCX", "%s (libucp loaded), CUDA transports %s; UCX_TLS %s, UCX_MEMTYPE_CACHE %s",
+                       *b->ucx_version ? b->ucx_version : "unknown version", b->facts.ucx_cuda ? "loaded" : "not loaded",
+                       getenv("UCX_TLS") ? getenv("UCX_TLS") : "unset",
+                       getenv("UCX_MEMTYPE_CACHE") ? getenv("UCX_MEMTYPE_CACHE") : "unset");
+    else
+        umb_header_str(h, "ucx", "UCX", "not loaded");
     if (b->gpu >= 0) {
         umb_gpu_versions(s, sizeof s);
         umb_nvidia_driver(t, sizeof t);
@@ -384,8 +430,11 @@ void umb_bench_header(umb_bench *b, umb_header *h)
         umb_header_str(h, "hints", "Hints", "%s", t);
         if (any_kind(o, is_on_device_managed) && o->place_with == UMB_PLACE_KERNEL)
             umb_header_str(h, "placement_note", "Placement note",
-                           "the driver may leave MD pages that bounce between CPU and GPU on the host, so some "
-                           "iterations move nothing; --place-with prefetch did not show this (docs/method.md)");
+                           "the driver may leave MD pages that bounce between CPU and GPU on the host after a touch "
+                           "kernel; the check finds them%s (docs/method.md)",
+                           o->place_check == UMB_CHECK_ENFORCE ? " and prefetch places them (Re-placed)"
+                           : o->place_check == UMB_CHECK_OBSERVE ? " and the row shows them (Placed %, Not-held)" : " only when on");
+        umb_bench_place_header(b, h);
     } else {
         umb_header_str(h, "placement", "Placement", "none (no managed buffers)");
         umb_header_str(h, "hints", "Hints", "none");
@@ -394,7 +443,7 @@ void umb_bench_header(umb_bench *b, umb_header *h)
                    o->iters, o->skip, b->cli->large_size, o->iters_large, o->skip_large);
     umb_header_str(h, "validation", "Validation", "%s", o->validate ? "on: every byte of every message" : "off");
     if (o->timeout > 0) umb_header_str(h, "timeout", "Timeout", "%.0f s without progress ends the job", o->timeout);
-    if (any_kind(o, is_device) && b->aware == UMB_AWARE_UNKNOWN && !o->assume_cuda_aware)
+    if (any_kind(o, is_device) && b->aware == UMB_VERDICT_UNKNOWN && !o->assume_cuda_aware)
         umb_header_str(h, "warning", "Warning", "cannot tell whether this MPI is CUDA-aware; D buffers may crash it "
                        "(--assume-cuda-aware silences this)");
 }

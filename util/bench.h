@@ -20,12 +20,15 @@ typedef struct {
     umb_kind kind;           /* this rank's buffer kind */
     int gpu;                 /* GPU in use, -1 when none */
     char gpu_from[64];       /* how it was chosen */
-    umb_cuda_aware aware;
-    const char *aware_how;
+    umb_verdict aware;       /* may D go to this MPI (util/aware.h) */
+    umb_aware_facts facts;
+    char aware_why[384], ucx_version[32], pml[32];
     char buffers[64];        /* "MD MH": the kinds as given */
     umb_output out;
     int exit_code;
     char counters_note[256];  /* why CUPTI counters are off, with --counters */
+    int pagemap_all;          /* 1: every rank can read pagemap; 0: another cannot; -1: this one cannot */
+    char pagemap_why[160];
 } umb_bench;
 
 /* Parses argv, picks the GPU, starts MPI and checks everything a run needs:
@@ -117,6 +120,24 @@ int umb_bench_counter_cols(umb_bench *b, size_t size, long iters, umb_col *cols)
 void umb_bench_counters_header(umb_bench *b, umb_header *h);
 /* Collective: the per-rank table (JSON/CSV: one row per rank and size). */
 void umb_bench_counters_report(umb_bench *b);
+
+/* The placement check (util/bench_place.c, docs/method.md). Whether the
+   run checks placement: managed buffers and --place-check not off. */
+int umb_bench_tracks_placement(const umb_bench *b);
+/* Collective: whether every rank can read pagemap (for the header). */
+void umb_bench_place_agree(umb_bench *b);
+/* Rank 0: the Placement check and UVM thrashing header lines. */
+void umb_bench_place_header(umb_bench *b, umb_header *h);
+/* The placement columns' titles (0 when not tracking). */
+int umb_bench_place_titles(umb_bench *b, const umb_metric *m, umb_col *cols);
+/* Collective, in place of sw->summarize: agrees per timed iteration whether
+   every rank's pages were in place, summarizes the iterations the mode
+   keeps (enforce: placed ones; observe: all, and held and not-held apart)
+   and writes rank 0's placement columns; returns how many. */
+int umb_bench_place_summarize(umb_bench *b, const umb_sweep *sw, void *ctx, size_t size, double *times, long iters,
+                              umb_stats *s, umb_col *extra, umb_col *cols);
+/* Collective: the per-rank placement table (JSON/CSV: a row per rank and size). */
+void umb_bench_place_report(umb_bench *b);
 
 /* Collective: MPI_Finalize; returns the exit status. */
 int umb_bench_finish(umb_bench *b);

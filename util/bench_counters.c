@@ -29,9 +29,11 @@ static struct {
     int n, cap, nranks;
 } logbook;
 
-static int columns(long iters, const rank_counts *sum, umb_col *cols)
+static int columns(const umb_bench *b, long iters, const rank_counts *sum, umb_col *cols)
 {
-    int k = 0;
+    int k = 0, light = b->opt.counters == UMB_COUNTERS_LIGHT;
+    /* Without pagemap, what placement moved is the evidence the table shows. */
+    int show_place = b->pagemap_all != 1 && umb_bench_tracks_placement(b);
     double per = iters > 0 ? 1.0 / (double)iters : 0;
     for (int pass = 0; pass < 2; pass++)
         for (int c = 0; c < UMB_NCTRS; c++) {
@@ -42,7 +44,8 @@ static int columns(long iters, const rank_counts *sum, umb_col *cols)
             col->value = (pass ? sum->place.v[c] : sum->measured.v[c]) * per;
             if (!umb_counters_cupti() && c < UMB_CTR_MINFLT) col->value = NAN;  /* not measured */
             col->decimals = 1;
-            col->full_only = pass || !shown[c];
+            col->full_only = pass ? !(show_place && (c == UMB_CTR_HTOD || c == UMB_CTR_DTOH)) : !shown[c];
+            if (light && c < UMB_CTR_MINFLT) col->full_only = 1;  /* no CUPTI: nothing to show */
         }
     return k;
 }
@@ -52,7 +55,7 @@ int umb_bench_counter_cols(umb_bench *b, size_t size, long iters, umb_col *cols)
     if (!b->opt.counters) return 0;
     if (size == (size_t)-1) {  /* titles only */
         rank_counts none = {0};
-        return columns(0, &none, cols);
+        return columns(b, 0, &none, cols);
     }
     umb_counts ph[UMB_NPHASES];
     umb_counters_size_end(ph);
@@ -79,7 +82,7 @@ int umb_bench_counter_cols(umb_bench *b, size_t size, long iters, umb_col *cols)
             sum.measured.v[c] += all[r].measured.v[c];
             sum.place.v[c] += all[r].place.v[c];
         }
-    return columns(iters, &sum, cols);
+    return columns(b, iters, &sum, cols);
 }
 
 void umb_bench_counters_header(umb_bench *b, umb_header *h)

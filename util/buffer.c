@@ -4,10 +4,13 @@
 #include "error.h"
 #include "gpu.h"
 #include "pattern.h"
+#include "placement.h"
+#include "residency.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static size_t page_round(size_t bytes)
 {
@@ -39,6 +42,7 @@ int umb_buffer_alloc(umb_buffer *b, umb_kind kind, size_t bytes, const umb_optio
         b->ptr = umb_gpu_alloc(kind, b->bytes, why, n);
         if (!b->ptr) return -1;
         if (umb_kind_is_managed(kind) && o->advise) umb_gpu_advise(b->ptr, b->bytes, o->advise);
+        b->advise = umb_kind_is_managed(kind) ? o->advise : 0;
     }
     if (kind == UMB_D || kind == UMB_MD) b->staging = umb_xmalloc(b->bytes, "a validation copy");
     umb_buffer_fill(b, 0, b->bytes, UMB_PATTERN_POISON);
@@ -60,15 +64,49 @@ static void cpu_touch(unsigned char *p, size_t bytes)
     for (size_t i = 0; i < bytes; i += UMB_PAGE) v[i] = v[i];
 }
 
-void umb_buffer_place(umb_buffer *b, size_t bytes, umb_place_with how)
+static double seconds_now(void)
 {
-    if (!umb_kind_is_managed(b->kind) || !bytes) return;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void place_with(umb_buffer *b, size_t bytes, umb_place_with how)
+{
     int to_gpu = b->kind == UMB_MD;
-    umb_phase was = umb_counters_enter(UMB_PH_PLACE);
     if (how == UMB_PLACE_PREFETCH) umb_gpu_prefetch(b->ptr, bytes, to_gpu);
     else if (to_gpu) umb_gpu_touch(b->ptr, bytes);
     else cpu_touch(b->ptr, bytes);
+}
+
+int umb_buffer_where(const umb_buffer *b, size_t bytes)
+{
+    /* read-mostly keeps a host copy of pages prefetched to the GPU: the
+       present bit cannot tell MD apart there. */
+    if (b->kind == UMB_MD && (b->advise & UMB_ADV_READ_MOSTLY)) return -1;
+    return umb_resident(b->ptr, bytes, b->kind == UMB_MH);
+}
+
+void umb_buffer_place(umb_buffer *b, size_t bytes, umb_place_with how)
+{
+    if (!umb_kind_is_managed(b->kind) || !bytes) return;
+    umb_phase was = umb_counters_enter(UMB_PH_PLACE);
+    double t0 = seconds_now();
+    place_with(b, bytes, how);
+    double took = seconds_now() - t0;
+    umb_place_check mode = umb_placement_mode();
+    t0 = seconds_now();
+    int first = mode == UMB_CHECK_OFF ? -1 : umb_buffer_where(b, bytes), now = first, redone = 0;
+    double check = seconds_now() - t0;
+    /* A prefetch clears the driver's thrashing state for the range, so it
+       moves pages a touch could not (docs/method.md). */
+    while (mode == UMB_CHECK_ENFORCE && now == 0 && redone < UMB_REPLACE_TRIES) {
+        place_with(b, bytes, UMB_PLACE_PREFETCH);
+        redone++;
+        now = umb_buffer_where(b, bytes);
+    }
     umb_counters_leave(was);
+    if (mode != UMB_CHECK_OFF) umb_placement_note(first, redone, now, took, check);
 }
 
 static int on_device(const umb_buffer *b) { return b->kind == UMB_D || b->kind == UMB_MD; }

@@ -13,6 +13,7 @@ typedef struct {
     unsigned char *ptr;
     size_t bytes;
     unsigned char *staging;  /* host copy, for checking D and MD */
+    unsigned advise;         /* --advise bits applied to it */
 } umb_buffer;
 
 #define UMB_PAGE 4096
@@ -26,8 +27,14 @@ void umb_buffer_free(umb_buffer *b);
 
 /* Puts the managed pages covering the first bytes where the kind says (MH
    host, MD device): the CPU or a kernel rewrites one byte per page, or
-   cudaMemPrefetchAsync moves them. Data is kept. H, P and D: nothing. */
+   cudaMemPrefetchAsync moves them. Data is kept. Then, unless the check is
+   off (util/placement.h), reads where the pages are, places again with
+   prefetch where enforced, and notes it all. H, P and D: nothing. */
 void umb_buffer_place(umb_buffer *b, size_t bytes, umb_place_with how);
+
+/* Whether the first bytes' pages are where the kind says: 1, 0, or -1
+   when it cannot be told (no pagemap; MD under read-mostly). */
+int umb_buffer_where(const umb_buffer *b, size_t bytes);
 
 /* Writes the validation pattern into bytes [offset, offset + bytes), where
    the kind lives (CPU or a kernel); byte i of the region gets

@@ -164,7 +164,7 @@ void umb_counters_header(umb_header *h, const char *per, const char *note)
     if (!C.on) return;
     umb_header_str(h, "counters", "Counters", "%s; %s (placement in the Place columns); times include the cost "
                    "of counting (docs/method.md)", C.cupti ? "CUPTI unified-memory counters and getrusage"
-                   : "getrusage only (CUPTI counters unavailable)", per);
+                   : "getrusage only (no CUPTI counters)", per);
     if (!C.cupti) umb_header_str(h, "counters_note", "Counters note", "%s", note);
 }
 

@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef HAVE_MPI_EXT_H
 #include <mpi-ext.h>
@@ -59,7 +60,9 @@ void umb_mpi_env(char *buf, size_t n)
             /* Open MPI's launcher passes its own plumbing as OMPI_MCA_ too: skip it. */
             if (!strncmp(*e, "OMPI_MCA_orte_", 14) || !strncmp(*e, "OMPI_MCA_ess", 12) ||
                 !strncmp(*e, "OMPI_MCA_pmix", 13) || !strncmp(*e, "OMPI_MCA_initial_wdir", 21) ||
-                !strncmp(*e, "OMPI_MCA_mpi_oversubscribe", 26) || !strncmp(*e, "OMPI_MCA_shmem_RUNTIME", 22))
+                !strncmp(*e, "OMPI_MCA_mpi_oversubscribe", 26) || !strncmp(*e, "OMPI_MCA_shmem_RUNTIME", 22) ||
+                !strncmp(*e, "OMPI_MCA_PREFIXES", 17) || !strncmp(*e, "OMPI_MCA_num_procs", 18) ||
+                !strncmp(*e, "OMPI_MCA_cpu_type", 17))
                 break;
             if (used < n) used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? " " : "", *e);
             break;
@@ -68,15 +71,50 @@ void umb_mpi_env(char *buf, size_t n)
     if (!used) snprintf(buf, n, "none");
 }
 
-void umb_ucx_version(char *buf, size_t n)
+/* Whether a shared object whose path contains `name` is mapped here. */
+static int mapped(const char *name)
 {
-    /* RTLD_NOLOAD: only ask a UCX that the MPI library already loaded. */
+    char line[1024];
+    int found = 0;
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f) return 0;
+    while (!found && fgets(line, sizeof line, f)) found = strstr(line, name) != NULL;
+    fclose(f);
+    return found;
+}
+
+/* Open MPI's selected pml: mca_pml_base_selected_component starts with
+   an mca_base_component_t (opal/mca/mca.h, the same in 4.x and 5.x):
+   three ints, the project name (16 bytes), three ints, the framework name
+   (32 bytes), three ints, the component name. Read only when the project
+   and framework names say it is what we think it is. */
+static int ompi_selected_pml(char *pml)
+{
+    const char *c = dlsym(RTLD_DEFAULT, "mca_pml_base_selected_component");
+    if (!c || strncmp(c + 12, "ompi", 16) || strncmp(c + 40, "pml", 32) || !c[84]) return 0;
+    snprintf(pml, 32, "%.31s", c + 84);
+    return 1;
+}
+
+void umb_mpi_aware_facts(umb_aware_facts *f, char *ucx_version, char *pml)
+{
+    memset(f, 0, sizeof *f);
+    f->library = umb_mpi_cuda_aware(&f->library_how);
+    ucx_version[0] = pml[0] = '\0';
     void *h = dlopen("libucp.so.0", RTLD_LAZY | RTLD_NOLOAD);
-    if (!h) {
-        snprintf(buf, n, "not loaded");
-        return;
+    if (h) {
+        const char *(*version)(void) = (const char *(*)(void))dlsym(h, "ucp_get_version_string");
+        f->ucx_loaded = 1;
+        snprintf(ucx_version, 32, "%.31s", version ? version() : "");
+        dlclose(h);
     }
-    const char *(*version)(void) = (const char *(*)(void))dlsym(h, "ucp_get_version_string");
-    snprintf(buf, n, "%s (libucp loaded)", version ? version() : "unknown version");
-    dlclose(h);
+    f->ucx_version = ucx_version;
+    f->ucx_cuda = mapped("libuct_cuda.so");
+    f->ucx_tls = getenv("UCX_TLS");
+    f->pml = pml;
+    if (ompi_selected_pml(pml)) f->pml_how = "selected component";
+    else if (getenv("OMPI_MCA_pml")) {
+        snprintf(pml, 32, "%.31s", getenv("OMPI_MCA_pml"));
+        f->pml_how = "OMPI_MCA_pml";
+    }
 }

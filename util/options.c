@@ -154,7 +154,7 @@ bad:
 }
 
 enum { OPT_FORMAT = 256, OPT_PLACE_WITH, OPT_PLACE, OPT_ADVISE, OPT_DEVICE, OPT_TIMEOUT,
-       OPT_ASSUME_AWARE, OPT_ALLOW_OVERSUB, OPT_ROOT_BUFFER, OPT_BUFFER, OPT_BUFFERS };
+       OPT_ASSUME_AWARE, OPT_ALLOW_OVERSUB, OPT_ROOT_BUFFER, OPT_BUFFER, OPT_BUFFERS, OPT_PLACE_CHECK };
 
 int umb_list_kind(const char *list, int i, umb_kind *k)
 {
@@ -215,12 +215,13 @@ static const struct option long_options[] = {
     {"validation", no_argument, 0, 'c'},
     {"mem-limit", required_argument, 0, 'M'},
     {"window-size", required_argument, 0, 'W'},
-    {"counters", no_argument, 0, 'U'},
+    {"counters", optional_argument, 0, 'U'},
     {"help", no_argument, 0, 'h'},
     {"version", no_argument, 0, 'v'},
     {"format", required_argument, 0, OPT_FORMAT},
     {"place-with", required_argument, 0, OPT_PLACE_WITH},
     {"place", required_argument, 0, OPT_PLACE},
+    {"place-check", required_argument, 0, OPT_PLACE_CHECK},
     {"advise", required_argument, 0, OPT_ADVISE},
     {"device", required_argument, 0, OPT_DEVICE},
     {"timeout", required_argument, 0, OPT_TIMEOUT},
@@ -280,7 +281,11 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
         }
         case 'f': o->full = 1; break;
         case 'c': o->validate = 1; break;
-        case 'U': o->counters = 1; break;
+        case 'U':
+            if (!a || !strcmp(a, "full")) o->counters = UMB_COUNTERS_FULL;
+            else if (!strcmp(a, "light")) o->counters = UMB_COUNTERS_LIGHT;
+            else return umb_errf(err, n, "--counters=%s: accepted: full (CUPTI and getrusage, as -U), light (getrusage and the placement check, no CUPTI)", a);
+            break;
         case 'M':
             if (umb_parse_bytes(a, &o->mem_limit) || o->mem_limit == 0)
                 return umb_errf(err, n, "-M %s: memory limit must be a byte count > 0 (K, M, G suffixes allowed)", a);
@@ -305,6 +310,12 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
             if (!strcmp(a, "each")) o->place_when = UMB_PLACE_EACH;
             else if (!strcmp(a, "once")) o->place_when = UMB_PLACE_ONCE;
             else return umb_errf(err, n, "--place %s: accepted: each, once", a);
+            break;
+        case OPT_PLACE_CHECK:
+            if (!strcmp(a, "enforce")) o->place_check = UMB_CHECK_ENFORCE;
+            else if (!strcmp(a, "observe")) o->place_check = UMB_CHECK_OBSERVE;
+            else if (!strcmp(a, "off")) o->place_check = UMB_CHECK_OFF;
+            else return umb_errf(err, n, "--place-check %s: accepted: enforce, observe, off", a);
             break;
         case OPT_ADVISE:
             if (parse_advise(o, a, err, n)) return 1;
@@ -373,7 +384,9 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
         if (i < npos) {
             int was_m;
             if (umb_kind_parse(argv[optind + i], &o->kinds[i], &was_m))
-                return umb_errf(err, n, "buffer '%s': accepted: H, P, D, MH, MD, M (= MH)", argv[optind + i]);
+                return umb_errf(err, n, "buffer '%s': accepted: H, P, D, MH, MD, M (= MH)%s", argv[optind + i],
+                                !strcmp(argv[optind + i], "light") || !strcmp(argv[optind + i], "full")
+                                    ? "; counters take their mode as --counters=light" : "");
             o->m_given |= was_m;
         }
     }
@@ -438,12 +451,17 @@ void umb_usage(const umb_cli *cli, FILE *f)
         "%s"
         "  -h, --help                    this text;  -v, --version  the version\n"
         "Options (umbench):\n"
-        "  -U, --counters                unified-memory counters per rank and size: GPU and CPU page faults,\n"
+        "  -U, --counters[=full|light]   unified-memory counters per rank and size: GPU and CPU page faults,\n"
         "                                bytes migrated, thrashing, throttling, remote maps (CUPTI), and\n"
-        "                                getrusage faults; over the measured iterations, placement apart\n"
+        "                                getrusage faults; over the measured iterations, placement apart;\n"
+        "                                light: getrusage faults only, no CUPTI (no cost to migrations)\n"
         "      --format table|csv|json   output format (default table; json: one object per line)\n"
         "      --place-with kernel|prefetch  how managed buffers are placed (default kernel)\n"
         "      --place each|once         place before every measured operation (default) or once per size\n"
+        "      --place-check enforce|observe|off  after placing, read where the pages are (pagemap);\n"
+        "                                enforce (default): place again with prefetch where they are not,\n"
+        "                                rows hold only placed iterations; observe: rows show what the\n"
+        "                                driver left, held and not-held apart; off: no check\n"
         "      --advise LIST             cudaMemAdvise hints for managed buffers, comma-separated:\n"
         "                                preferred=cpu|gpu, accessed-by=gpu|cpu, read-mostly, none\n"
         "      --device N                use GPU N on every rank (default: local rank modulo GPU count)\n"

@@ -2,6 +2,8 @@
 #ifndef UMB_OPTIONS_H
 #define UMB_OPTIONS_H
 
+#include "placement.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -14,6 +16,10 @@ int umb_kind_is_managed(umb_kind k);
 int umb_kind_needs_gpu(umb_kind k);
 /* Parses one token; M is read as MH (*was_m set). Returns -1 when unknown. */
 int umb_kind_parse(const char *s, umb_kind *k, int *was_m);
+
+/* --counters: CUPTI and getrusage (full, -U), or getrusage and the
+   placement check alone (light: no CUPTI, no cost to migrations). */
+enum { UMB_COUNTERS_OFF, UMB_COUNTERS_FULL, UMB_COUNTERS_LIGHT };
 
 typedef enum { UMB_FMT_TABLE, UMB_FMT_CSV, UMB_FMT_JSON } umb_format;
 typedef enum { UMB_PLACE_KERNEL, UMB_PLACE_PREFETCH } umb_place_with;
@@ -50,7 +56,8 @@ typedef struct {
     long iters, skip, iters_large, skip_large;
     int window;            /* -W: messages in flight per iteration */
     int full, validate, help, version;
-    int counters;          /* -U, --counters (OMB's -P is PAPI) */
+    int counters;          /* -U, --counters (OMB's -P is PAPI): UMB_COUNTERS_* */
+    umb_place_check place_check;
     umb_format format;
     umb_place_with place_with;
     umb_place_when place_when;

@@ -2,6 +2,7 @@
 
 #include "counters.h"
 #include "error.h"
+#include "placement.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -26,11 +27,12 @@ static void tick(size_t size, long iteration)
     atomic_store_explicit(&ticks, atomic_load_explicit(&ticks, memory_order_relaxed) + 1, memory_order_relaxed);
 }
 
-/* An iteration starts: also the counters' mark (a no-op while they are off). */
+/* An iteration starts: also the counters' and the placement log's marks. */
 void umb_progress(size_t size, long iteration)
 {
     tick(size, iteration);
     umb_counters_iteration(iteration);
+    umb_placement_iteration(iteration);
 }
 
 void umb_progress_phase(const char *phase)

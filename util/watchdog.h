@@ -7,7 +7,7 @@
 /* Starts the watchdog (seconds <= 0: does nothing). */
 void umb_watchdog_start(double seconds, int rank, const char *host);
 /* Marks progress: called as each iteration starts (warm-up included);
-   a few stores, plus the --counters mark when they are on. */
+   a few stores, plus the --counters and placement-log marks. */
 void umb_progress(size_t size, long iteration);
 /* Names the phase in the abort message ("setup", "latency"). */
 void umb_progress_phase(const char *phase);

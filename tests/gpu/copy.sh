@@ -28,6 +28,8 @@ for r in res:
     assert r["median_gbs"] > 0 and r["min_gbs"] <= r["median_gbs"] <= r["max_gbs"], r
     if r["link_pct"] is not None:
         assert r["link_pct"] <= 100, r
+    # Managed rows say how often the placement before a repetition held (pagemap).
+    assert (r["placed_pct"] is not None) == r["memory"].startswith("managed"), r
     seen.add((r["memory"], r["direction"], r["method"]))
 for want in [("pinned", "htod", "ce"), ("pinned", "dtoh", "sm"), ("managed-host", "htod", "prefetch"),
              ("managed-host", "htod", "demand"), ("managed-device", "dtoh", "demand"),

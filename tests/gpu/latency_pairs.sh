@@ -21,7 +21,7 @@ for a in H P D MH MD; do
             continue
         fi
         expect_rc 0 "$a $b"
-        awk '!/^#/ { n++; if ($2 <= 0 || $8 != "Pass") bad = 1 } END { exit !(n == 17 && !bad) }' "$tmp/out" \
+        awk '!/^#/ { n++; if ($2 <= 0 || $NF != "Pass") bad = 1 } END { exit !(n == 17 && !bad) }' "$tmp/out" \
             || { cat "$tmp/out"; fail "$a $b rows"; }
         echo "$a $b: 17 sizes validated"
     done

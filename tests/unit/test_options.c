@@ -44,6 +44,14 @@ int main(void)
     CHECK(o.nkinds == 2 && o.kinds[0] == UMB_H && o.kinds[1] == UMB_H);
     CHECK(o.format == UMB_FMT_TABLE && o.place_with == UMB_PLACE_KERNEL && o.place_when == UMB_PLACE_EACH);
     CHECK(o.device == -1 && o.timeout == 0 && o.advise == 0 && !o.validate && !o.full);
+    CHECK(o.place_check == UMB_CHECK_ENFORCE && o.counters == UMB_COUNTERS_OFF);
+    CHECK(parse(&o, "--place-check observe") == 0 && o.place_check == UMB_CHECK_OBSERVE);
+    CHECK(parse(&o, "--place-check=off") == 0 && o.place_check == UMB_CHECK_OFF);
+    CHECK(parse(&o, "--place-check enforce") == 0 && o.place_check == UMB_CHECK_ENFORCE);
+    CHECK(parse(&o, "-U") == 0 && o.counters == UMB_COUNTERS_FULL);
+    CHECK(parse(&o, "--counters") == 0 && o.counters == UMB_COUNTERS_FULL);
+    CHECK(parse(&o, "--counters=full") == 0 && o.counters == UMB_COUNTERS_FULL);
+    CHECK(parse(&o, "--counters=light MD MD") == 0 && o.counters == UMB_COUNTERS_LIGHT && o.kinds[1] == UMB_MD);
 
     CHECK(parse(&o, "MD MH") == 0);
     CHECK(o.kinds[0] == UMB_MD && o.kinds[1] == UMB_MH && !o.m_given);
@@ -94,6 +102,9 @@ int main(void)
     bad("--format xml", "--format xml");
     bad("--place-with magic", "--place-with magic");
     bad("--place sometimes", "--place sometimes");
+    bad("--place-check always", "--place-check always");
+    bad("--counters=heavy", "--counters=heavy");
+    bad("--counters light", "--counters=light");  /* the mode must be attached */
     bad("--advise preferred=tpu", "preferred=tpu");
     bad("--advise preferred=cpu,preferred=gpu", "exclude");
     bad("--device -1", "--device -1");

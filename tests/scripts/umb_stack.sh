@@ -1,0 +1,53 @@
+#!/bin/sh
+# scripts/umb-stack without a network or a build: bad arguments get one
+# line naming them and exit 1; --dry-run prints every step, a stack's
+# needs first, and writes nothing; env prints lines a shell can eval.
+. "$top_srcdir/tests/lib.sh"
+S="$top_srcdir/scripts/umb-stack"
+
+bad() {  # bad NAMES ARGS...: exit 1, one "umb-stack: " line naming NAMES, nothing on stdout
+    names=$1; shift
+    rc=0; "$S" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+    [ "$rc" -eq 1 ] || { cat "$tmp/out" "$tmp/err"; fail "umb-stack $*: exit $rc, expected 1"; }
+    [ "$(grep -c '^umb-stack: ' "$tmp/err")" -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] || { cat "$tmp/err"; fail "umb-stack $*: not one line"; }
+    grep -qF -- "$names" "$tmp/err" || { cat "$tmp/err"; fail "umb-stack $*: does not name '$names'"; }
+    [ ! -s "$tmp/out" ] || { cat "$tmp/out"; fail "umb-stack $*: printed to stdout"; }
+}
+bad "missing command"
+bad "'frobnicate'" frobnicate
+bad "'--frobnicate'" --frobnicate list
+bad "'nosuch'" build nosuch
+bad "ucx-cu13, ompi5-wheel, ompi4-cuda, mpich4-cuda" build nosuch
+bad "at least one stack" build
+bad "'x'" --jobs x build ucx-cu13
+bad "'relative/dir'" --prefix relative/dir build ucx-cu13
+bad "one stack" env
+bad "one stack" env ucx-cu13 ompi4-cuda
+bad "'mvapich'" env mvapich
+bad "not built" --prefix "$tmp/none" pack "$tmp/x.tgz" ompi4-cuda
+bad "'x'" list x
+
+"$S" --prefix "$tmp/p" list >"$tmp/out" || fail "list"
+[ "$(grep -c . "$tmp/out")" -eq 4 ] && grep -q '^ompi4-cuda .*Open MPI 4.1.4' "$tmp/out" || { cat "$tmp/out"; fail "list: four stacks"; }
+
+# Dry run: the dependency first, the pinned downloads, the configure line; nothing written.
+"$S" --prefix "$tmp/p" --dry-run build ompi4-cuda >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "--dry-run build ompi4-cuda"; }
+grep -n '^== ' "$tmp/out" | sed -n '1p' | grep -q 'ucx-cu13' || { cat "$tmp/out"; fail "ucx-cu13 is not built first"; }
+grep -q 'pip download .*libucx-cu13==1.22.0' "$tmp/out" || { cat "$tmp/out"; fail "no pinned libucx-cu13 download"; }
+grep -q 'pool/main/o/openmpi/openmpi_4.1.4.orig.tar.xz' "$tmp/out" || fail "no Debian source download"
+grep -q "configure --prefix='$tmp/p/ompi4-cuda' --with-cuda=.* --with-ucx=$tmp/p/ucx-cu13/libucx" "$tmp/out" || { cat "$tmp/out"; fail "configure line"; }
+[ ! -e "$tmp/p" ] || { ls -R "$tmp/p"; fail "--dry-run wrote into the prefix"; }
+"$S" --prefix "$tmp/p" --dry-run build mpich4-cuda >"$tmp/out" 2>&1 || fail "--dry-run build mpich4-cuda"
+grep -q 'with-device=ch4:ucx' "$tmp/out" && grep -q 'with-cuda-sm=90' "$tmp/out" && grep -q 'cudaDevAttrComputeMode' "$tmp/out" \
+    || { cat "$tmp/out"; fail "mpich4-cuda steps"; }
+"$S" --prefix "$tmp/p" --dry-run pack "$tmp/s.tgz" ompi5-wheel >"$tmp/out" 2>&1 || fail "--dry-run pack"
+grep -q "tar -czf $tmp/s.tgz -C / ${tmp#/}/p/ucx-cu13 ${tmp#/}/p/ompi5-wheel" "$tmp/out" || { cat "$tmp/out"; fail "pack line"; }
+
+# env: lines a POSIX shell can eval, naming the stack's tools.
+"$S" --prefix /opt/s env ompi5-wheel >"$tmp/env" || fail "env ompi5-wheel"
+( eval "$(cat "$tmp/env")"
+  [ "$MPICC" = /opt/s/ompi5-wheel/bin/mpicc ] && [ "$MPIEXEC" = /opt/s/ompi5-wheel/bin/mpirun ] || exit 1
+  case $LD_LIBRARY_PATH in /opt/s/ucx-cu13/libucx/lib*) ;; *) exit 1 ;; esac
+  case $MPIEXEC_FLAGS in *"pml ucx"*) ;; *) exit 1 ;; esac ) || { cat "$tmp/env"; fail "env ompi5-wheel lines"; }
+echo "umb-stack: arguments, dry runs and env lines as expected"
+exit 0

@@ -46,6 +46,15 @@ rc=0; $CMP "$tmp/a" >"$tmp/o" 2>&1 || rc=$?
 [ $rc -ne 0 ] && grep -q "two or more results folders" "$tmp/o" || fail "umb-compare with one folder"
 rc=0; $RUN --np 1 >"$tmp/o" 2>&1 || rc=$?
 [ $rc -ne 0 ] && grep -q -- "--np 1" "$tmp/o" || fail "umb-run --np 1"
+# A stray word before "--" is refused in one line (exit 1), not passed on
+# to every program; a set name given bare gets a hint.
+for args in "quick --out $tmp/stray" "--out $tmp/stray -f" "--set nope"; do
+    rc=0; $RUN $args >"$tmp/o" 2>&1 || rc=$?
+    [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/o")" -eq 1 ] && grep -q '^umb-run: ' "$tmp/o" || { cat "$tmp/o"; fail "umb-run $args: exit $rc"; }
+done
+grep -q "unknown argument 'quick' (did you mean --set quick?)" "$tmp/o" || $RUN quick 2>&1 | grep -q "did you mean --set quick" \
+    || fail "umb-run quick: no hint"
+[ ! -e "$tmp/stray" ] || fail "umb-run with a stray word wrote results"
 
 # SIGTERM (what a batch system sends at its limit) keeps the finished runs.
 $RUN --set quick --out "$tmp/c" -- -m 8:8 -i 20 >"$tmp/run-c.log" 2>&1 &

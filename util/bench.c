@@ -290,8 +290,8 @@ void umb_bench_run(umb_bench *b, umb_header *h, const umb_sweep *sw, void *ctx)
 
 /* What each rank tells rank 0 for the header. */
 typedef struct {
-    char host[64], cpus[96], numa[32], gpu_from[64], gpu_name[96], pci_bus[32], link[64];
-    int gpu, gpu_numa, kind;
+    char host[64], cpus[96], numa[32], gpu_from[64], gpu_name[96], pci_bus[32], link[64], local_from[40];
+    int gpu, gpu_numa, kind, local_rank;
 } rank_info;
 
 static void my_rank_info(const umb_bench *b, rank_info *r)
@@ -303,6 +303,9 @@ static void my_rank_info(const umb_bench *b, rank_info *r)
     r->gpu = b->gpu;
     r->kind = b->kind;
     r->gpu_numa = -1;
+    const char *from = NULL;
+    r->local_rank = umb_launcher_local_rank(&from);  /* -1: the launcher did not say */
+    snprintf(r->local_from, sizeof r->local_from, "%s", from ? from : "");
     if (b->gpu >= 0) {
         umb_gpu_desc d;
         umb_gpu_describe(b->gpu, &d);
@@ -326,9 +329,12 @@ static void add_ranks(umb_header *h, const rank_info *all, int n)
         umb_sb_json_string(&json, r->cpus);
         umb_sb_printf(&json, ",\"cpu_numa\":");
         umb_sb_json_string(&json, r->numa);
+        umb_sb_printf(&json, ",\"local_rank\":%d,\"local_rank_from\":", r->local_rank);
+        umb_sb_json_string(&json, r->local_from);
         umb_sb_printf(&json, ",\"buffer\":\"%s\",\"gpu\":%d", umb_kind_name((umb_kind)r->kind), r->gpu);
-        umb_sb_printf(&text, "# Rank %d: host %s, CPUs %s (NUMA %s), buffer %s", i, r->host, r->cpus, r->numa,
-                      umb_kind_name((umb_kind)r->kind));
+        umb_sb_printf(&text, "# Rank %d: host %s, CPUs %s (NUMA %s), ", i, r->host, r->cpus, r->numa);
+        if (r->local_rank >= 0) umb_sb_printf(&text, "local rank %d (%s), ", r->local_rank, r->local_from);
+        umb_sb_printf(&text, "buffer %s", umb_kind_name((umb_kind)r->kind));
         if (r->gpu >= 0) {
             umb_sb_printf(&json, ",\"gpu_name\":");
             umb_sb_json_string(&json, r->gpu_name);

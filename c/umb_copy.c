@@ -2,6 +2,7 @@
    for every kind of memory (docs/method.md, "Copy bandwidth"). This file
    holds the memory kinds, the combinations and the timed batch; the
    command line, sizes, NUMA and the header are util/drive.c's. */
+#include "clock.h"
 #include "counters.h"
 #include "drive.h"
 #include "error.h"

@@ -7,6 +7,7 @@
 #include "gpu.h"
 #include "options.h"
 #include "output.h"
+#include "clock.h"
 #include "counters.h"
 #include "drive.h"
 #include "oversub.h"
@@ -18,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define PROGRAM "umb_oversub"
 #define MAX_FACTORS 16
@@ -153,13 +153,6 @@ static int parse(config *c, int argc, char **argv, char *err, size_t n)
     return 0;
 }
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* Striping: CPU pages preferred on the CPU and mapped for the GPU, the
    rest preferred on the GPU and prefetched there; runs of GPU pages in
    one call each. */
@@ -249,7 +242,7 @@ int main(int argc, char **argv)
                 umb_phase was = umb_counters_enter(UMB_PH_PLACE);
                 umb_gpu_unadvise(p, size);
                 umb_access_prefetch(p, size, 0, 0);   /* every pass starts on the host */
-                double t0 = now();
+                double t0 = umb_now();
                 switch (m) {
                 case M_ZEROCOPY:
                     umb_gpu_advise(p, size, UMB_ADV_PREFERRED_CPU | UMB_ADV_ACCESSED_BY_GPU);
@@ -263,7 +256,7 @@ int main(int argc, char **argv)
                     break;
                 default: break;
                 }
-                double setup = now() - t0;
+                double setup = umb_now() - t0;
                 umb_counters_leave(was);
                 umb_access a = {.pattern = (umb_pattern)c.patterns[pi], .op = c.op, .p = p, .bytes = size,
                                 .grid = c.k.grid, .block = c.k.block, .steps = c.steps,

@@ -23,6 +23,7 @@ typedef struct {
     const char *ucx_version;  /* "1.22.0", or "" */
     int ucx_cuda;             /* UCX's CUDA transports (libuct_cuda) are loaded */
     const char *ucx_tls;      /* UCX_TLS, or NULL when unset */
+    const char *ucx_memtype_cache;  /* UCX_MEMTYPE_CACHE, or NULL (reported, not weighed) */
     const char *pml;          /* Open MPI's pml in use ("ucx", "ob1"), or "" when unknown or not Open MPI */
     const char *pml_how;      /* where that came from */
 } umb_aware_facts;

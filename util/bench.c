@@ -362,7 +362,6 @@ static void add_ranks(umb_header *h, const rank_info *all, int n)
 static void add_awareness(umb_header *h, const umb_bench *b)
 {
     const umb_aware_facts *f = &b->facts;
-    const char *memtype = getenv("UCX_MEMTYPE_CACHE");
     umb_strbuf j = {0};
     umb_sb_printf(&j, "{\"verdict\":\"%s\",\"library\":\"%s\",\"library_query\":", umb_verdict_name(b->aware),
                   umb_cuda_aware_name(f->library));
@@ -377,7 +376,7 @@ static void add_awareness(umb_header *h, const umb_bench *b)
     if (f->ucx_tls) umb_sb_json_string(&j, f->ucx_tls);
     else umb_sb_printf(&j, "null");
     umb_sb_printf(&j, ",\"ucx_memtype_cache\":");
-    if (memtype) umb_sb_json_string(&j, memtype);
+    if (f->ucx_memtype_cache) umb_sb_json_string(&j, f->ucx_memtype_cache);
     else umb_sb_printf(&j, "null");
     umb_sb_printf(&j, ",\"assume_cuda_aware\":%s}", b->opt.assume_cuda_aware ? "true" : "false");
     umb_header_json(h, "cuda_awareness", j.s, "");
@@ -410,8 +409,8 @@ void umb_bench_header(umb_bench *b, umb_header *h)
     if (b->facts.ucx_loaded)
         umb_header_str(h, "ucx", "UCX", "%s (libucp loaded), CUDA transports %s; UCX_TLS %s, UCX_MEMTYPE_CACHE %s",
                        *b->ucx_version ? b->ucx_version : "unknown version", b->facts.ucx_cuda ? "loaded" : "not loaded",
-                       getenv("UCX_TLS") ? getenv("UCX_TLS") : "unset",
-                       getenv("UCX_MEMTYPE_CACHE") ? getenv("UCX_MEMTYPE_CACHE") : "unset");
+                       b->facts.ucx_tls ? b->facts.ucx_tls : "unset",
+                       b->facts.ucx_memtype_cache ? b->facts.ucx_memtype_cache : "unset");
     else
         umb_header_str(h, "ucx", "UCX", "not loaded");
     if (b->gpu >= 0) {

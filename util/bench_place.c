@@ -109,8 +109,9 @@ static void summarize_where(umb_bench *b, const umb_sweep *sw, void *ctx, size_t
    each, the one placement before warm-up with --place once. */
 static const umb_place_rec *records(const umb_bench *b, long iters, long *n)
 {
-    *n = umb_bench_place_each(b) ? iters : 1;
-    return umb_bench_place_each(b) ? umb_placement_timed() : umb_placement_once();
+    int each = umb_bench_place_each(b);
+    *n = each ? iters : 1;
+    return each ? umb_placement_timed() : umb_placement_once();
 }
 
 static void log_rank(umb_bench *b, size_t size, const umb_place_rec *r, long n)
@@ -310,6 +311,7 @@ static void thrashing_params(char *buf, size_t n)
 
 void umb_bench_place_agree(umb_bench *b)
 {
+    if (!any_managed(b)) return;  /* every rank has the same options: all return here */
     int ok = umb_residency_open(b->pagemap_why, sizeof b->pagemap_why) == 0;
     UMB_MPI_CHECK(MPI_Allreduce(&ok, &b->pagemap_all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
     if (!ok) b->pagemap_all = -1;  /* this rank's reason is its own */

@@ -1,5 +1,6 @@
 #include "buffer.h"
 
+#include "clock.h"
 #include "counters.h"
 #include "error.h"
 #include "gpu.h"
@@ -10,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static size_t page_round(size_t bytes)
 {
@@ -64,13 +64,6 @@ static void cpu_touch(unsigned char *p, size_t bytes)
     for (size_t i = 0; i < bytes; i += UMB_PAGE) v[i] = v[i];
 }
 
-static double seconds_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static void place_with(umb_buffer *b, size_t bytes, umb_place_with how)
 {
     int to_gpu = b->kind == UMB_MD;
@@ -91,13 +84,13 @@ void umb_buffer_place(umb_buffer *b, size_t bytes, umb_place_with how)
 {
     if (!umb_kind_is_managed(b->kind) || !bytes) return;
     umb_phase was = umb_counters_enter(UMB_PH_PLACE);
-    double t0 = seconds_now();
+    double t0 = umb_now();
     place_with(b, bytes, how);
-    double took = seconds_now() - t0;
+    double took = umb_now() - t0;
     umb_place_check mode = umb_placement_mode();
-    t0 = seconds_now();
+    t0 = umb_now();
     int first = mode == UMB_CHECK_OFF ? -1 : umb_buffer_where(b, bytes), now = first, redone = 0;
-    double check = seconds_now() - t0;
+    double check = umb_now() - t0;
     /* A prefetch clears the driver's thrashing state for the range, so it
        moves pages a touch could not (docs/method.md). */
     while (mode == UMB_CHECK_ENFORCE && now == 0 && redone < UMB_REPLACE_TRIES) {

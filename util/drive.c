@@ -278,13 +278,6 @@ size_t umb_cache_flush(void)
     return size;
 }
 
-double umb_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 double umb_pcie_limit_gbs(const char *link, char *desc, size_t n)
 {
     static const double gts[] = {0, 2.5, 5, 8, 16, 32, 64};

@@ -97,8 +97,6 @@ void *umb_host_alloc(size_t bytes, int node);
 void umb_host_free(void *p, size_t bytes, int node);
 /* Writes a buffer larger than the last-level cache (evicts it); returns its size. */
 size_t umb_cache_flush(void);
-/* Monotonic seconds. */
-double umb_now(void);
 
 /* One-direction PCIe limit in GB/s (10^9) from umb_pcie_link's text,
    using the maximum generation and width ("Gen5 x16" -> 63.0); writes

@@ -49,24 +49,28 @@ const char *umb_cuda_aware_name(umb_cuda_aware a)
     return a == UMB_AWARE_YES ? "yes" : a == UMB_AWARE_NO ? "no" : "unknown";
 }
 
+/* Whether s starts with one of the n prefixes. */
+static int starts_with_any(const char *s, const char *const *prefixes, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strncmp(s, prefixes[i], strlen(prefixes[i]))) return 1;
+    return 0;
+}
+
 void umb_mpi_env(char *buf, size_t n)
 {
     static const char *const prefixes[] = {"OMPI_MCA_", "UCX_", "MPIR_CVAR_", "MV2_", "I_MPI_", "FI_", "PSM2_"};
+    /* Open MPI's launchers pass their own plumbing as OMPI_MCA_ too. */
+    static const char *const plumbing[] = {
+        "OMPI_MCA_orte_", "OMPI_MCA_ess", "OMPI_MCA_pmix", "OMPI_MCA_initial_wdir", "OMPI_MCA_mpi_oversubscribe",
+        "OMPI_MCA_shmem_RUNTIME", "OMPI_MCA_PREFIXES", "OMPI_MCA_num_procs", "OMPI_MCA_cpu_type"};
     size_t used = 0;
     buf[0] = '\0';
     for (char **e = environ; *e; e++) {
-        for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
-            if (strncmp(*e, prefixes[i], strlen(prefixes[i])) != 0) continue;
-            /* Open MPI's launcher passes its own plumbing as OMPI_MCA_ too: skip it. */
-            if (!strncmp(*e, "OMPI_MCA_orte_", 14) || !strncmp(*e, "OMPI_MCA_ess", 12) ||
-                !strncmp(*e, "OMPI_MCA_pmix", 13) || !strncmp(*e, "OMPI_MCA_initial_wdir", 21) ||
-                !strncmp(*e, "OMPI_MCA_mpi_oversubscribe", 26) || !strncmp(*e, "OMPI_MCA_shmem_RUNTIME", 22) ||
-                !strncmp(*e, "OMPI_MCA_PREFIXES", 17) || !strncmp(*e, "OMPI_MCA_num_procs", 18) ||
-                !strncmp(*e, "OMPI_MCA_cpu_type", 17))
-                break;
-            if (used < n) used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? " " : "", *e);
-            break;
-        }
+        if (!starts_with_any(*e, prefixes, sizeof prefixes / sizeof prefixes[0]) ||
+            starts_with_any(*e, plumbing, sizeof plumbing / sizeof plumbing[0]))
+            continue;
+        if (used < n) used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? " " : "", *e);
     }
     if (!used) snprintf(buf, n, "none");
 }
@@ -111,6 +115,7 @@ void umb_mpi_aware_facts(umb_aware_facts *f, char *ucx_version, char *pml)
     f->ucx_version = ucx_version;
     f->ucx_cuda = mapped("libuct_cuda.so");
     f->ucx_tls = getenv("UCX_TLS");
+    f->ucx_memtype_cache = getenv("UCX_MEMTYPE_CACHE");
     f->pml = pml;
     if (ompi_selected_pml(pml)) f->pml_how = "selected component";
     else if (getenv("OMPI_MCA_pml")) {

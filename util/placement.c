@@ -12,11 +12,6 @@ static struct {
     long cap;
 } P = {.current = -1};
 
-const char *umb_place_check_name(umb_place_check c)
-{
-    return c == UMB_CHECK_ENFORCE ? "enforce" : c == UMB_CHECK_OBSERVE ? "observe" : "off";
-}
-
 void umb_placement_set_mode(umb_place_check c) { P.mode = c; }
 umb_place_check umb_placement_mode(void) { return P.mode; }
 

@@ -12,8 +12,6 @@
 typedef enum { UMB_CHECK_ENFORCE, UMB_CHECK_OBSERVE, UMB_CHECK_OFF } umb_place_check;
 #define UMB_REPLACE_TRIES 3
 
-const char *umb_place_check_name(umb_place_check c);
-
 typedef struct {
     int any;          /* a managed buffer was placed */
     int checked;      /* pagemap answered for every one */

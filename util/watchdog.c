@@ -1,5 +1,6 @@
 #include "watchdog.h"
 
+#include "clock.h"
 #include "counters.h"
 #include "error.h"
 #include "placement.h"
@@ -7,7 +8,6 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <time.h>
 #include <unistd.h>
 
 static atomic_ulong ticks;
@@ -41,25 +41,18 @@ void umb_progress_phase(const char *phase)
     tick(atomic_load(&current_size), atomic_load(&current_iteration));
 }
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static void *watch(void *arg)
 {
     (void)arg;
     unsigned long seen = atomic_load(&ticks);
-    double since = now();
+    double since = umb_now();
     for (;;) {
         usleep(100000);
         unsigned long t = atomic_load(&ticks);
         if (t != seen) {
             seen = t;
-            since = now();
-        } else if (now() - since > limit) {
+            since = umb_now();
+        } else if (umb_now() - since > limit) {
             fprintf(stderr, "%s: rank %d on %s: no progress for %.0f s (--timeout) in %s, size %zu, iteration %ld; ending the job\n",
                     umb_program(), my_rank, my_host, limit, atomic_load(&current_phase),
                     atomic_load(&current_size), atomic_load(&current_iteration));

@@ -1,0 +1,10 @@
+#include "clock.h"
+
+#include <time.h>
+
+double umb_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}

@@ -258,7 +258,7 @@ void umb_bench_sweep(umb_bench *b, const umb_sweep *sw, void *ctx)
         umb_stats s;
         umb_iterations(&b->opt, b->cli, size, &iters, &skip);
         umb_counters_size_begin(skip);
-        umb_placement_size_begin(skip, iters);
+        if (umb_bench_tracks_placement(b)) umb_placement_size_begin(skip, iters);  /* a record per timed iteration */
         if (!umb_bench_place_each(b)) sw->place(b, ctx, size);
         UMB_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
         int valid = 1;

@@ -232,15 +232,22 @@ int umb_bench_place_each(const umb_bench *b)
     return b->opt.place_when == UMB_PLACE_EACH && any_kind(&b->opt, umb_kind_is_managed);
 }
 
-int umb_bench_handshake(const umb_bench *b) { return umb_bench_place_each(b) || b->opt.validate; }
-
-void umb_lap_start(umb_laps *l) { l->prev = MPI_Wtime(); }
-
-double umb_lap(umb_laps *l)
+int umb_bench_handshake(const umb_bench *b)
 {
-    double now = MPI_Wtime(), d = now - l->prev;
-    l->prev = now;
-    return d;
+    if (b->opt.loop != UMB_LOOP_AUTO) return b->opt.loop == UMB_LOOP_HANDSHAKE;
+    return umb_bench_place_each(b) || b->opt.validate;
+}
+
+void umb_laps_init(umb_laps *l, double *times, long skip)
+{
+    l->prev = 0;
+    l->times = times;
+    l->skip = skip;
+}
+
+void umb_laps_close(umb_laps *l, long iters)
+{
+    if (iters > 0) l->times[iters - 1] = MPI_Wtime() - l->prev;
 }
 
 void umb_bench_sweep(umb_bench *b, const umb_sweep *sw, void *ctx)
@@ -259,6 +266,7 @@ void umb_bench_sweep(umb_bench *b, const umb_sweep *sw, void *ctx)
         umb_iterations(&b->opt, b->cli, size, &iters, &skip);
         umb_counters_size_begin(skip);
         if (umb_bench_tracks_placement(b)) umb_placement_size_begin(skip, iters);  /* a record per timed iteration */
+        umb_progress_size(size);
         if (!umb_bench_place_each(b)) sw->place(b, ctx, size);
         UMB_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
         int valid = 1;

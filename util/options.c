@@ -154,7 +154,7 @@ bad:
 }
 
 enum { OPT_FORMAT = 256, OPT_PLACE_WITH, OPT_PLACE, OPT_ADVISE, OPT_DEVICE, OPT_TIMEOUT,
-       OPT_ASSUME_AWARE, OPT_ALLOW_OVERSUB, OPT_ROOT_BUFFER, OPT_BUFFER, OPT_BUFFERS, OPT_PLACE_CHECK };
+       OPT_ASSUME_AWARE, OPT_ALLOW_OVERSUB, OPT_ROOT_BUFFER, OPT_BUFFER, OPT_BUFFERS, OPT_PLACE_CHECK, OPT_LOOP };
 
 int umb_list_kind(const char *list, int i, umb_kind *k)
 {
@@ -222,6 +222,7 @@ static const struct option long_options[] = {
     {"place-with", required_argument, 0, OPT_PLACE_WITH},
     {"place", required_argument, 0, OPT_PLACE},
     {"place-check", required_argument, 0, OPT_PLACE_CHECK},
+    {"loop", required_argument, 0, OPT_LOOP},
     {"advise", required_argument, 0, OPT_ADVISE},
     {"device", required_argument, 0, OPT_DEVICE},
     {"timeout", required_argument, 0, OPT_TIMEOUT},
@@ -317,6 +318,12 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
             else if (!strcmp(a, "off")) o->place_check = UMB_CHECK_OFF;
             else return umb_errf(err, n, "--place-check %s: accepted: enforce, observe, off", a);
             break;
+        case OPT_LOOP:
+            if (!strcmp(a, "auto")) o->loop = UMB_LOOP_AUTO;
+            else if (!strcmp(a, "handshake")) o->loop = UMB_LOOP_HANDSHAKE;
+            else if (!strcmp(a, "classic")) o->loop = UMB_LOOP_CLASSIC;
+            else return umb_errf(err, n, "--loop %s: accepted: auto, handshake, classic", a);
+            break;
         case OPT_ADVISE:
             if (parse_advise(o, a, err, n)) return 1;
             break;
@@ -407,6 +414,11 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
     } else {
         for (int i = 0; i < o->nkinds; i++) o->used_kinds |= 1u << o->kinds[i];
     }
+    if (o->loop == UMB_LOOP_CLASSIC && (o->validate || (o->place_when == UMB_PLACE_EACH &&
+                                                        (o->used_kinds & (1u << UMB_MH | 1u << UMB_MD)))))
+        return umb_errf(err, n, "--loop classic: %s needs the handshake loop; drop %s, or use --loop handshake or auto",
+                        o->validate ? "-c (a check per message)" : "placing managed buffers before every operation (--place each)",
+                        o->validate ? "-c" : "it with --place once");
     size_t per_rank = (size_t)(cli->buffers_per_rank ? cli->buffers_per_rank : 1) * (size_t)umb_window_buffers(o);
     if (o->max_size && (o->max_size * per_rank / per_rank != o->max_size || o->max_size * per_rank > o->mem_limit))
         return umb_errf(err, n, "-m: the largest message (%zu bytes) in %zu buffers per rank exceeds the memory limit of %zu bytes; lower -m%s or raise -M",
@@ -458,6 +470,9 @@ void umb_usage(const umb_cli *cli, FILE *f)
         "      --format table|csv|json   output format (default table; json: one object per line)\n"
         "      --place-with kernel|prefetch  how managed buffers are placed (default kernel)\n"
         "      --place each|once         place before every measured operation (default) or once per size\n"
+        "      --loop auto|handshake|classic  the timed loop (docs/method.md): handshake places, checks and\n"
+        "                                signals ready outside the timer before each operation; classic is\n"
+        "                                OMB's back to back; auto (default): handshake where needed\n"
         "      --place-check enforce|observe|off  after placing, read where the pages are (pagemap);\n"
         "                                enforce (default): place again with prefetch where they are not,\n"
         "                                rows hold only placed iterations; observe: rows show what the\n"

@@ -24,6 +24,8 @@ enum { UMB_COUNTERS_OFF, UMB_COUNTERS_FULL, UMB_COUNTERS_LIGHT };
 typedef enum { UMB_FMT_TABLE, UMB_FMT_CSV, UMB_FMT_JSON } umb_format;
 typedef enum { UMB_PLACE_KERNEL, UMB_PLACE_PREFETCH } umb_place_with;
 typedef enum { UMB_PLACE_EACH, UMB_PLACE_ONCE } umb_place_when;
+/* --loop: which loop times the messages (docs/method.md); auto picks. */
+typedef enum { UMB_LOOP_AUTO, UMB_LOOP_HANDSHAKE, UMB_LOOP_CLASSIC } umb_loop;
 
 /* --advise bits, applied to managed buffers right after allocation. */
 enum {
@@ -61,6 +63,7 @@ typedef struct {
     umb_format format;
     umb_place_with place_with;
     umb_place_when place_when;
+    umb_loop loop;
     unsigned advise;
     int device;            /* -1: chosen from the launcher's local rank */
     double timeout;        /* seconds without progress; 0: off */

@@ -35,6 +35,8 @@ void umb_progress(size_t size, long iteration)
     umb_placement_iteration(iteration);
 }
 
+void umb_progress_size(size_t size) { tick(size, 0); }
+
 void umb_progress_phase(const char *phase)
 {
     atomic_store(&current_phase, phase);

@@ -6,9 +6,14 @@
 
 /* Starts the watchdog (seconds <= 0: does nothing). */
 void umb_watchdog_start(double seconds, int rank, const char *host);
-/* Marks progress: called as each iteration starts (warm-up included);
+/* Marks progress: called once per iteration (warm-up included), as it
+   starts or, in the back-to-back loops, once its messages are under way;
    a few stores, plus the --counters and placement-log marks. */
 void umb_progress(size_t size, long iteration);
+/* A message size starts: named in the abort message even before a rank
+   marks its first iteration (a back-to-back loop marks once its first
+   messages are under way). */
+void umb_progress_size(size_t size);
 /* Names the phase in the abort message ("setup", "latency"). */
 void umb_progress_phase(const char *phase);
 

@@ -54,8 +54,13 @@ int umb_window_check(umb_bench *b, umb_window *w, size_t size, long i, int sende
 
 void umb_window_send_acked(umb_window *w, size_t size, int peer, MPI_Request *reqs)
 {
-    char ack[4];
     umb_window_isend(w, size, peer, UMB_TAG_DATA, reqs);
+    umb_window_wait_acked(w, peer, reqs);
+}
+
+void umb_window_wait_acked(umb_window *w, int peer, MPI_Request *reqs)
+{
+    char ack[4];
     UMB_MPI_CHECK(MPI_Waitall(w->window, reqs, MPI_STATUSES_IGNORE));
     UMB_MPI_CHECK(MPI_Recv(ack, 4, MPI_BYTE, peer, UMB_TAG_ACK, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
 }

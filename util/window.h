@@ -29,6 +29,8 @@ int umb_window_check(umb_bench *b, umb_window *w, size_t size, long i, int sende
 /* The sender's side of one window: post every send, wait for all, then
    receive the receiver's 4-byte ack (OMB's osu_bw). */
 void umb_window_send_acked(umb_window *w, size_t size, int peer, MPI_Request *reqs);
+/* Its second half, the sends posted (umb_window_isend with UMB_TAG_DATA). */
+void umb_window_wait_acked(umb_window *w, int peer, MPI_Request *reqs);
 /* The receiver's side, its receives already posted: wait for all, ack. */
 void umb_window_wait_and_ack(umb_window *w, int peer, MPI_Request *reqs);
 

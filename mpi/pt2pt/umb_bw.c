@@ -52,23 +52,28 @@ static int handshake_loop(umb_bench *b, void *ctx, size_t size, long iters, long
     return valid;
 }
 
-/* OMB's loop: windows back to back; rank 0 reads the clock once per window. */
+/* OMB's loop: windows back to back. Rank 0 marks each window once its
+   sends are posted, while they are in flight (umb_laps). */
 static void classic_loop(umb_bench *b, void *ctx, size_t size, long iters, long skip, double *times)
 {
     stream *st = ctx;
     int peer = 1 - b->rank;
     umb_laps laps;
+    umb_laps_init(&laps, times, skip);
     for (long i = 0; i < skip + iters; i++) {
-        umb_progress(size, i);
         if (b->rank == 0) {
-            if (i == skip) umb_lap_start(&laps);
-            umb_window_send_acked(&st->w, size, peer, st->reqs);
-            if (i >= skip) times[i - skip] = umb_lap(&laps);
+            umb_lap_open(&laps, i);
+            umb_window_isend(&st->w, size, peer, UMB_TAG_DATA, st->reqs);
+            umb_lap_mark(&laps, i);
+            umb_progress(size, i);
+            umb_window_wait_acked(&st->w, peer, st->reqs);
         } else {
+            umb_progress(size, i);
             umb_window_irecv(&st->w, size, peer, UMB_TAG_DATA, st->reqs);
             umb_window_wait_and_ack(&st->w, peer, st->reqs);
         }
     }
+    if (b->rank == 0) umb_laps_close(&laps, iters);
 }
 
 static void place(umb_bench *b, void *ctx, size_t size)

@@ -55,25 +55,28 @@ static int handshake_loop(umb_bench *b, void *ctx, size_t size, long iters, long
     return valid;
 }
 
-/* OMB's loop: back-to-back round trips; rank 0 reads the clock once per
-   iteration for the percentiles. */
+/* OMB's loop: back-to-back round trips. Rank 0 marks each iteration once
+   its send has returned, while the message is in flight (umb_laps). */
 static void classic_loop(umb_bench *b, void *ctx, size_t size, long iters, long skip, double *times)
 {
     ping_pong *pp = ctx;
     int peer = 1 - b->rank;
     umb_laps laps;
+    umb_laps_init(&laps, times, skip);
     for (long i = 0; i < skip + iters; i++) {
-        umb_progress(size, i);
         if (b->rank == 0) {
-            if (i == skip) umb_lap_start(&laps);
+            umb_lap_open(&laps, i);
             UMB_MPI_CHECK(MPI_Send(pp->sbuf.ptr, (int)size, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD));
+            umb_lap_mark(&laps, i);
+            umb_progress(size, i);
             UMB_MPI_CHECK(MPI_Recv(pp->rbuf.ptr, (int)size, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-            if (i >= skip) times[i - skip] = umb_lap(&laps);
         } else {
+            umb_progress(size, i);
             UMB_MPI_CHECK(MPI_Recv(pp->rbuf.ptr, (int)size, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
             UMB_MPI_CHECK(MPI_Send(pp->sbuf.ptr, (int)size, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD));
         }
     }
+    if (b->rank == 0) umb_laps_close(&laps, iters);
 }
 
 static void place(umb_bench *b, void *ctx, size_t size)

@@ -53,24 +53,28 @@ static int handshake_loop(umb_bench *b, void *ctx, size_t size, long iters, long
     return valid;
 }
 
-/* OMB's loop: windows back to back after one barrier; each sender reads
-   the clock once per window. */
+/* OMB's loop: windows back to back after one barrier; each sender marks a
+   window once its sends are posted, while they are in flight (umb_laps). */
 static void classic_loop(umb_bench *b, void *ctx, size_t size, long iters, long skip, double *times)
 {
     pair_streams *ps = ctx;
     (void)b;
     umb_laps laps;
+    umb_laps_init(&laps, times, skip);
     for (long i = 0; i < skip + iters; i++) {
-        umb_progress(size, i);
         if (ps->sender) {
-            if (i == skip) umb_lap_start(&laps);
-            umb_window_send_acked(&ps->w, size, ps->peer, ps->reqs);
-            if (i >= skip) times[i - skip] = umb_lap(&laps);
+            umb_lap_open(&laps, i);
+            umb_window_isend(&ps->w, size, ps->peer, UMB_TAG_DATA, ps->reqs);
+            umb_lap_mark(&laps, i);
+            umb_progress(size, i);
+            umb_window_wait_acked(&ps->w, ps->peer, ps->reqs);
         } else {
+            umb_progress(size, i);
             umb_window_irecv(&ps->w, size, ps->peer, UMB_TAG_DATA, ps->reqs);
             umb_window_wait_and_ack(&ps->w, ps->peer, ps->reqs);
         }
     }
+    if (ps->sender) umb_laps_close(&laps, iters);
 }
 
 static void place(umb_bench *b, void *ctx, size_t size)

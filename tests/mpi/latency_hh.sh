@@ -30,6 +30,23 @@ expect_rc 0 "H H 2M:4M"
 awk '!/^#/ { n++; if ($7 != 5 || $8 != "Pass") bad = 1 } END { exit !(n == 2 && !bad) }' "$tmp/out" \
     || { cat "$tmp/out"; fail "large rows"; }
 
+# The classic loop marks each round trip after its send (umb_laps): the
+# samples still number -i, also with no warm-up, and one sample is the
+# whole loop (min = max = avg).
+run_mpi 2 "$lat" -m 8:8 -i 1 -x 0 -f --format csv H H
+expect_rc 0 "-i 1 -x 0"
+awk -F, '$1 == 8 { n++; if (!($2 > 0 && $2 == $3 && $3 == $4 && $7 == 1)) bad = 1 } END { exit !(n == 1 && !bad) }' "$tmp/out" \
+    || { cat "$tmp/out"; fail "-i 1 -x 0: one sample"; }
+run_mpi 2 "$lat" -m 8:8 -i 300 -x 0 -f --format csv H H
+expect_rc 0 "-i 300 -x 0"
+awk -F, '$1 == 8 { n++; if (!($3 <= $2 && $2 <= $4 && $7 == 300)) bad = 1 } END { exit !(n == 1 && !bad) }' "$tmp/out" \
+    || { cat "$tmp/out"; fail "-i 300 -x 0"; }
+grep -q '^# Loop: classic OMB' "$tmp/out" || fail "H H: classic loop"
+# --loop handshake runs the handshake loop on host buffers too.
+run_mpi 2 "$lat" -m 8:8 -i 50 --loop handshake H H
+expect_rc 0 "--loop handshake"
+grep -q '^# Loop: handshake' "$tmp/out" || fail "--loop handshake: the Loop line"
+
 # Size 0 is allowed, as in OMB.
 run_mpi 2 "$lat" -m 0:2 -i 10
 expect_rc 0 "-m 0:2"

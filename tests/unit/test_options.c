@@ -48,6 +48,12 @@ int main(void)
     CHECK(parse(&o, "--place-check observe") == 0 && o.place_check == UMB_CHECK_OBSERVE);
     CHECK(parse(&o, "--place-check=off") == 0 && o.place_check == UMB_CHECK_OFF);
     CHECK(parse(&o, "--place-check enforce") == 0 && o.place_check == UMB_CHECK_ENFORCE);
+    CHECK(o.loop == UMB_LOOP_AUTO);
+    CHECK(parse(&o, "--loop handshake") == 0 && o.loop == UMB_LOOP_HANDSHAKE);
+    CHECK(parse(&o, "--loop classic --place once MD MD") == 0 && o.loop == UMB_LOOP_CLASSIC);
+    CHECK(parse(&o, "--loop classic MD MD") == 1 && strstr(err, "--loop classic") && strstr(err, "--place once"));
+    CHECK(parse(&o, "--loop classic -c") == 1 && strstr(err, "-c"));
+    CHECK(parse(&o, "--loop sometimes") == 1 && strstr(err, "auto, handshake, classic"));
     CHECK(parse(&o, "-U") == 0 && o.counters == UMB_COUNTERS_FULL);
     CHECK(parse(&o, "--counters") == 0 && o.counters == UMB_COUNTERS_FULL);
     CHECK(parse(&o, "--counters=full") == 0 && o.counters == UMB_COUNTERS_FULL);

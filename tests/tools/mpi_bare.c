@@ -1,0 +1,126 @@
+/* The plainest MPI loops, the reference for the harness's own cost
+   (docs/method.md, "What the harness costs"): the same messages, buffers and
+   iteration counts as umb_latency, umb_bw and umb_bcast with H buffers,
+   nothing else in the loop. Ping-pong and bandwidth are timed once around
+   all timed iterations; a broadcast is timed per call, as in OMB, so that
+   the barrier between calls stays outside.
+
+   usage: mpi_bare latency|bw|bcast [MAX_BYTES]
+   prints "size value iterations" per line: one-way latency in us, MB/s, or
+   the broadcast's mean over ranks of each rank's mean in us. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { PAGE = 4096, WINDOW = 64, LARGE = 8192 };
+
+/* The umbench programs' defaults (their umb_cli tables). */
+typedef struct {
+    const char *name;
+    long iters, skip, iters_large, skip_large;
+    size_t max;
+} loop_kind;
+
+static const loop_kind kinds[] = {
+    {"latency", 10000, 100, 1000, 10, (size_t)1 << 22},
+    {"bw", 100, 10, 20, 2, (size_t)1 << 22},
+    {"bcast", 1000, 200, 100, 10, (size_t)1 << 20},
+};
+
+static unsigned char *buffer(size_t bytes, int byte)
+{
+    size_t n = (bytes + PAGE - 1) / PAGE * PAGE;
+    unsigned char *p = aligned_alloc(PAGE, n);
+    if (!p) MPI_Abort(MPI_COMM_WORLD, 1);
+    memset(p, byte, n);
+    return p;
+}
+
+static double latency(int rank, unsigned char *s, unsigned char *r, size_t size, long iters, long skip)
+{
+    int peer = 1 - rank;
+    double t0 = 0;
+    for (long i = 0; i < skip + iters; i++) {
+        if (i == skip) t0 = MPI_Wtime();
+        if (rank == 0) {
+            MPI_Send(s, (int)size, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
+            MPI_Recv(r, (int)size, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(r, (int)size, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(s, (int)size, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
+        }
+    }
+    return (MPI_Wtime() - t0) * 1e6 / (2.0 * (double)iters);
+}
+
+/* OMB's osu_bw: a window of sends from one buffer, then a 4-byte ack. */
+static double bandwidth(int rank, unsigned char *buf, size_t size, long iters, long skip)
+{
+    int peer = 1 - rank;
+    MPI_Request req[WINDOW];
+    char ack[4] = {0};
+    double t0 = 0;
+    for (long i = 0; i < skip + iters; i++) {
+        if (i == skip) t0 = MPI_Wtime();
+        if (rank == 0) {
+            for (int j = 0; j < WINDOW; j++) MPI_Isend(buf, (int)size, MPI_BYTE, peer, 1, MPI_COMM_WORLD, &req[j]);
+            MPI_Waitall(WINDOW, req, MPI_STATUSES_IGNORE);
+            MPI_Recv(ack, 4, MPI_BYTE, peer, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+            for (int j = 0; j < WINDOW; j++) MPI_Irecv(buf, (int)size, MPI_BYTE, peer, 1, MPI_COMM_WORLD, &req[j]);
+            MPI_Waitall(WINDOW, req, MPI_STATUSES_IGNORE);
+            MPI_Send(ack, 4, MPI_BYTE, peer, 3, MPI_COMM_WORLD);
+        }
+    }
+    return (double)size * WINDOW * (double)iters / (MPI_Wtime() - t0) / 1e6;
+}
+
+static double bcast(int nranks, unsigned char *buf, size_t size, long iters, long skip)
+{
+    double sum = 0, all;
+    for (long i = 0; i < skip + iters; i++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        MPI_Bcast(buf, (int)size, MPI_BYTE, 0, MPI_COMM_WORLD);
+        if (i >= skip) sum += MPI_Wtime() - t0;
+    }
+    double mean = sum * 1e6 / (double)iters;
+    MPI_Reduce(&mean, &all, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    return all / nranks;
+}
+
+int main(int argc, char **argv)
+{
+    int rank, nranks;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    const loop_kind *k = NULL;
+    for (size_t j = 0; argc > 1 && j < sizeof kinds / sizeof kinds[0]; j++)
+        if (!strcmp(argv[1], kinds[j].name)) k = &kinds[j];
+    size_t max = k && argc > 2 ? strtoull(argv[2], NULL, 0) : k ? k->max : 0;
+    if (!k || !max || (k != &kinds[2] && nranks != 2)) {
+        if (rank == 0)
+            fprintf(stderr, "mpi_bare: usage: mpi_bare latency|bw|bcast [MAX_BYTES] (latency and bw: 2 ranks), got '%s'\n",
+                    argc > 1 ? argv[1] : "");
+        MPI_Finalize();
+        return 1;
+    }
+    unsigned char *s = buffer(max, 'a'), *r = buffer(max, 'b');
+    if (rank == 0) printf("# mpi_bare %s, %d ranks\n", k->name, nranks);
+    for (size_t size = 1; size <= max; size *= 2) {
+        long iters = size > LARGE ? k->iters_large : k->iters, skip = size > LARGE ? k->skip_large : k->skip;
+        double v;
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (k == &kinds[0]) v = latency(rank, s, r, size, iters, skip);
+        else if (k == &kinds[1]) v = bandwidth(rank, rank == 0 ? s : r, size, iters, skip);
+        else v = bcast(nranks, r, size, iters, skip);
+        if (rank == 0) printf("%zu %.3f %ld\n", size, v, iters);
+        fflush(stdout);
+    }
+    free(s);
+    free(r);
+    MPI_Finalize();
+    return 0;
+}

@@ -7,14 +7,13 @@
 
 int main(void)
 {
-    umb_options o = {0};
     umb_buffer b;
     char why[256];
     unsigned got, want;
     const size_t n = 3 * UMB_PAGE + 123;
     uint32_t seed = umb_pattern_seed(7, n, 0);
 
-    CHECK(umb_buffer_alloc(&b, UMB_H, n, &o, why, sizeof why) == 0);
+    CHECK(umb_buffer_alloc(&b, UMB_H, n, 0, 0, why, sizeof why) == 0);
     CHECK(b.bytes == 4 * UMB_PAGE && ((uintptr_t)b.ptr % UMB_PAGE) == 0);
     /* Freshly allocated: poisoned, so nothing passes before a fill. */
     CHECK(umb_buffer_check(&b, 0, n, seed, &got, &want) >= 0);

@@ -192,9 +192,17 @@ int main(void)
 
     umb_kind k;
     int was_m;
-    for (int i = 0; i < UMB_NKINDS; i++) {
-        CHECK(umb_kind_parse(umb_kind_name((umb_kind)i), &k, &was_m) == 0 && k == (umb_kind)i && !was_m);
+    for (int i = 0; i <= UMB_MD; i++) {  /* the MPI kinds, by either name */
+        CHECK(umb_buffer_kind_parse(umb_kind_name((umb_kind)i), &k, &was_m) == 0 && k == (umb_kind)i && !was_m);
+        CHECK(umb_buffer_kind_parse(umb_kind_long((umb_kind)i), &k, &was_m) == 0 && k == (umb_kind)i && !was_m);
     }
+    CHECK(umb_buffer_kind_parse("M", &k, &was_m) == 0 && k == UMB_MH && was_m);
+    CHECK(umb_buffer_kind_parse("WC", &k, &was_m) == -1 && umb_buffer_kind_parse("numa-host", &k, &was_m) == -1);
+    CHECK(umb_kind_parse("write", UMB_KIND_BIT(UMB_WC), &k) == -1 && umb_kind_parse("wc", UMB_KIND_BIT(UMB_WC), &k) == 0);
+    unsigned hints = 0;
+    CHECK(umb_advise_parse("accessed-by,read-mostly", &hints, err, sizeof err) == 0
+          && hints == (UMB_ADV_ACCESSED_BY_GPU | UMB_ADV_READ_MOSTLY));
+    CHECK(umb_advise_parse("preferred=tpu", &hints, err, sizeof err) == 1 && strstr(err, "preferred=tpu"));
     CHECK(umb_kind_is_managed(UMB_MH) && umb_kind_is_managed(UMB_MD) && !umb_kind_is_managed(UMB_P));
     CHECK(!umb_kind_needs_gpu(UMB_H) && umb_kind_needs_gpu(UMB_P) && umb_kind_needs_gpu(UMB_D));
     return check_done("test_options");

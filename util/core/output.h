@@ -3,11 +3,14 @@
 #ifndef UMB_OUTPUT_H
 #define UMB_OUTPUT_H
 
-#include "options.h"
 #include "stats.h"
 #include "strbuf.h"
 
 #include <stdio.h>
+
+typedef enum { UMB_FMT_TABLE, UMB_FMT_CSV, UMB_FMT_JSON } umb_format;
+/* --format's value; 1 with the line in err when it is none of them. */
+int umb_format_parse(const char *s, umb_format *f, char *err, size_t n);
 
 /* The header: "# Label: value" lines in table and CSV, one object in JSON. */
 typedef struct {

@@ -3,10 +3,13 @@
 #ifndef UMB_BUFFER_H
 #define UMB_BUFFER_H
 
-#include "options.h"
+#include "memkind.h"
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* How managed pages are placed: touched in place, or cudaMemPrefetchAsync. */
+typedef enum { UMB_PLACE_KERNEL, UMB_PLACE_PREFETCH } umb_place_with;
 
 typedef struct {
     umb_kind kind;
@@ -18,10 +21,10 @@ typedef struct {
 
 #define UMB_PAGE 4096
 
-/* Allocates, applies --advise to managed memory, writes the poison pattern.
-   Managed memory larger than the GPU's free memory is refused unless
-   --allow-oversubscription. Returns 0, or -1 with one line in why. */
-int umb_buffer_alloc(umb_buffer *b, umb_kind kind, size_t bytes, const umb_options *o,
+/* Allocates (H P D MH MD), applies the advise bits to managed memory,
+   writes the poison pattern. Managed memory larger than the GPU's free
+   memory is refused unless allow_oversub. Returns 0, or -1 with one line in why. */
+int umb_buffer_alloc(umb_buffer *b, umb_kind kind, size_t bytes, unsigned advise, int allow_oversub,
                      char *why, size_t n);
 void umb_buffer_free(umb_buffer *b);
 

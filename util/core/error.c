@@ -1,6 +1,5 @@
 #include "error.h"
 
-#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +7,7 @@
 static char program_name[64] = "umbench";
 static char host_name[256] = "";
 static int rank_id = -1;
+static void (*abort_job)(int code);
 
 void umb_error_context(const char *program, int rank, const char *host)
 {
@@ -18,27 +18,18 @@ void umb_error_context(const char *program, int rank, const char *host)
 
 const char *umb_program(void) { return program_name; }
 
+void umb_error_on_fatal(void (*end_job)(int code)) { abort_job = end_job; }
+
 void umb_fatal(const char *call, const char *file, int line, const char *why)
 {
-    int up = 0, down = 0;
     if (rank_id >= 0)
         fprintf(stderr, "%s: rank %d on %s: %s failed at %s:%d: %s\n", program_name,
                 rank_id, host_name, call, file, line, why);
     else
         fprintf(stderr, "%s: %s failed at %s:%d: %s\n", program_name, call, file, line, why);
     fflush(stderr);
-    MPI_Initialized(&up);
-    MPI_Finalized(&down);
-    if (up && !down) MPI_Abort(MPI_COMM_WORLD, UMB_EXIT_USAGE);
+    if (abort_job) abort_job(UMB_EXIT_USAGE);
     exit(UMB_EXIT_USAGE);
-}
-
-void umb_mpi_fatal(int rc, const char *call, const char *file, int line)
-{
-    char why[MPI_MAX_ERROR_STRING] = "";
-    int len = 0;
-    if (MPI_Error_string(rc, why, &len) != MPI_SUCCESS) snprintf(why, sizeof why, "MPI error %d", rc);
-    umb_fatal(call, file, line, why);
 }
 
 void *umb_xmalloc(size_t bytes, const char *what)

@@ -17,7 +17,7 @@ static size_t page_round(size_t bytes)
     return bytes ? (bytes + UMB_PAGE - 1) / UMB_PAGE * UMB_PAGE : UMB_PAGE;
 }
 
-int umb_buffer_alloc(umb_buffer *b, umb_kind kind, size_t bytes, const umb_options *o,
+int umb_buffer_alloc(umb_buffer *b, umb_kind kind, size_t bytes, unsigned advise, int allow_oversub,
                      char *why, size_t n)
 {
     memset(b, 0, sizeof *b);
@@ -30,7 +30,7 @@ int umb_buffer_alloc(umb_buffer *b, umb_kind kind, size_t bytes, const umb_optio
             return -1;
         }
     } else {
-        if (umb_kind_is_managed(kind) && !o->allow_oversubscription) {
+        if (umb_kind_is_managed(kind) && !allow_oversub) {
             size_t free_b = umb_gpu_free_memory();
             if (b->bytes > free_b) {
                 snprintf(why, n, "buffer %s: %zu bytes of managed memory exceed the %zu bytes free on GPU %d; "
@@ -41,8 +41,8 @@ int umb_buffer_alloc(umb_buffer *b, umb_kind kind, size_t bytes, const umb_optio
         }
         b->ptr = umb_gpu_alloc(kind, b->bytes, why, n);
         if (!b->ptr) return -1;
-        if (umb_kind_is_managed(kind) && o->advise) umb_gpu_advise(b->ptr, b->bytes, o->advise);
-        b->advise = umb_kind_is_managed(kind) ? o->advise : 0;
+        if (umb_kind_is_managed(kind) && advise) umb_gpu_advise(b->ptr, b->bytes, advise);
+        b->advise = umb_kind_is_managed(kind) ? advise : 0;
     }
     if (kind == UMB_D || kind == UMB_MD) b->staging = umb_xmalloc(b->bytes, "a validation copy");
     umb_buffer_fill(b, 0, b->bytes, UMB_PATTERN_POISON);

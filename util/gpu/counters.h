@@ -10,6 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* --counters: CUPTI and getrusage (full, -U), or getrusage and the
+   placement check alone (light: no CUPTI, no cost to migrations). */
+enum { UMB_COUNTERS_OFF, UMB_COUNTERS_FULL, UMB_COUNTERS_LIGHT };
+
 typedef enum {
     UMB_CTR_GPU_FAULTS,     /* GPU page-fault groups */
     UMB_CTR_CPU_FAULTS,     /* CPU page faults on managed memory (records) */

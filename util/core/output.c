@@ -1,5 +1,7 @@
 #include "output.h"
 
+#include "parse.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
@@ -161,4 +163,13 @@ void umb_out_row(const umb_output *o, size_t size, const umb_col *cols, int n, i
         fprintf(o->out, "\n");
     }
     fflush(o->out);
+}
+
+int umb_format_parse(const char *s, umb_format *f, char *err, size_t n)
+{
+    if (!strcmp(s, "table")) *f = UMB_FMT_TABLE;
+    else if (!strcmp(s, "csv")) *f = UMB_FMT_CSV;
+    else if (!strcmp(s, "json")) *f = UMB_FMT_JSON;
+    else return umb_errf(err, n, "--format %s: accepted: table, csv, json", s);
+    return 0;
 }

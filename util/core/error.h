@@ -17,19 +17,15 @@ void umb_error_context(const char *program, int rank, const char *host);
 const char *umb_program(void);
 
 /* Prints "PROGRAM: rank R on HOST: CALL failed at FILE:LINE: WHY" and ends the
-   whole job (MPI_Abort when MPI is up), never returns. */
+   whole job: the hook set with umb_error_on_fatal (the MPI layer's
+   MPI_Abort), then exit. Never returns. */
 void umb_fatal(const char *call, const char *file, int line, const char *why)
     __attribute__((noreturn));
 
+/* What ends the whole job after a fatal error, besides exit (NULL: nothing). */
+void umb_error_on_fatal(void (*end_job)(int code));
+
 /* malloc that reports the size it could not get. */
 void *umb_xmalloc(size_t bytes, const char *what);
-
-#define UMB_MPI_CHECK(call)                                                  \
-    do {                                                                     \
-        int umb_rc_ = (call);                                                \
-        if (umb_rc_ != 0) umb_mpi_fatal(umb_rc_, #call, __FILE__, __LINE__); \
-    } while (0)
-void umb_mpi_fatal(int rc, const char *call, const char *file, int line)
-    __attribute__((noreturn));
 
 #endif

@@ -6,7 +6,8 @@
 #define UMB_DRIVE_H
 
 #include "counters.h"
-#include "options.h"
+#include "memkind.h"
+#include "parse.h"
 #include "output.h"
 
 #include <getopt.h>

@@ -4,7 +4,7 @@
 #ifndef UMB_GPU_H
 #define UMB_GPU_H
 
-#include "options.h"
+#include "memkind.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -5,6 +5,7 @@
 #define UMB_BENCH_H
 
 #include "buffer.h"
+#include "mpi_check.h"
 #include "mpi_info.h"
 #include "options.h"
 #include "output.h"

@@ -93,6 +93,7 @@ static int choose_gpu(umb_bench *b, int local_rank, const char *from, int count,
 
 void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char **argv)
 {
+    umb_mpi_abort_on_fatal();
     char err[LINE], msg[2 * LINE], gpu_msg[2 * LINE] = "", why[LINE] = "";
     memset(b, 0, sizeof *b);
     b->cli = cli;
@@ -222,7 +223,7 @@ void umb_bench_alloc(umb_bench *b, umb_buffer *buf, size_t bytes) { umb_bench_al
 void umb_bench_alloc_kind(umb_bench *b, umb_buffer *buf, umb_kind kind, size_t bytes)
 {
     char why[LINE] = "", msg[LINE + 128] = "";
-    int rc = umb_buffer_alloc(buf, kind, bytes, &b->opt, why, sizeof why);
+    int rc = umb_buffer_alloc(buf, kind, bytes, b->opt.advise, b->opt.allow_oversubscription, why, sizeof why);
     if (rc) snprintf(msg, sizeof msg, "%s: rank %d on %s: %s", b->cli->program, b->rank, b->host, why);
     umb_agree(rc ? UMB_EXIT_USAGE : 0, msg);
 }

@@ -1,5 +1,7 @@
 #include "options.h"
 
+#include "parse.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
@@ -7,91 +9,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-int umb_errf(char *err, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-    return 1;
-}
-
-int umb_format_parse(const char *s, umb_format *f, char *err, size_t n)
-{
-    if (!strcmp(s, "table")) *f = UMB_FMT_TABLE;
-    else if (!strcmp(s, "csv")) *f = UMB_FMT_CSV;
-    else if (!strcmp(s, "json")) *f = UMB_FMT_JSON;
-    else return umb_errf(err, n, "--format %s: accepted: table, csv, json", s);
-    return 0;
-}
-
-int umb_parse_long(const char *s, long lo, long hi, long *v)
-{
-    char *end;
-    if (!s || !isdigit((unsigned char)s[0])) return -1;
-    errno = 0;
-    *v = strtol(s, &end, 10);
-    return errno || *end || *v < lo || *v > hi ? -1 : 0;
-}
-
-static const char *const kind_names[UMB_NKINDS] = {"H", "P", "D", "MH", "MD"};
-static const char *const kind_whats[UMB_NKINDS] = {
-    "pageable host (malloc)", "pinned host (cudaMallocHost)", "device (cudaMalloc)",
-    "managed, placed on the host", "managed, placed on the device"};
-
-const char *umb_kind_name(umb_kind k) { return kind_names[k]; }
-const char *umb_kind_what(umb_kind k) { return kind_whats[k]; }
-int umb_kind_is_managed(umb_kind k) { return k == UMB_MH || k == UMB_MD; }
-int umb_kind_needs_gpu(umb_kind k) { return k != UMB_H; }
-
-int umb_kind_parse(const char *s, umb_kind *k, int *was_m)
-{
-    if (was_m) *was_m = 0;
-    for (int i = 0; i < UMB_NKINDS; i++)
-        if (strcmp(s, kind_names[i]) == 0) { *k = (umb_kind)i; return 0; }
-    if (strcmp(s, "M") == 0) {
-        *k = UMB_MH;
-        if (was_m) *was_m = 1;
-        return 0;
-    }
-    return -1;
-}
-
-void umb_advise_string(unsigned a, char *buf, size_t n)
-{
-    static const struct { unsigned bit; const char *name; } names[] = {
-        {UMB_ADV_PREFERRED_CPU, "preferred=cpu"}, {UMB_ADV_PREFERRED_GPU, "preferred=gpu"},
-        {UMB_ADV_ACCESSED_BY_GPU, "accessed-by=gpu"}, {UMB_ADV_ACCESSED_BY_CPU, "accessed-by=cpu"},
-        {UMB_ADV_READ_MOSTLY, "read-mostly"}};
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (a & names[i].bit)
-            used += (size_t)snprintf(buf + used, used < n ? n - used : 0, "%s%s",
-                                     used ? "," : "", names[i].name);
-    if (!used) snprintf(buf, n, "none");
-}
-
-int umb_parse_bytes(const char *s, size_t *out)
-{
-    char *end;
-    if (!s || !isdigit((unsigned char)s[0])) return -1;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno) return -1;
-    unsigned shift = 0;
-    switch (*end) {
-    case 'K': case 'k': shift = 10; end++; break;
-    case 'M': case 'm': shift = 20; end++; break;
-    case 'G': case 'g': shift = 30; end++; break;
-    default: break;
-    }
-    if (*end != '\0') return -1;
-    if (shift && v > (SIZE_MAX >> shift)) return -1;
-    *out = (size_t)(v << shift);
-    return 0;
-}
 
 static int parse_count(const char *s, long *out)
 {
@@ -130,43 +47,32 @@ bad:
     return umb_errf(err, n, "-m %s: expected MAX, MIN:MAX or MIN: in bytes (K, M, G suffixes allowed), e.g. -m 8:4M", arg);
 }
 
-static int parse_advise(umb_options *o, const char *arg, char *err, size_t n)
-{
-    char copy[256];
-    unsigned a = 0;
-    if (strlen(arg) >= sizeof copy) goto bad;
-    strcpy(copy, arg);
-    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (!strcmp(t, "preferred=cpu")) a |= UMB_ADV_PREFERRED_CPU;
-        else if (!strcmp(t, "preferred=gpu")) a |= UMB_ADV_PREFERRED_GPU;
-        else if (!strcmp(t, "accessed-by=gpu")) a |= UMB_ADV_ACCESSED_BY_GPU;
-        else if (!strcmp(t, "accessed-by=cpu")) a |= UMB_ADV_ACCESSED_BY_CPU;
-        else if (!strcmp(t, "read-mostly")) a |= UMB_ADV_READ_MOSTLY;
-        else if (!strcmp(t, "none")) continue;
-        else return umb_errf(err, n, "--advise %s: unknown hint '%s'; accepted: preferred=cpu|gpu, accessed-by=gpu|cpu, read-mostly, none (comma-separated)", arg, t);
-    }
-    if ((a & UMB_ADV_PREFERRED_CPU) && (a & UMB_ADV_PREFERRED_GPU))
-        return umb_errf(err, n, "--advise %s: preferred=cpu and preferred=gpu exclude each other", arg);
-    o->advise = a;
-    return 0;
-bad:
-    return umb_errf(err, n, "--advise: value too long");
-}
 
 enum { OPT_FORMAT = 256, OPT_PLACE_WITH, OPT_PLACE, OPT_ADVISE, OPT_DEVICE, OPT_TIMEOUT,
        OPT_ASSUME_AWARE, OPT_ALLOW_OVERSUB, OPT_ROOT_BUFFER, OPT_BUFFER, OPT_BUFFERS, OPT_PLACE_CHECK, OPT_LOOP };
+
+int umb_buffer_kind_parse(const char *s, umb_kind *k, int *was_m)
+{
+    if (was_m) *was_m = 0;
+    if (umb_kind_parse(s, UMB_KINDS_MPI | UMB_KIND_BIT(UMB_M), k)) return -1;
+    if (*k == UMB_M) {  /* OMB's M: managed, on the host */
+        *k = UMB_MH;
+        if (was_m) *was_m = 1;
+    }
+    return 0;
+}
 
 int umb_list_kind(const char *list, int i, umb_kind *k)
 {
     const char *p = list;
     for (; i > 0 && p; i--) p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
     if (!p || !*p) return -1;
-    char tok[8];
+    char tok[24];
     size_t len = strcspn(p, ",");
     if (len >= sizeof tok) return -1;
     memcpy(tok, p, len);
     tok[len] = '\0';
-    return umb_kind_parse(tok, k, NULL);
+    return umb_buffer_kind_parse(tok, k, NULL);
 }
 
 int umb_list_length(const char *list)
@@ -325,7 +231,7 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
             else return umb_errf(err, n, "--loop %s: accepted: auto, handshake, classic", a);
             break;
         case OPT_ADVISE:
-            if (parse_advise(o, a, err, n)) return 1;
+            if (umb_advise_parse(a, &o->advise, err, n)) return 1;
             break;
         case OPT_DEVICE: {
             char *end;
@@ -359,7 +265,7 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
             } else {
                 umb_kind k;
                 int was_m;
-                if (umb_kind_parse(a, &k, &was_m))
+                if (umb_buffer_kind_parse(a, &k, &was_m))
                     return umb_errf(err, n, "%s %s: accepted: H, P, D, MH, MD, M (= MH)", c == OPT_BUFFER ? "--buffer" : "--root-buffer", a);
                 o->m_given |= was_m;
                 if (c == OPT_BUFFER) o->other_kind = k, have_other_kind = 1;
@@ -390,7 +296,7 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
         o->kinds[i] = UMB_H;
         if (i < npos) {
             int was_m;
-            if (umb_kind_parse(argv[optind + i], &o->kinds[i], &was_m))
+            if (umb_buffer_kind_parse(argv[optind + i], &o->kinds[i], &was_m))
                 return umb_errf(err, n, "buffer '%s': accepted: H, P, D, MH, MD, M (= MH)%s", argv[optind + i],
                                 !strcmp(argv[optind + i], "light") || !strcmp(argv[optind + i], "full")
                                     ? "; counters take their mode as --counters=light" : "");

@@ -1,42 +1,25 @@
-/* Command line in OMB style (README, "Options"): one parser for every program. */
+/* The MPI programs' command line in OMB style (README, "Options"). */
 #ifndef UMB_OPTIONS_H
 #define UMB_OPTIONS_H
 
+#include "buffer.h"
+#include "counters.h"
+#include "memkind.h"
+#include "output.h"
+#include "parse.h"
 #include "placement.h"
 
 #include <stddef.h>
 #include <stdio.h>
 
-/* Buffer kinds of DESIGN.md. */
-typedef enum { UMB_H, UMB_P, UMB_D, UMB_MH, UMB_MD, UMB_NKINDS } umb_kind;
+/* A buffer kind of the MPI programs by either name (H P D MH MD, or
+   pageable ... managed-device); M and managed are read as MH, as OMB
+   (*was_m set). -1 when it is none of them. */
+int umb_buffer_kind_parse(const char *s, umb_kind *k, int *was_m);
 
-const char *umb_kind_name(umb_kind k);          /* "MD" */
-const char *umb_kind_what(umb_kind k);          /* "managed, placed on the device" */
-int umb_kind_is_managed(umb_kind k);
-int umb_kind_needs_gpu(umb_kind k);
-/* Parses one token; M is read as MH (*was_m set). Returns -1 when unknown. */
-int umb_kind_parse(const char *s, umb_kind *k, int *was_m);
-
-/* --counters: CUPTI and getrusage (full, -U), or getrusage and the
-   placement check alone (light: no CUPTI, no cost to migrations). */
-enum { UMB_COUNTERS_OFF, UMB_COUNTERS_FULL, UMB_COUNTERS_LIGHT };
-
-typedef enum { UMB_FMT_TABLE, UMB_FMT_CSV, UMB_FMT_JSON } umb_format;
-typedef enum { UMB_PLACE_KERNEL, UMB_PLACE_PREFETCH } umb_place_with;
 typedef enum { UMB_PLACE_EACH, UMB_PLACE_ONCE } umb_place_when;
 /* --loop: which loop times the messages (docs/method.md); auto picks. */
 typedef enum { UMB_LOOP_AUTO, UMB_LOOP_HANDSHAKE, UMB_LOOP_CLASSIC } umb_loop;
-
-/* --advise bits, applied to managed buffers right after allocation. */
-enum {
-    UMB_ADV_PREFERRED_CPU = 1 << 0,
-    UMB_ADV_PREFERRED_GPU = 1 << 1,
-    UMB_ADV_ACCESSED_BY_GPU = 1 << 2,
-    UMB_ADV_ACCESSED_BY_CPU = 1 << 3,
-    UMB_ADV_READ_MOSTLY = 1 << 4,
-};
-/* "preferred=gpu,read-mostly" or "none" */
-void umb_advise_string(unsigned advise, char *buf, size_t n);
 
 /* What a program accepts and its OMB defaults. */
 typedef struct {
@@ -94,16 +77,8 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
 /* Full usage text. */
 void umb_usage(const umb_cli *cli, FILE *f);
 
-/* Writes one usage-error line into err (no newline); returns 1. */
-int umb_errf(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* --format's value; 1 with the line in err when it is none of them. */
-int umb_format_parse(const char *s, umb_format *f, char *err, size_t n);
-/* A decimal integer from lo to hi (no sign, no suffix): 0, else -1. */
-int umb_parse_long(const char *s, long lo, long hi, long *v);
 
-/* Parses a byte count with an optional K, M or G (powers of 1024) suffix. */
-int umb_parse_bytes(const char *s, size_t *out);
 
 /* Message sizes: min, then powers of two up to max (0 is followed by 1). */
 size_t umb_size_next(size_t size);

@@ -1,0 +1,92 @@
+#include "memkind.h"
+
+#include "parse.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+    const char *name, *long_name, *what;
+} kinds[UMB_NKINDS] = {
+    [UMB_H] = {"H", "pageable", "pageable host (malloc)"},
+    [UMB_P] = {"P", "pinned", "pinned host (cudaMallocHost)"},
+    [UMB_D] = {"D", "device", "device (cudaMalloc)"},
+    [UMB_MH] = {"MH", "managed-host", "managed, placed on the host"},
+    [UMB_MD] = {"MD", "managed-device", "managed, placed on the device"},
+    [UMB_M] = {"M", "managed", "managed, placed by the run's policy"},
+    [UMB_WC] = {"WC", "wc", "pinned write-combined (cudaHostAllocWriteCombined)"},
+    [UMB_REG] = {"REG", "registered", "pageable, registered (cudaHostRegister)"},
+    [UMB_NH] = {"NH", "numa-host", "pageable host on a chosen NUMA node"},
+};
+
+const char *umb_kind_name(umb_kind k) { return kinds[k].name; }
+const char *umb_kind_long(umb_kind k) { return kinds[k].long_name; }
+const char *umb_kind_what(umb_kind k) { return kinds[k].what; }
+int umb_kind_is_managed(umb_kind k) { return k == UMB_MH || k == UMB_MD || k == UMB_M; }
+int umb_kind_needs_gpu(umb_kind k) { return k != UMB_H && k != UMB_NH; }
+
+int umb_kind_parse(const char *s, unsigned accepted, umb_kind *k)
+{
+    for (int i = 0; i < UMB_NKINDS; i++)
+        if ((accepted & UMB_KIND_BIT(i)) && (!strcmp(s, kinds[i].name) || !strcmp(s, kinds[i].long_name))) {
+            *k = (umb_kind)i;
+            return 0;
+        }
+    return -1;
+}
+
+void umb_kind_list(unsigned accepted, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < UMB_NKINDS; i++)
+        if (accepted & UMB_KIND_BIT(i))
+            used += (size_t)snprintf(buf + used, used < n ? n - used : 0, "%s%s (%s)", used ? ", " : "",
+                                     kinds[i].name, kinds[i].long_name);
+}
+
+static const struct {
+    unsigned bit;
+    const char *name;
+} hints[] = {
+    {UMB_ADV_PREFERRED_CPU, "preferred=cpu"}, {UMB_ADV_PREFERRED_GPU, "preferred=gpu"},
+    {UMB_ADV_ACCESSED_BY_GPU, "accessed-by=gpu"}, {UMB_ADV_ACCESSED_BY_CPU, "accessed-by=cpu"},
+    {UMB_ADV_READ_MOSTLY, "read-mostly"},
+};
+
+static unsigned hint_bit(const char *t)
+{
+    if (!strcmp(t, "accessed-by")) return UMB_ADV_ACCESSED_BY_GPU;
+    for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++)
+        if (!strcmp(t, hints[i].name)) return hints[i].bit;
+    return 0;
+}
+
+int umb_advise_parse(const char *list, unsigned *advise, char *err, size_t n)
+{
+    char copy[256];
+    unsigned a = 0;
+    if (strlen(list) >= sizeof copy) return umb_errf(err, n, "--advise: value too long (%zu characters)", strlen(list));
+    strcpy(copy, list);
+    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        unsigned bit = hint_bit(t);
+        if (!bit && strcmp(t, "none"))
+            return umb_errf(err, n, "--advise %s: unknown hint '%s'; accepted: preferred=cpu|gpu, accessed-by=gpu|cpu "
+                            "(accessed-by alone: gpu), read-mostly, none (comma-separated)", list, t);
+        a |= bit;
+    }
+    if ((a & UMB_ADV_PREFERRED_CPU) && (a & UMB_ADV_PREFERRED_GPU))
+        return umb_errf(err, n, "--advise %s: preferred=cpu and preferred=gpu exclude each other", list);
+    *advise = a;
+    return 0;
+}
+
+void umb_advise_string(unsigned a, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++)
+        if (a & hints[i].bit)
+            used += (size_t)snprintf(buf + used, used < n ? n - used : 0, "%s%s", used ? "," : "", hints[i].name);
+    if (!used) snprintf(buf, n, "none");
+}

@@ -1,0 +1,46 @@
+#include "parse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int umb_errf(char *err, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, n, fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+int umb_parse_long(const char *s, long lo, long hi, long *v)
+{
+    char *end;
+    if (!s || !isdigit((unsigned char)s[0])) return -1;
+    errno = 0;
+    *v = strtol(s, &end, 10);
+    return errno || *end || *v < lo || *v > hi ? -1 : 0;
+}
+
+int umb_parse_bytes(const char *s, size_t *out)
+{
+    char *end;
+    if (!s || !isdigit((unsigned char)s[0])) return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno) return -1;
+    unsigned shift = 0;
+    switch (*end) {
+    case 'K': case 'k': shift = 10; end++; break;
+    case 'M': case 'm': shift = 20; end++; break;
+    case 'G': case 'g': shift = 30; end++; break;
+    default: break;
+    }
+    if (*end != '\0') return -1;
+    if (shift && v > (SIZE_MAX >> shift)) return -1;
+    *out = (size_t)(v << shift);
+    return 0;
+}

@@ -57,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int i = 1; i < argc; i++) {
         umb_kind kind;
         size_t bytes;
-        umb_kind_parse(argv[i], &kind, NULL);
+        umb_buffer_kind_parse(argv[i], &kind, NULL);
         umb_parse_bytes(argv[i], &bytes);
         umb_list_kind(argv[i], i, &kind);
         umb_list_length(argv[i]);

@@ -2,37 +2,24 @@
    or writing managed memory. One policy (--advise, --prefetch), or with
    --matrix every combination; each run reported on its own, because the
    first run and later ones differ by up to 100x (docs/method.md). */
-#include "access.h"
+#include "drive.h"   /* access.h, counters.h, memkind.h, output.h, parse.h, umb_numa.h */
 #include "error.h"
 #include "gpu.h"
-#include "memkind.h"
-#include "parse.h"
-#include "output.h"
-#include "residency.h"
-#include "counters.h"
-#include "drive.h"
 #include "oversub.h"
+#include "residency.h"
 #include "sysinfo.h"
 
-#include "config.h"
-
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#ifdef HAVE_NUMA
-#include <numa.h>
-#endif
 
 #define PROGRAM "umb_um"
 #define MAX_RUNS 32
 #define MAX_POLICIES 64
 #define GIB 1073741824.0
-
-typedef enum { MEM_MANAGED, MEM_NUMA_HOST, MEM_PINNED, MEM_DEVICE } memory;
-static const char *memory_names[] = {"managed", "numa-host", "pinned", "device"};
+/* --memory: managed (the default), numa-host, pinned, device; short or long names. */
+#define KINDS (UMB_KIND_BIT(UMB_M) | UMB_KIND_BIT(UMB_NH) | UMB_KIND_BIT(UMB_P) | UMB_KIND_BIT(UMB_D))
 
 typedef enum { PF_NONE, PF_WHOLE, PF_BLOCKS } prefetch_kind;
 
@@ -44,210 +31,130 @@ typedef struct {
 
 typedef struct {
     size_t size;
-    umb_op op;
-    int runs;
-    memory mem;
+    umb_kind mem;            /* UMB_M, UMB_NH, UMB_P or UMB_D */
     int numa_node;           /* -1: the GPU's node */
     policy pol;
-    int touch_on_host, matrix, full;
-    umb_kernel_opts k;       /* --device, --grid, --block, --format, -U, ... */
+    int touch_on_host, matrix, full, advise_given, prefetch_given;
     const char *prefetch_arg, *size_arg;  /* as given, for messages */
 } config;
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-        "Usage: " PROGRAM " [options]\n"
-        "A GPU kernel reads or writes one buffer --runs times; each run is reported on its own.\n"
-        "  --size BYTES            buffer size, a multiple of 4K (K, M, G suffixes; default 1G)\n"
-        "  --op read|write         what the kernel does to every byte (default read)\n"
-        "  --runs N                kernel runs, each timed and reported (1-%d, default 3)\n"
-        "  --memory KIND           managed (default), numa-host (numa_alloc_onnode, registered),\n"
-        "                          pinned (cudaMallocHost), device (cudaMalloc)\n"
-        "  --numa-node N           node of numa-host memory (default: the GPU's node)\n"
-        "  --advise LIST           managed only: accessed-by, read-mostly, preferred=cpu|gpu, none,\n"
-        "                          comma-separated, set right after allocation\n"
-        "  --prefetch P            managed only: none (default), whole (one cudaMemPrefetchAsync),\n"
-        "                          blocks:SIZE (SIZE chunks on two alternating streams); before\n"
-        "                          every run, timed on its own, never inside the kernel's time\n"
-        "  --touch-on-host         the CPU writes every byte before each run after the first\n"
-        "  --matrix                every advice x prefetch combination (managed), a row each,\n"
-        "                          then the fastest policy for one pass and for repeated passes\n"
-        "  --device N              GPU N (default 0)\n"
-        "  --grid N, --block N     kernel shape (default: full occupancy, 256 threads)\n"
-        "  --format table|csv|json output format (default table)\n"
-        "  -f, --full              add each run's prefetch time to the table\n"
-        "  -U, --counters          per run: bytes migrated, GPU and CPU faults (CUPTI), prefetch apart\n"
-        "  --allow-oversubscription  allow managed memory above the GPU's free memory\n"
-        "  -h, --help / -v, --version\n", MAX_RUNS);
-}
+static config cfg = {.size = (size_t)1 << 30, .mem = UMB_M, .numa_node = -1};
+static umb_drive drv;        /* --repeat (the runs), --device, --op, --grid, --block, --format, -U, ... */
 
-static int bad(char *err, size_t n, const char *fmt, const char *arg)
+enum { O_SIZE = 1000, O_RUNS, O_MEMORY, O_NUMA, O_ADVISE, O_PREFETCH, O_TOUCH, O_MATRIX };
+
+static int own_parse(void *ctx, int val, const char *name, const char *a, char *err, size_t n)
 {
-    snprintf(err, n, fmt, arg);
+    config *c = ctx;
+    char kinds[160];
+    long v;
+    (void)name;
+    switch (val) {
+    case O_SIZE:
+        c->size_arg = a;
+        if (umb_parse_bytes(a, &c->size) || c->size < 4096 || c->size % 4096)
+            return umb_errf(err, n, "--size %s: expected a multiple of 4K of at least 4K (K, M, G suffixes), e.g. 1G", a);
+        return 0;
+    case O_RUNS: return umb_errf(err, n, "--runs: renamed --repeat");
+    case O_MEMORY:
+        umb_kind_list(KINDS, kinds, sizeof kinds);
+        if (umb_kind_parse(a, KINDS, &c->mem)) return umb_errf(err, n, "--memory %s: accepted: %s", a, kinds);
+        if (c->mem == UMB_NH && !umb_numa_built())
+            return umb_errf(err, n, "--memory %s: this build has no libnuma (configure --with-numa); use managed, pinned or device", a);
+        return 0;
+    case O_NUMA:
+        if (umb_parse_long(a, 0, 4095, &v)) return umb_errf(err, n, "--numa-node %s: expected a NUMA node number (0, 1, ...)", a);
+        c->numa_node = (int)v;
+        return 0;
+    case O_ADVISE:
+        c->advise_given = 1;
+        return umb_advise_parse(a, &c->pol.advise, err, n);
+    case O_PREFETCH:
+        c->prefetch_given = 1;
+        c->prefetch_arg = a;
+        c->pol.prefetch = !strcmp(a, "none") ? PF_NONE : !strcmp(a, "whole") ? PF_WHOLE : PF_BLOCKS;
+        if (c->pol.prefetch == PF_BLOCKS && (strncmp(a, "blocks:", 7) || umb_parse_bytes(a + 7, &c->pol.chunk) ||
+                                             c->pol.chunk < 4096 || c->pol.chunk % 4096))
+            return umb_errf(err, n, "--prefetch %s: expected none, whole or blocks:SIZE (SIZE a multiple of 4K, e.g. blocks:64M)", a);
+        return 0;
+    case O_TOUCH: c->touch_on_host = 1; return 0;
+    case O_MATRIX: c->matrix = 1; return 0;
+    case 'f': c->full = 1; return 0;
+    }
     return 1;
 }
 
-static int parse_advise(const char *arg, unsigned *out)
+/* The options together, before any GPU is looked for. */
+static int own_check(void *ctx, char *err, size_t n)
 {
-    char copy[256];
-    unsigned a = 0;
-    if (strlen(arg) >= sizeof copy || !*arg) return -1;
-    strcpy(copy, arg);
-    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (!strcmp(t, "accessed-by") || !strcmp(t, "accessed-by=gpu")) a |= UMB_ADV_ACCESSED_BY_GPU;
-        else if (!strcmp(t, "read-mostly")) a |= UMB_ADV_READ_MOSTLY;
-        else if (!strcmp(t, "preferred=cpu")) a |= UMB_ADV_PREFERRED_CPU;
-        else if (!strcmp(t, "preferred=gpu")) a |= UMB_ADV_PREFERRED_GPU;
-        else if (strcmp(t, "none")) return -1;
-    }
-    if ((a & UMB_ADV_PREFERRED_CPU) && (a & UMB_ADV_PREFERRED_GPU)) return -1;
-    *out = a;
+    const config *c = ctx;
+    if (c->mem != UMB_M && (c->advise_given || c->prefetch_given || c->matrix))
+        return umb_errf(err, n, "--memory %s: --advise, --prefetch and --matrix need --memory managed", umb_kind_long(c->mem));
+    if (c->matrix && (c->advise_given || c->prefetch_given))
+        return umb_errf(err, n, "--matrix runs every --advise and --prefetch combination: give neither");
+    if (c->mem == UMB_D && c->touch_on_host)
+        return umb_errf(err, n, "--touch-on-host: --memory device cannot be written by the CPU; use managed, numa-host or pinned");
+    if (c->numa_node >= 0 && c->mem != UMB_NH)
+        return umb_errf(err, n, "--numa-node %d: only --memory numa-host is allocated on a chosen node", c->numa_node);
+    if (c->pol.prefetch == PF_BLOCKS && c->pol.chunk > c->size)
+        return umb_errf(err, n, "--prefetch %s: a block is larger than --size %s", c->prefetch_arg,
+                        c->size_arg ? c->size_arg : "1G");
     return 0;
 }
 
-static int parse_prefetch(const char *arg, policy *p)
-{
-    if (!strcmp(arg, "none")) p->prefetch = PF_NONE;
-    else if (!strcmp(arg, "whole")) p->prefetch = PF_WHOLE;
-    else if (!strncmp(arg, "blocks:", 7)) {
-        if (umb_parse_bytes(arg + 7, &p->chunk) || p->chunk < 4096 || p->chunk % 4096) return -1;
-        p->prefetch = PF_BLOCKS;
-    } else return -1;
-    return 0;
-}
+static const struct option own_options[] = {
+    {"size", required_argument, 0, O_SIZE}, {"runs", optional_argument, 0, O_RUNS},
+    {"memory", required_argument, 0, O_MEMORY}, {"numa-node", required_argument, 0, O_NUMA},
+    {"advise", required_argument, 0, O_ADVISE}, {"prefetch", required_argument, 0, O_PREFETCH},
+    {"touch-on-host", no_argument, 0, O_TOUCH}, {"matrix", no_argument, 0, O_MATRIX},
+    {"full", no_argument, 0, 'f'}, {0, 0, 0, 0}};
 
-enum { O_SIZE = 1000, O_OP, O_RUNS, O_MEMORY, O_NUMA, O_ADVISE, O_PREFETCH, O_TOUCH, O_MATRIX,
-       };
+static const umb_drive_cli cli = {
+    .program = PROGRAM,
+    .summary = "a GPU kernel reads or writes one buffer --repeat times; each run is timed and reported on its own",
+    .common = UMB_DRIVE_REPEAT | UMB_DRIVE_KERNEL,
+    .repeat = 3, .repeat_max = MAX_RUNS,
+    .own = own_options, .own_short = "f", .own_parse = own_parse, .own_check = own_check, .ctx = &cfg,
+    .exit_usage = "Exit status: 0 ok, 1 bad input or error, 77 no GPU.",
+    .own_usage =
+        "What to run:\n"
+        "      --size BYTES              buffer size, a multiple of 4K (K, M, G suffixes; default 1G)\n"
+        "      --memory KIND             M|managed (default), NH|numa-host (numa_alloc_onnode, registered),\n"
+        "                                P|pinned (cudaMallocHost), D|device (cudaMalloc)\n"
+        "      --numa-node N             node of numa-host memory (default: the GPU's node)\n"
+        "      --advise LIST             managed only: accessed-by[=gpu|cpu] (alone: gpu), read-mostly,\n"
+        "                                preferred=cpu|gpu, none, comma-separated, set right after allocation\n"
+        "      --prefetch P              managed only: none (default), whole (one cudaMemPrefetchAsync),\n"
+        "                                blocks:SIZE (SIZE chunks on two alternating streams); before\n"
+        "                                every run, timed on its own, never inside the kernel's time\n"
+        "      --touch-on-host           the CPU writes every byte before each run after the first\n"
+        "      --matrix                  every advice x prefetch combination (managed), a row each,\n"
+        "                                then the fastest policy for one pass and for repeated passes\n"
+        "  -f, --full                    every column in the table: prefetch times, host shares, all counters\n",
+};
 
-/* 0, 1 with one line in err, 2 for an unknown option. */
-static int parse(config *c, int argc, char **argv, char *err, size_t n)
-{
-    static const struct option opts[] = {
-        {"size", required_argument, 0, O_SIZE}, {"op", required_argument, 0, O_OP},
-        {"runs", required_argument, 0, O_RUNS}, {"memory", required_argument, 0, O_MEMORY},
-        {"numa-node", required_argument, 0, O_NUMA}, {"advise", required_argument, 0, O_ADVISE},
-        {"prefetch", required_argument, 0, O_PREFETCH}, {"touch-on-host", no_argument, 0, O_TOUCH},
-        {"matrix", no_argument, 0, O_MATRIX}, {"full", no_argument, 0, 'f'}, UMB_KERNEL_OPTIONS, {0, 0, 0, 0}};
-    int ch, advise_given = 0, prefetch_given = 0;
-    long v;
-    memset(c, 0, sizeof *c);
-    c->size = (size_t)1 << 30;
-    c->runs = 3;
-    c->numa_node = -1;
-    opterr = 0;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, ":fhvU", opts, NULL)) != -1) {
-        const char *a = optarg;
-        switch (ch) {
-        case O_SIZE:
-            if (umb_parse_bytes(a, &c->size) || c->size < 4096 || c->size % 4096)
-                return bad(err, n, "--size %s: expected a multiple of 4K of at least 4K (K, M, G suffixes), e.g. 1G", a);
-            c->size_arg = a;
-            break;
-        case O_OP:
-            if (!strcmp(a, "read")) c->op = UMB_OP_READ;
-            else if (!strcmp(a, "write")) c->op = UMB_OP_WRITE;
-            else return bad(err, n, "--op %s: expected read or write", a);
-            break;
-        case O_RUNS:
-            if (umb_parse_long(a, 1, MAX_RUNS, &v)) {
-                snprintf(err, n, "--runs %s: expected a whole number from 1 to %d", a, MAX_RUNS);
-                return 1;
-            }
-            c->runs = (int)v;
-            break;
-        case O_MEMORY: {
-            int k = -1;
-            for (int i = 0; i < 4; i++)
-                if (!strcmp(a, memory_names[i])) k = i;
-            if (k < 0) return bad(err, n, "--memory %s: expected managed, numa-host, pinned or device", a);
-#ifndef HAVE_NUMA
-            if (k == MEM_NUMA_HOST)
-                return bad(err, n, "--memory %s: this build has no libnuma (configure --with-numa); use managed, pinned or device", a);
-#endif
-            c->mem = (memory)k;
-            break;
-        }
-        case O_NUMA:
-            if (umb_parse_long(a, 0, 4095, &v)) return bad(err, n, "--numa-node %s: expected a NUMA node number (0, 1, ...)", a);
-            c->numa_node = (int)v;
-            break;
-        case O_ADVISE:
-            if (parse_advise(a, &c->pol.advise))
-                return bad(err, n, "--advise %s: expected accessed-by, read-mostly, preferred=cpu or preferred=gpu (one preferred), or none, comma-separated", a);
-            advise_given = 1;
-            break;
-        case O_PREFETCH:
-            if (parse_prefetch(a, &c->pol))
-                return bad(err, n, "--prefetch %s: expected none, whole or blocks:SIZE (SIZE a multiple of 4K, e.g. blocks:64M)", a);
-            prefetch_given = 1;
-            c->prefetch_arg = a;
-            break;
-        case O_TOUCH: c->touch_on_host = 1; break;
-        case O_MATRIX: c->matrix = 1; break;
-        case 'f': c->full = 1; break;
-        default: {
-            int r = umb_kernel_opt(&c->k, ch, a, argv[optind - 1], err, n);
-            if (r) return r;
-        }
-        }
-    }
-    if (optind < argc) return bad(err, n, "unexpected argument '%s': " PROGRAM " takes options only (see --help)", argv[optind]);
-    if (c->mem != MEM_MANAGED && (advise_given || prefetch_given || c->matrix)) {
-        snprintf(err, n, "--memory %s: --advise, --prefetch and --matrix need --memory managed",
-                 memory_names[c->mem]);
-        return 1;
-    }
-    if (c->matrix && (advise_given || prefetch_given)) {
-        snprintf(err, n, "--matrix runs every --advise and --prefetch combination: give neither");
-        return 1;
-    }
-    if (c->mem == MEM_DEVICE && c->touch_on_host) {
-        snprintf(err, n, "--touch-on-host: --memory device cannot be written by the CPU; use managed, numa-host or pinned");
-        return 1;
-    }
-    if (c->numa_node >= 0 && c->mem != MEM_NUMA_HOST) {
-        snprintf(err, n, "--numa-node %d: only --memory numa-host is allocated on a chosen node", c->numa_node);
-        return 1;
-    }
-    if (c->pol.prefetch == PF_BLOCKS && c->pol.chunk > c->size) {
-        snprintf(err, n, "--prefetch %s: a block is larger than --size %s", c->prefetch_arg,
-                 c->size_arg ? c->size_arg : "1G");
-        return 1;
-    }
-    return 0;
-}
-
-/* Short names for the table: AB accessed-by, RM read-mostly, P=cpu/gpu preferred. */
+/* Short names for the table: AB accessed-by (the GPU; AB=cpu the CPU),
+   RM read-mostly, P=cpu/gpu preferred. */
 static void advice_label(unsigned a, char *buf, size_t n)
 {
-    buf[0] = 0;
     if (!a) {
         snprintf(buf, n, "none");
         return;
     }
-    snprintf(buf, n, "%s%s%s%s", a & UMB_ADV_ACCESSED_BY_GPU ? "+AB" : "", a & UMB_ADV_READ_MOSTLY ? "+RM" : "",
-             a & UMB_ADV_PREFERRED_CPU ? "+P=cpu" : "", a & UMB_ADV_PREFERRED_GPU ? "+P=gpu" : "");
+    snprintf(buf, n, "%s%s%s%s%s", a & UMB_ADV_ACCESSED_BY_GPU ? "+AB" : "", a & UMB_ADV_ACCESSED_BY_CPU ? "+AB=cpu" : "",
+             a & UMB_ADV_READ_MOSTLY ? "+RM" : "", a & UMB_ADV_PREFERRED_CPU ? "+P=cpu" : "",
+             a & UMB_ADV_PREFERRED_GPU ? "+P=gpu" : "");
     memmove(buf, buf + 1, strlen(buf));  /* drop the leading + */
 }
 
-static void size_label(size_t b, char *buf, size_t n)
-{
-    if (b % (1u << 30) == 0) snprintf(buf, n, "%zuG", b >> 30);
-    else if (b % (1u << 20) == 0) snprintf(buf, n, "%zuM", b >> 20);
-    else snprintf(buf, n, "%zuK", b >> 10);
-}
-
+/* none, whole, blocks:64M */
 static void prefetch_label(const policy *p, char *buf, size_t n)
 {
-    char s[32];
+    size_t b = p->chunk;
+    int shift = b % (1u << 30) == 0 ? 30 : b % (1u << 20) == 0 ? 20 : 10;
     if (p->prefetch == PF_NONE) snprintf(buf, n, "none");
     else if (p->prefetch == PF_WHOLE) snprintf(buf, n, "whole");
-    else {
-        size_label(p->chunk, s, sizeof s);
-        snprintf(buf, n, "blocks:%s", s);
-    }
+    else snprintf(buf, n, "blocks:%zu%c", b >> shift, shift == 30 ? 'G' : shift == 20 ? 'M' : 'K');
 }
 
 typedef struct {
@@ -257,51 +164,45 @@ typedef struct {
     double host_pct[MAX_RUNS];  /* managed pages on the host as the kernel starts (pagemap; NaN: unknown) */
 } result;
 
-/* One policy: a fresh buffer, advice, first touch, then the runs. */
-static void run_policy(const config *c, const policy *pol, int numa_node, result *r)
+/* A fresh buffer of the kind asked for, with the policy's advice and the
+   first touch: the pointer the kernel uses. *host: numa-host's pages. */
+static void *buffer_alloc(const policy *pol, int numa_node, void **host)
 {
-    char why[512];
-    void *host = NULL, *p;
-    size_t size = c->size;
-    switch (c->mem) {
-    case MEM_NUMA_HOST:
-#ifdef HAVE_NUMA
-        host = numa_alloc_onnode(size, numa_node);
-        if (!host) {
-            snprintf(why, sizeof why, "numa_alloc_onnode of %zu bytes on node %d failed", size, numa_node);
-            umb_fatal("numa_alloc_onnode", __FILE__, __LINE__, why);
-        }
-        umb_host_write(host, size, 1);          /* first touch: the pages land on the node */
-        p = umb_access_register(host, size);
-#else
-        (void)numa_node;
-        p = NULL;
-#endif
-        break;
-    case MEM_PINNED:
-        p = umb_gpu_alloc(UMB_P, size, why, sizeof why);
-        if (!p) umb_fatal("cudaMallocHost", __FILE__, __LINE__, why);
-        umb_host_write(p, size, 1);
-        break;
-    case MEM_DEVICE:
-        p = umb_gpu_alloc(UMB_D, size, why, sizeof why);
-        if (!p) umb_fatal("cudaMalloc", __FILE__, __LINE__, why);
-        umb_gpu_fill(p, size, 1);
-        break;
-    default:
-        p = umb_gpu_alloc(UMB_MD, size, why, sizeof why);
-        if (!p) umb_fatal("cudaMallocManaged", __FILE__, __LINE__, why);
-        if (pol->advise) umb_gpu_advise(p, size, pol->advise);
-        umb_host_write(p, size, 1);             /* first touch on the host */
-        break;
+    char why[512] = "";
+    size_t size = cfg.size;
+    void *p = cfg.mem == UMB_NH ? umb_host_alloc(size, numa_node)  /* numa_alloc_onnode */
+                                : umb_gpu_alloc(cfg.mem, size, why, sizeof why);
+    if (!p && cfg.mem == UMB_NH) snprintf(why, sizeof why, "numa_alloc_onnode of %zu bytes on node %d failed", size, numa_node);
+    if (!p) umb_fatal(cfg.mem == UMB_NH ? "umb_host_alloc" : "umb_gpu_alloc", __FILE__, __LINE__, why);
+    if (cfg.mem == UMB_M && pol->advise) umb_gpu_advise(p, size, pol->advise);
+    if (cfg.mem == UMB_D) umb_gpu_fill(p, size, 1);
+    else umb_host_write(p, size, 1);  /* first touch on the host; numa-host: the pages land on the node */
+    *host = cfg.mem == UMB_NH ? p : NULL;
+    return cfg.mem == UMB_NH ? umb_access_register(p, size) : p;
+}
+
+static void buffer_free(void *p, void *host, int numa_node)
+{
+    if (cfg.mem == UMB_NH) {
+        umb_access_unregister(host);
+        umb_host_free(host, cfg.size, numa_node);
+    } else {
+        umb_gpu_free(cfg.mem, p);
     }
-    umb_access a = {.pattern = UMB_PAT_GRID, .op = c->op, .p = p, .bytes = size,
-                    .grid = c->k.grid, .block = c->k.block, .seed = 7};
+}
+
+/* One policy: a fresh buffer, advice, first touch, then the runs. */
+static void run_policy(const policy *pol, int numa_node, result *r)
+{
+    void *host, *p = buffer_alloc(pol, numa_node, &host);
+    size_t size = cfg.size;
+    umb_access a = {.pattern = UMB_PAT_GRID, .op = drv.op, .p = p, .bytes = size,
+                    .grid = drv.grid, .block = drv.block, .seed = 7};
     r->pol = *pol;
-    for (int i = 0; i < c->runs; i++) {
+    for (int i = 0; i < drv.repeat; i++) {
         umb_counters_size_begin(0);  /* --counters: this run's own counts */
         umb_phase was = umb_counters_enter(UMB_PH_CHECK);  /* host writes: not reported */
-        if (i > 0 && c->touch_on_host) umb_host_write(host ? host : p, size, 1 + i);
+        if (i > 0 && cfg.touch_on_host) umb_host_write(host ? host : p, size, 1 + i);
         umb_counters_leave(was);
         r->prefetch_s[i] = 0;
         was = umb_counters_enter(UMB_PH_PLACE);
@@ -309,7 +210,7 @@ static void run_policy(const config *c, const policy *pol, int numa_node, result
             r->prefetch_s[i] = umb_access_prefetch(p, size, pol->prefetch == PF_BLOCKS ? pol->chunk : 0, 1);
         umb_counters_leave(was);
         /* Where the policy left the pages, read without touching them. */
-        long present = c->mem == MEM_MANAGED ? umb_host_pages(p, size) : -1;
+        long present = cfg.mem == UMB_M ? umb_host_pages(p, size) : -1;
         r->host_pct[i] = present < 0 ? NAN : 100.0 * (double)present / (double)umb_pages_spanned(p, size);
         a.seed = 7 + (unsigned long)i;
         umb_counters_iteration(0);  /* the kernel: measured */
@@ -319,215 +220,188 @@ static void run_policy(const config *c, const policy *pol, int numa_node, result
         r->moved[i] = ph[UMB_PH_MEASURED];
         r->prefetched[i] = ph[UMB_PH_PLACE];
     }
-    switch (c->mem) {
-    case MEM_NUMA_HOST:
-#ifdef HAVE_NUMA
-        umb_access_unregister(host);
-        numa_free(host, size);
-#endif
-        break;
-    case MEM_PINNED: umb_gpu_free(UMB_P, p); break;
-    case MEM_DEVICE: umb_gpu_free(UMB_D, p); break;
-    default: umb_gpu_free(UMB_MD, p); break;
-    }
+    buffer_free(p, host, numa_node);
 }
 
-/* show_pf: the prefetch-time columns (-f; "-" for a policy without prefetch). */
-static int columns(const config *c, const result *r, umb_col *cols, int show_pf)
+/* show_pf: the prefetch-time columns ("-" for a policy without prefetch). */
+static int columns(const result *r, umb_col *cols, int show_pf)
 {
-    char adv[32], pf[32];
-    int n = 0;
+    char adv[32], pf[32], title[32], key[32];
+    int n = 0, managed = cfg.mem == UMB_M;
     advice_label(r->pol.advise, adv, sizeof adv);
     prefetch_label(&r->pol, pf, sizeof pf);
-    umb_text_col(&cols[n++], "Memory", "memory", memory_names[c->mem]);
-    umb_text_col(&cols[n++], "Advice", "advice", c->mem == MEM_MANAGED ? adv : "-");
-    umb_text_col(&cols[n++], "Prefetch", "prefetch", c->mem == MEM_MANAGED ? pf : "-");
-    for (int i = 0; i < c->runs; i++) {
-        umb_col *k = &cols[n++];
-        memset(k, 0, sizeof *k);
-        snprintf(k->title, sizeof k->title, "Run %d (GiB/s)", i + 1);
-        snprintf(k->key, sizeof k->key, "run%d_gibs", i + 1);
-        k->value = (double)c->size / r->kernel_s[i] / GIB;
-        k->decimals = 2;
+    umb_text_col(&cols[n++], "Memory", "memory", umb_kind_long(cfg.mem));
+    umb_text_col(&cols[n++], "Advice", "advice", managed ? adv : "-");
+    umb_text_col(&cols[n++], "Prefetch", "prefetch", managed ? pf : "-");
+    for (int i = 0; i < drv.repeat; i++) {
+        snprintf(title, sizeof title, "Run %d (GiB/s)", i + 1);
+        snprintf(key, sizeof key, "run%d_gibs", i + 1);
+        umb_num_col(&cols[n++], title, key, (double)cfg.size / r->kernel_s[i] / GIB, 2);
     }
-    if (c->k.counters)
-        for (int i = 0; i < c->runs; i++) {
-            char t[16], k[16];
-            snprintf(t, sizeof t, "R%d ", i + 1);
-            snprintf(k, sizeof k, "run%d_", i + 1);
-            int m = umb_counter_cols(cols + n, t, "", k, "", &r->moved[i], &r->prefetched[i], 1.0);
-            for (int j = 2; j < m; j++) cols[n + j].full_only = 1;  /* the table: HtoD and DtoH; -f: all */
-            n += m;
-        }
-    for (int i = 0; i < c->runs; i++) {
-        char title[32], key[32];
+    for (int i = 0; i < drv.repeat && drv.counters; i++) {
+        snprintf(title, sizeof title, "R%d ", i + 1);
+        snprintf(key, sizeof key, "run%d_", i + 1);
+        int m = umb_counter_cols(cols + n, title, "", key, "", &r->moved[i], &r->prefetched[i], 1.0);
+        for (int j = 2; j < m; j++) cols[n + j].full_only = 1;  /* the table: HtoD and DtoH; -f: all */
+        n += m;
+    }
+    for (int i = 0; i < drv.repeat; i++) {
         snprintf(title, sizeof title, "Host %% %d", i + 1);
         snprintf(key, sizeof key, "run%d_host_pct", i + 1);
         umb_num_col(&cols[n], title, key, r->host_pct[i], 1);
         cols[n++].full_only = 1;
     }
-    if (show_pf)
-        for (int i = 0; i < c->runs; i++) {
-            umb_col *k = &cols[n++];
-            char title[32], key[32];
-            snprintf(title, sizeof title, "Prefetch %d (ms)", i + 1);
-            snprintf(key, sizeof key, "prefetch%d_ms", i + 1);
-            umb_text_col(k, title, key, "-");
-            if (r->pol.prefetch != PF_NONE) {
-                k->text[0] = 0;
-                k->value = r->prefetch_s[i] * 1e3;
-                k->decimals = 3;
-            }
-            k->full_only = 1;
-        }
+    for (int i = 0; i < drv.repeat && show_pf; i++) {
+        snprintf(title, sizeof title, "Prefetch %d (ms)", i + 1);
+        snprintf(key, sizeof key, "prefetch%d_ms", i + 1);
+        if (r->pol.prefetch == PF_NONE) umb_text_col(&cols[n], title, key, "-");
+        else umb_num_col(&cols[n], title, key, r->prefetch_s[i] * 1e3, 3);
+        cols[n++].full_only = 1;
+    }
     return n;
 }
 
 /* A pass as the user pays for it: prefetch plus kernel. */
-static double pass_rate(const config *c, const result *r, int i)
+static double pass_rate(const result *r, int i)
 {
-    return (double)c->size / (r->kernel_s[i] + r->prefetch_s[i]) / GIB;
+    return (double)cfg.size / (r->kernel_s[i] + r->prefetch_s[i]) / GIB;
 }
 
-static double repeated_rate(const config *c, const result *r)
+static double repeated_rate(const result *r)
 {
     double t = 0;
-    for (int i = 1; i < c->runs; i++) t += r->kernel_s[i] + r->prefetch_s[i];
-    return (double)c->size * (c->runs - 1) / t / GIB;
+    for (int i = 1; i < drv.repeat; i++) t += r->kernel_s[i] + r->prefetch_s[i];
+    return (double)cfg.size * (double)(drv.repeat - 1) / t / GIB;
 }
 
-static void summary(const config *c, const result *res, int n, FILE *out)
+/* --matrix: the fastest policy for a single pass (run 1) and for repeated
+   passes (runs 2 to N), each against plain demand paging (res[0]: no
+   advice, no prefetch), as rows of their own. */
+static void summary(const result *res, int n, const umb_output *out)
 {
-    const result *demand = &res[0];  /* the matrix starts with no advice, no prefetch */
-    int best1 = 0, bestn = 0;
+    int best[2] = {0, 0}, kinds = drv.repeat > 1 ? 2 : 1;
     for (int i = 1; i < n; i++) {
-        if (pass_rate(c, &res[i], 0) > pass_rate(c, &res[best1], 0)) best1 = i;
-        if (c->runs > 1 && repeated_rate(c, &res[i]) > repeated_rate(c, &res[bestn])) bestn = i;
+        if (pass_rate(&res[i], 0) > pass_rate(&res[best[0]], 0)) best[0] = i;
+        if (drv.repeat > 1 && repeated_rate(&res[i]) > repeated_rate(&res[best[1]])) best[1] = i;
     }
-    for (int k = 0; k < (c->runs > 1 ? 2 : 1); k++) {
-        const result *b = &res[k ? bestn : best1];
+    for (int k = 0; k < kinds; k++) {
+        const result *b = &res[best[k]];
         char adv[32], pf[32];
+        umb_col cols[6];
         advice_label(b->pol.advise, adv, sizeof adv);
         prefetch_label(&b->pol, pf, sizeof pf);
-        double rate = k ? repeated_rate(c, b) : pass_rate(c, b, 0);
-        double base = k ? repeated_rate(c, demand) : pass_rate(c, demand, 0);
-        const char *what = k ? "repeated passes" : "a single pass";
-        if (c->k.format == UMB_FMT_JSON)
-            fprintf(out, "{\"type\":\"summary\",\"program\":\"" PROGRAM "\",\"for\":\"%s\",\"advice\":\"%s\","
-                    "\"prefetch\":\"%s\",\"gibs\":%.3f,\"demand_gibs\":%.3f,\"speedup\":%.3f}\n",
-                    k ? "repeated" : "single", adv, pf, rate, base, rate / base);
-        else
-            fprintf(out, "# Fastest for %s: advice %s, prefetch %s: %.2f GiB/s, %.1fx plain demand paging (%.2f GiB/s)%s\n",
-                    what, adv, pf, rate, rate / base, base,
-                    k ? " (runs 2 to N, prefetch time included)" : " (run 1, prefetch time included)");
+        double rate = k ? repeated_rate(b) : pass_rate(b, 0), base = k ? repeated_rate(&res[0]) : pass_rate(&res[0], 0);
+        umb_text_col(&cols[0], "Fastest for", "fastest_for", k ? "repeated" : "single");
+        umb_text_col(&cols[1], "Advice", "advice", adv);
+        umb_text_col(&cols[2], "Prefetch", "prefetch", pf);
+        umb_num_col(&cols[3], "Pass (GiB/s)", "gibs", rate, 2);
+        umb_num_col(&cols[4], "Demand (GiB/s)", "demand_gibs", base, 2);
+        umb_num_col(&cols[5], "Speedup", "speedup", rate / base, 2);
+        if (k == 0) umb_out_columns(out, cols, 6);
+        umb_out_row(out, cfg.size, cols, 6, 1);
     }
 }
 
-static void header(const config *c, int numa_node, size_t free_b, double peak)
+static void header(int numa_node, size_t free_b, double peak)
 {
     umb_header h;
     char s[512], t[256];
-    umb_drive_own_header(&h, PROGRAM, "a GPU kernel over one buffer, each run timed", c->k.device);
+    umb_drive_header(&h, &drv, &cli);
     umb_header_num(&h, "hbm_peak_gibs", "Memory peak (GiB/s)", peak / GIB);
     umb_header_num(&h, "free_gib", "Free GPU memory (GiB)", (double)free_b / GIB);
-    if (c->mem == MEM_NUMA_HOST)
+    if (cfg.mem == UMB_NH)
         umb_header_str(&h, "memory", "Memory", "numa-host: numa_alloc_onnode on node %d, registered with cudaHostRegister (mapped); the GPU reads it over PCIe", numa_node);
     else
-        umb_header_str(&h, "memory", "Memory", "%s", memory_names[c->mem]);
-    umb_header_str(&h, "size", "Size", "%zu bytes", c->size);
-    umb_header_str(&h, "op", "Operation", "%s every byte: grid-stride, 16 B per thread per step", c->op == UMB_OP_READ ? "read" : "write");
-    umb_header_num(&h, "runs", "Runs", c->runs);
-    if (c->mem == MEM_MANAGED && !c->matrix) {
-        umb_advise_string(c->pol.advise, s, sizeof s);
-        prefetch_label(&c->pol, t, sizeof t);
+        umb_header_str(&h, "memory", "Memory", "%s", umb_kind_long(cfg.mem));
+    umb_header_str(&h, "size", "Size", "%zu bytes", cfg.size);
+    umb_header_str(&h, "op", "Operation", "%s every byte: grid-stride, 16 B per thread per step", drv.op == UMB_OP_READ ? "read" : "write");
+    if (cfg.mem == UMB_M && !cfg.matrix) {
+        umb_advise_string(cfg.pol.advise, s, sizeof s);
+        prefetch_label(&cfg.pol, t, sizeof t);
         umb_header_str(&h, "policy", "Policy", "advice %s; prefetch %s", s, t);
     }
-    if (c->matrix) umb_header_str(&h, "policy", "Policy", "--matrix: every advice (AB accessed-by GPU, RM read-mostly, P= preferred location) x prefetch (none, whole, blocks)");
-    umb_header_str(&h, "touch", "Between runs", "%s", c->touch_on_host ? "the CPU writes every byte (device copies evicted)" : "nothing");
+    if (cfg.matrix) {
+        umb_header_str(&h, "policy", "Policy", "--matrix: every advice (AB accessed-by GPU, RM read-mostly, P= preferred location) x prefetch (none, whole, blocks)");
+        umb_header_str(&h, "summary", "Summary", "after the policies, two rows with fastest_for: the fastest policy for a single pass (run 1) and for repeated passes (runs 2 to N), prefetch time included, against plain demand paging (advice none, prefetch none)");
+    }
+    umb_header_str(&h, "touch", "Between runs", "%s", cfg.touch_on_host ? "the CPU writes every byte (device copies evicted)" : "nothing");
     umb_header_str(&h, "timing", "Timing", "CUDA events around each run's kernel only; allocation, advice, first touch, host writes and prefetch are outside it (prefetch timed on its own); GiB/s = bytes / time / 2^30");
-    umb_counters_header(&h, "per run: the kernel's, and the prefetch's as Place", c->k.counters_note);
-    umb_counters_burst_warning(&h, c->size);
-    umb_header_print(&h, c->k.format, stdout);
+    umb_counters_header(&h, "per run: the kernel's, and the prefetch's as Place", drv.counters_note);
+    umb_counters_burst_warning(&h, cfg.size);
+    umb_header_print(&h, drv.format, stdout);
     umb_header_free(&h);
+}
+
+/* Before anything runs (exit 1 when not): numa-host's node, the one asked
+   for or the GPU's (else 0), exists; --size fits on the GPU (managed:
+   unless --allow-oversubscription) and in host memory. Returns the node. */
+static int check_run(size_t free_b)
+{
+    char why[512];
+    umb_gpu_desc d;
+    int node = cfg.numa_node, bad = 0;
+    if (cfg.mem == UMB_NH && node < 0) {
+        umb_gpu_describe(drv.device, &d);
+        node = umb_pci_numa_node(d.pci_bus) >= 0 ? umb_pci_numa_node(d.pci_bus) : 0;
+    }
+    if (cfg.mem == UMB_NH && umb_numa_node_check(node, why, sizeof why)) {
+        if (cfg.numa_node >= 0) fprintf(stderr, PROGRAM ": --numa-node %d: %s\n", node, why);
+        else fprintf(stderr, PROGRAM ": --memory numa-host (node %d, the GPU's): %s\n", node, why);
+        exit(UMB_EXIT_USAGE);
+    }
+    if (cfg.mem == UMB_M) {
+        bad = umb_oversub_check(cfg.size, free_b, drv.allow_oversub, why, sizeof why) != 0;
+    } else if (cfg.mem == UMB_D && cfg.size > free_b) {
+        snprintf(why, sizeof why, "--memory device needs %zu bytes of GPU memory, %zu are free", cfg.size, free_b);
+        bad = 1;
+    }
+    if (!bad && cfg.mem != UMB_D) bad = umb_oversub_host_check(cfg.size, umb_host_available(), why, sizeof why) != 0;
+    if (bad) {
+        fprintf(stderr, PROGRAM ": --size %s refused: %s\n", cfg.size_arg ? cfg.size_arg : "1G (default)", why);
+        exit(UMB_EXIT_USAGE);
+    }
+    return cfg.mem == UMB_NH ? node : -1;
+}
+
+/* The policy asked for, or --matrix's 36. */
+static int policies(policy *pols)
+{
+    static const unsigned pref[] = {0, UMB_ADV_PREFERRED_CPU, UMB_ADV_PREFERRED_GPU};
+    if (!cfg.matrix) {
+        pols[0] = cfg.pol;
+        return 1;
+    }
+    /* block-wise prefetch: 16 blocks, whole 2 MiB pages */
+    size_t chunk = cfg.size / 16 / UMB_OVERSUB_ALIGN * UMB_OVERSUB_ALIGN;
+    /* prefetch (outermost) x preferred x accessed-by x read-mostly (innermost) */
+    for (int i = 0; i < 36; i++)
+        pols[i] = (policy){.advise = pref[i / 4 % 3] | (i / 2 % 2 ? UMB_ADV_ACCESSED_BY_GPU : 0) | (i % 2 ? UMB_ADV_READ_MOSTLY : 0),
+                           .prefetch = (prefetch_kind)(i / 12), .chunk = chunk ? chunk : cfg.size};
+    return 36;
 }
 
 int main(int argc, char **argv)
 {
-    config c;
-    char err[512], why[512];
-    int rc = parse(&c, argc, argv, err, sizeof err);
-    umb_drive_own_start(PROGRAM, rc, err, usage, &c.k);
-    umb_gpu_desc d;
-    umb_gpu_describe(c.k.device, &d);
-    int numa_node = c.numa_node;
-    if (c.mem == MEM_NUMA_HOST) {
-#ifdef HAVE_NUMA
-        if (numa_available() < 0) {
-            fprintf(stderr, PROGRAM ": --memory numa-host: libnuma says NUMA is not available here; use managed, pinned or device\n");
-            return UMB_EXIT_USAGE;
-        }
-        if (numa_node < 0) numa_node = umb_pci_numa_node(d.pci_bus) >= 0 ? umb_pci_numa_node(d.pci_bus) : 0;
-        if (numa_node > numa_max_node() || numa_node_size64(numa_node, NULL) <= 0) {
-            fprintf(stderr, PROGRAM ": --numa-node %d: no such node with memory (nodes 0 to %d)\n", numa_node, numa_max_node());
-            return UMB_EXIT_USAGE;
-        }
-#endif
-    }
+    umb_drive_start(&drv, &cli, argc, argv);  /* exits on -h, -v, bad input, no GPU; GPU chosen */
     size_t free_b = umb_gpu_free_memory();
-    const char *size_arg = c.size_arg ? c.size_arg : "1G (default)";
-    if (c.mem == MEM_MANAGED && umb_oversub_check(c.size, free_b, c.k.allow_oversub, why, sizeof why)) {
-        fprintf(stderr, PROGRAM ": --size %s refused: %s\n", size_arg, why);
-        return UMB_EXIT_USAGE;
-    }
-    if (c.mem == MEM_DEVICE && c.size > free_b) {
-        fprintf(stderr, PROGRAM ": --size %s refused: --memory device needs %zu bytes of GPU memory, %zu are free\n", size_arg, c.size, free_b);
-        return UMB_EXIT_USAGE;
-    }
-    if (c.mem != MEM_DEVICE && umb_oversub_host_check(c.size, umb_host_available(), why, sizeof why)) {
-        fprintf(stderr, PROGRAM ": --size %s refused: %s\n", size_arg, why);
-        return UMB_EXIT_USAGE;
-    }
-    double peak = umb_access_hbm_peak();
-    header(&c, numa_node, free_b, peak);
+    int numa_node = check_run(free_b);
+    header(numa_node, free_b, umb_access_hbm_peak());
 
     policy pols[MAX_POLICIES];
-    int npol = 0;
-    if (c.matrix) {
-        /* block-wise prefetch: 16 blocks, whole 2 MiB pages */
-        size_t chunk = c.size / 16 / UMB_OVERSUB_ALIGN * UMB_OVERSUB_ALIGN;
-        if (!chunk) chunk = c.size;
-        static const unsigned pref[] = {0, UMB_ADV_PREFERRED_CPU, UMB_ADV_PREFERRED_GPU};
-        for (int pf = PF_NONE; pf <= PF_BLOCKS; pf++)
-            for (int p = 0; p < 3; p++)
-                for (int ab = 0; ab < 2; ab++)
-                    for (int rm = 0; rm < 2; rm++) {
-                        policy *q = &pols[npol++];
-                        q->advise = pref[p] | (ab ? UMB_ADV_ACCESSED_BY_GPU : 0) | (rm ? UMB_ADV_READ_MOSTLY : 0);
-                        q->prefetch = (prefetch_kind)pf;
-                        q->chunk = chunk;
-                    }
-    } else {
-        pols[npol++] = c.pol;
-    }
-
-    umb_output out = {.format = c.k.format, .full = c.full, .validate = 0, .program = PROGRAM,
-                      .buffers = memory_names[c.mem], .out = stdout};
+    int npol = policies(pols);
+    umb_output out = {.format = drv.format, .full = cfg.full, .validate = 0, .program = PROGRAM,
+                      .buffers = umb_kind_long(cfg.mem), .out = stdout};
     result *res = umb_xmalloc(sizeof *res * (size_t)npol, "results");
     umb_col cols[3 + 11 * MAX_RUNS];  /* per run: rate, 8 counters, prefetch, host % */
-    int show_pf = c.matrix || c.pol.prefetch != PF_NONE;
+    int show_pf = cfg.matrix || cfg.pol.prefetch != PF_NONE;
     for (int i = 0; i < npol; i++) {
-        run_policy(&c, &pols[i], numa_node, &res[i]);
-        int ncols = columns(&c, &res[i], cols, show_pf);
+        run_policy(&pols[i], numa_node, &res[i]);
+        int ncols = columns(&res[i], cols, show_pf);
         if (i == 0) umb_out_columns(&out, cols, ncols);
-        umb_out_row(&out, c.size, cols, ncols, 1);
+        umb_out_row(&out, cfg.size, cols, ncols, 1);
     }
-    if (c.matrix) summary(&c, res, npol, stdout);
-    /* printed so that no read can be optimised away */
-    if (c.k.format == UMB_FMT_JSON)
-        printf("{\"type\":\"checksum\",\"program\":\"" PROGRAM "\",\"xor\":\"%016llx\"}\n", umb_access_checksum());
-    else
-        printf("# Checksum (XOR of every word read): %016llx\n", umb_access_checksum());
-    umb_counters_footer(c.k.format, stdout);
+    if (cfg.matrix) summary(res, npol, &out);
+    umb_drive_end(&drv, &cli, umb_access_checksum());
     free(res);
     return 0;
 }

@@ -39,6 +39,13 @@ run_mpi() {
     [ "$rc" -ne 124 ] || { cat "$tmp/err" >&2; fail "$* did not end within $RUN_LIMIT s"; }
 }
 
+# run_cmd PROGRAM ARGS...: a program without a launcher, the same way as run_mpi.
+run_cmd() {
+    rc=0
+    timeout "$RUN_LIMIT" "$@" </dev/null >"$tmp/out" 2>"$tmp/err" || rc=$?
+    [ "$rc" -ne 124 ] || { cat "$tmp/err" >&2; fail "$* did not end within $RUN_LIMIT s"; }
+}
+
 # expect_rc WANT WHAT: the last run ended with status WANT.
 expect_rc() {
     [ "$rc" -eq "$1" ] || { cat "$tmp/out" "$tmp/err" >&2; fail "$2: exit status $rc, expected $1"; }

@@ -37,6 +37,10 @@ static int check(umb_bench *b, umb_coll_bufs *bufs, size_t size, long i, int roo
 
 int main(int argc, char **argv)
 {
-    const umb_collective c = {&cli, "MPI_Allgather", 0, 1, UMB_PER_RANK, op, fill, check};
+    const umb_collective c = {
+        .cli = &cli, .call = "MPI_Allgather", .rooted = 0,
+        .send_blocks = 1, .recv_blocks = UMB_PER_RANK,
+        .op = op, .fill = fill, .check = check,
+    };
     return umb_collective_main(&c, argc, argv);
 }

@@ -39,6 +39,10 @@ static int check(umb_bench *b, umb_coll_bufs *bufs, size_t size, long i, int roo
 
 int main(int argc, char **argv)
 {
-    const umb_collective c = {&cli, "MPI_Alltoall", 0, UMB_PER_RANK, UMB_PER_RANK, op, fill, check};
+    const umb_collective c = {
+        .cli = &cli, .call = "MPI_Alltoall", .rooted = 0,
+        .send_blocks = UMB_PER_RANK, .recv_blocks = UMB_PER_RANK,
+        .op = op, .fill = fill, .check = check,
+    };
     return umb_collective_main(&c, argc, argv);
 }

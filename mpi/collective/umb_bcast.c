@@ -32,6 +32,10 @@ static int check(umb_bench *b, umb_coll_bufs *bufs, size_t size, long i, int roo
 
 int main(int argc, char **argv)
 {
-    const umb_collective c = {&cli, "MPI_Bcast", 1, 0, 1, op, fill, check};
+    const umb_collective c = {
+        .cli = &cli, .call = "MPI_Bcast", .rooted = 1,
+        .send_blocks = 0, .recv_blocks = 1,
+        .op = op, .fill = fill, .check = check,
+    };
     return umb_collective_main(&c, argc, argv);
 }

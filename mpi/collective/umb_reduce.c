@@ -34,6 +34,10 @@ static int check(umb_bench *b, umb_coll_bufs *bufs, size_t size, long i, int roo
 
 int main(int argc, char **argv)
 {
-    const umb_collective c = {&cli, "MPI_Reduce", 1, 1, 1, op, fill, check};
+    const umb_collective c = {
+        .cli = &cli, .call = "MPI_Reduce", .rooted = 1,
+        .send_blocks = 1, .recv_blocks = 1,
+        .op = op, .fill = fill, .check = check,
+    };
     return umb_collective_main(&c, argc, argv);
 }

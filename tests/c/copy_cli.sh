@@ -42,6 +42,10 @@ bad "--memory pinned --method prefetch" --memory pinned --method prefetch
 bad "--method prefetch" --memory pinned --direction htod --method prefetch
 bad "--memory pageable --direction bidir" --direction bidir --memory pageable
 bad "--memory managed-device: no sensible" --memory pinned,managed-device --direction htod
+# The short names of util/core/memkind.h as well; messages use the long ones.
+bad "--memory D --direction htod: no sensible" --memory D --direction htod
+bad "--memory managed-device: no sensible" --memory P,MD --direction htod
+bad "--memory M: unknown 'M'" --memory M
 bad "--end 1024" --start 4K --end 1K
 bad "--factor 1" --start 1K --end 1M --factor 1
 bad "--step 1K --factor 2" --start 1K --end 1M --step 1K --factor 2
@@ -61,6 +65,8 @@ CUDA_VISIBLE_DEVICES= run --memory all --direction htod
 expect_rc 77 "umb_copy --memory all --direction htod (no GPU visible)"
 CUDA_VISIBLE_DEVICES= run --memory all --direction all --method all
 expect_rc 77 "umb_copy with every list all (no GPU visible)"
+CUDA_VISIBLE_DEVICES= run --memory H,P,WC,REG,MH --direction htod,dtoh --method ce
+expect_rc 77 "umb_copy with short memory names (no GPU visible)"
 
 # No GPU: one line, exit 77 (on a GPU machine the GPUs are hidden); every
 # common option gets this far.

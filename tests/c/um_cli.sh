@@ -50,22 +50,33 @@ done
 bad "$um" "--size 1000" --size 1000
 bad "$um" "--size 1X" --size 1X
 bad "$um" "--size 0" --size 0
-bad "$um" "--runs 0" --runs 0
-bad "$um" "--runs 33" --runs 33
-bad "$um" "--runs many" --runs many
+bad "$um" "--repeat 0" --repeat 0
+bad "$um" "--repeat 33" --repeat 33
+bad "$um" "--repeat many" --repeat many
+bad "$um" "-r 0" -r 0
+# --runs was renamed: refused with the new name, whatever its value.
+bad "$um" "--runs: renamed --repeat" --runs 3
+bad "$um" "--runs: renamed --repeat" --runs=3
+bad "$um" "--device all" --device all
 bad "$um" "--memory hbm" --memory hbm
+bad "$um" "--memory H" --memory H
+bad "$um" "--memory managed-device" --memory managed-device
 bad "$um" "--advise fast" --advise fast
 bad "$um" "--advise preferred=cpu,preferred=gpu" --advise preferred=cpu,preferred=gpu
 bad "$um" "--prefetch some" --prefetch some
 bad "$um" "--prefetch blocks:5" --prefetch blocks:5
 bad "$um" "--prefetch blocks:2G" --size 1G --prefetch blocks:2G
 bad "$um" "--memory pinned" --memory pinned --advise accessed-by
+bad "$um" "--memory pinned" --memory P --advise accessed-by
+bad "$um" "--advise accessed-by=gpu,preferred=gpu,preferred=cpu" --advise accessed-by=gpu,preferred=gpu,preferred=cpu
 bad "$um" "--memory device" --memory device --matrix
 bad "$um" "--touch-on-host" --memory device --touch-on-host
 bad "$um" "--numa-node 0" --numa-node 0
-bad "$um" "--numa-node x" --memory numa-host --numa-node x
+bad "$um" "--numa-node x" --numa-node x --memory numa-host  # the value first: a build without libnuma refuses numa-host
 bad "$um" "--matrix" --matrix --prefetch whole
 bad "$um" "--size" --size
+# numa-host: a build without libnuma refuses it before any GPU is looked for.
+grep -q '^#define HAVE_NUMA 1' "$top_builddir/config.h" || bad "$um" "--memory numa-host: this build has no libnuma" --memory numa-host
 
 bad "$ov" "--factor 0" --factor 0
 bad "$ov" "'abc'" --factor 0.1,abc
@@ -76,6 +87,9 @@ bad "$ov" "--pattern zigzag" --pattern zigzag
 bad "$ov" "--pattern grid,grid" --pattern grid,grid
 bad "$ov" "--mode stripe-8K" --mode stripe-8K
 bad "$ov" "--steps 0" --steps 0
+# What umb_oversub does not take (umb_copy's sizes, a repeat count).
+bad "$ov" "unknown option --repeat" --repeat 2
+bad "$ov" "unknown option --size" --size 4K
 
 # They start without a driver: nothing links libcuda.
 if command -v ldd >/dev/null; then
@@ -87,9 +101,11 @@ fi
 # No GPU: one line, exit 77, even for a request that a GPU would refuse.
 export CUDA_VISIBLE_DEVICES=
 # Every option each accepts gets this far (none is taken for a bad one).
-for cmd in "$um --runs 1" "$um --matrix" "$ov --factor 0.1" "$ov --factor 1.5" \
-           "$um -f -U --device 0 --grid 64 --block 128 --format csv --allow-oversubscription" \
-           "$ov -U --device 0 --grid 64 --block 128 --format json --steps 4"; do
+for cmd in "$um --repeat 1" "$um -r 2 --matrix" "$ov --factor 0.1" "$ov --factor 1.5" \
+           "$um -f -U --device 0 --grid 64 --block 128 --format csv --allow-oversubscription --op write" \
+           "$um --memory M --advise accessed-by,read-mostly --prefetch blocks:64M" "$um --memory P" \
+           "$um --memory device --op write" "$um --memory pinned --touch-on-host" \
+           "$ov -U --device 0 --grid 64 --block 128 --format json --steps 4 --op write"; do
     run $cmd
     name=$(basename "${cmd%% *}")
     expect_rc 77 "$cmd without a GPU"

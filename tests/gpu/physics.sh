@@ -13,13 +13,7 @@
 copy=$top_builddir/c/umb_copy
 um=$top_builddir/c/umb_um
 [ -x "$copy" ] && [ -x "$um" ] || skip "c/ programs are not built (host-only build)"
-run() {
-    rc=0
-    timeout 180 "$@" </dev/null >"$tmp/out" 2>"$tmp/err" || rc=$?
-    [ "$rc" -ne 124 ] || fail "$* did not end within 180 s"
-}
-
-run "$copy" --memory pinned --direction htod,dtoh --method ce --size 256M -r 5 --format json
+run_cmd "$copy" --memory pinned --direction htod,dtoh --method ce --size 256M -r 5 --format json
 [ "$rc" -ne 77 ] || skip "$(cat "$tmp/err")"
 expect_rc 0 "umb_copy pinned 256 MiB"
 "$PYTHON3" - "$tmp/out" <<'PY' || fail "pinned copies against the link"
@@ -34,7 +28,7 @@ for r in objs[1:]:
 PY
 
 for advise in accessed-by none; do
-    run "$um" --size 256M --repeat 1 --advise $advise --format json
+    run_cmd "$um" --size 256M --repeat 1 --advise $advise --format json
     expect_rc 0 "umb_um --advise $advise"
     cp "$tmp/out" "$tmp/um-$advise.jsonl"
 done

@@ -13,7 +13,8 @@ run() {
     timeout 120 "$@" </dev/null >"$tmp/out" 2>"$tmp/err" || rc=$?
     [ "$rc" -ne 124 ] || fail "$* did not end within 120 s"
 }
-# check ROWS: JSON Lines with a header, ROWS results, every GiB/s above 0
+# check ROWS: JSON Lines with a header (the harness's: gpus, a list),
+# ROWS results (summary rows, with fastest_for, apart), every GiB/s above 0
 # and at most the GPU's memory peak; prints the first row's rates.
 check() {
     "$PYTHON3" - "$1" "$tmp/out" <<'PY' || { cat "$tmp/out" "$tmp/err"; fail "$2"; }
@@ -22,8 +23,9 @@ want = int(sys.argv[1])
 objs = [json.loads(l) for l in open(sys.argv[2]) if l.strip()]
 head = objs[0]
 assert head["type"] == "header", head
+assert head["gpus"] and isinstance(head["gpus"], list) and "gpu" not in head, head
 peak = head["hbm_peak_gibs"]
-rows = [o for o in objs if o["type"] == "result"]
+rows = [o for o in objs if o["type"] == "result" and "fastest_for" not in o]
 assert len(rows) == want, "%d rows, expected %d" % (len(rows), want)
 assert objs[-1]["type"] == "checksum", objs[-1]
 for r in rows:
@@ -35,13 +37,13 @@ print(" ".join("%.1f" % v for k, v in rows[0].items() if k.endswith("gibs")))
 PY
 }
 
-run "$um" --size 4M --runs 1
+run "$um" --size 4M --repeat 1
 [ "$rc" -ne 77 ] || skip "$(cat "$tmp/err")"
 expect_rc 0 "umb_um probe"
 
 for mem in managed pinned device numa-host; do
     for op in read write; do
-        run "$um" --size 256M --runs 3 --memory $mem --op $op --format json
+        run "$um" --size 256M --repeat 3 --memory $mem --op $op --format json
         if [ $mem = numa-host ] && [ $rc -eq 1 ] && grep -q 'no libnuma\|NUMA is not available' "$tmp/err"; then
             echo "numa-host: $(cat "$tmp/err")"; continue
         fi
@@ -51,18 +53,27 @@ for mem in managed pinned device numa-host; do
 done
 for extra in "--prefetch whole" "--prefetch blocks:16M --touch-on-host" "--advise accessed-by,preferred=cpu --touch-on-host" \
              "--advise read-mostly --op read"; do
-    run "$um" --size 256M --runs 3 -f --format json $extra
+    run "$um" --size 256M --repeat 3 -f --format json $extra
     expect_rc 0 "umb_um $extra"
     echo "umb_um $extra: $(check 1 "$extra")"
 done
-run "$um" --size 256M --runs 2 --matrix --format json
+run "$um" --size 256M --repeat 2 --matrix --format json
 expect_rc 0 "umb_um --matrix"
 check 36 "matrix" >/dev/null
-[ "$(grep -c '"type":"summary"' "$tmp/out")" -eq 2 ] || { cat "$tmp/out"; fail "matrix: two summary lines"; }
-run "$um" --size 256M --runs 2 --matrix
+head -1 "$tmp/out" | grep -q '"repetitions":2' || { head -1 "$tmp/out"; fail "matrix: header repetitions"; }
+# The summary: two result rows, the fastest for a single pass and for repeated passes.
+"$PYTHON3" - "$tmp/out" <<'PY' || { cat "$tmp/out"; fail "matrix: two summary rows"; }
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if '"fastest_for"' in l]
+assert [r["fastest_for"] for r in rows] == ["single", "repeated"], rows
+for r in rows:
+    assert r["type"] == "result" and r["gibs"] > 0 and r["demand_gibs"] > 0 and r["speedup"] > 0, r
+    print("fastest for %s: advice %s, prefetch %s, %.2f GiB/s, %.1fx demand" % (r["fastest_for"], r["advice"], r["prefetch"], r["gibs"], r["speedup"]))
+PY
+run "$um" --size 256M --repeat 2 --matrix
 expect_rc 0 "umb_um --matrix (table)"
-grep '^# Fastest' "$tmp/out"
-[ "$(grep -c '^# Fastest for' "$tmp/out")" -eq 2 ] || { cat "$tmp/out"; fail "matrix table: summary"; }
+[ "$(grep -c -E '^[0-9]+ +(single|repeated) ' "$tmp/out")" -eq 2 ] && grep -q '^# Size .*Fastest for' "$tmp/out" \
+    || { cat "$tmp/out"; fail "matrix table: summary rows"; }
 
 run "$ov" --factor 0.01,0.02 --steps 4 --format json
 expect_rc 0 "umb_oversub, every pattern and mode"
@@ -77,11 +88,11 @@ grep -q '^# Sweep, GiB/s by factor' "$tmp/out" || { cat "$tmp/out"; fail "oversu
 if grep -q '^#define HAVE_CUPTI 1' "$top_builddir/config.h"; then
     : >"$tmp/ctr"
     for adv in none accessed-by; do
-        run "$um" -U --size 64M --runs 2 --advise $adv --format json
+        run "$um" -U --size 64M --repeat 2 --advise $adv --format json
         expect_rc 0 "umb_um -U --advise $adv"
         grep '"type":"result"' "$tmp/out" >>"$tmp/ctr"
     done
-    run "$um" -U --size 64M --runs 2 --prefetch whole --format json
+    run "$um" -U --size 64M --repeat 2 --prefetch whole --format json
     expect_rc 0 "umb_um -U --prefetch whole"
     grep '"type":"result"' "$tmp/out" >>"$tmp/ctr"
     run "$ov" -U --factor 0.01 --pattern grid --mode demand --format json
@@ -118,4 +129,7 @@ expect_rc 1 "umb_um --size 4096G"
 run "$um" --device 99
 expect_rc 1 "umb_um --device 99"
 grep -q '^umb_um: --device 99: this machine has' "$tmp/err" || { cat "$tmp/err"; fail "--device 99"; }
+run "$um" --runs 2
+expect_rc 1 "umb_um --runs 2"
+[ "$(cat "$tmp/err")" = "umb_um: --runs: renamed --repeat" ] || { cat "$tmp/err"; fail "--runs: renamed"; }
 exit 0

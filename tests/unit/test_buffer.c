@@ -60,5 +60,15 @@ int main(void)
     CHECK(memcmp(in, out, sizeof in) == 0);
     umb_buffer_free(&b);
     CHECK(b.ptr == NULL);
+
+    /* umb_buffer_alloc_on without a NUMA node (umb_copy's pageable
+       buffers): as umb_buffer_alloc, page-aligned and poisoned. */
+    CHECK(umb_buffer_alloc_on(&b, UMB_H, n, -1, why, sizeof why) == 0);
+    CHECK(b.node == -1 && b.bytes == 4 * UMB_PAGE && ((uintptr_t)b.ptr % UMB_PAGE) == 0);
+    CHECK(umb_buffer_check(&b, 0, n, seed, &got, &want) >= 0);
+    umb_buffer_fill(&b, 0, n, seed);
+    CHECK(umb_buffer_check(&b, 0, n, seed, &got, &want) == -1);
+    umb_buffer_free(&b);
+    CHECK(b.ptr == NULL);
     return check_done("test_buffer");
 }

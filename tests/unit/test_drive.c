@@ -1,10 +1,14 @@
 /* The single-node drivers' command line: sizes (list, quick, ranges),
    --device, --numa-node, --units, --repeat, the program's own options,
-   bad values naming themselves; and the PCIe limit. */
+   bad values naming themselves; a kernel driver's groups (umb_um's and
+   umb_oversub's: --op, --grid, --block, one GPU, its own --size and -f);
+   the usage of each; the PCIe limit; host memory and the NUMA seam. */
 #include "drive.h"
 #include "check.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 
 enum { OPT_COLOR = 1000 };
 static int color;
@@ -24,14 +28,34 @@ static const umb_drive_cli cli = {
     .own = own_opts, .own_parse = own,
 };
 
+/* A kernel driver: repeat and kernel groups, its own --size and -f. */
+enum { OPT_KSIZE = 1000 };
+static size_t ksize;
+static int full;
+static int kown(void *ctx, int val, const char *name, const char *arg, char *err, size_t n)
+{
+    (void)ctx;
+    if (val == 'f') return full = 1, 0;
+    if (val == OPT_KSIZE && !umb_parse_bytes(arg, &ksize)) return 0;
+    snprintf(err, n, "%s %s: expected bytes", name, arg);
+    return 1;
+}
+static const struct option kown_opts[] = {{"size", required_argument, 0, OPT_KSIZE}, {"full", no_argument, 0, 'f'}, {0, 0, 0, 0}};
+static const umb_drive_cli kcli = {
+    .program = "umb_ktest", .summary = "kernel test", .repeat = 3, .repeat_max = 32,
+    .common = UMB_DRIVE_REPEAT | UMB_DRIVE_KERNEL, .own = kown_opts, .own_short = "f", .own_parse = kown,
+    .exit_usage = "Exit status: 0 ok.",
+};
+
 static char err[512];
 static umb_drive d;
+static const umb_drive_cli *in = &cli;
 
 static int parse(const char *line)
 {
     char copy[512], *argv[32];
     int argc = check_argv(line, copy, sizeof copy, argv);
-    return umb_drive_parse(&d, &cli, argc, argv, err, sizeof err);
+    return umb_drive_parse(&d, in, argc, argv, err, sizeof err);
 }
 
 static void bad(const char *line, const char *names)
@@ -40,6 +64,99 @@ static void bad(const char *line, const char *names)
     CHECK(rc == 1 || (rc == 2 && strstr(err, "unknown option")));
     CHECK_CONTAINS(err, names);
     CHECK(strchr(err, '\n') == NULL);
+}
+
+static void usage_of(const umb_drive_cli *c, char *buf, size_t n)
+{
+    FILE *f = fmemopen(buf, n, "w");
+    umb_drive_usage(c, f);
+    fclose(f);
+}
+
+/* umb_um's and umb_oversub's command line: what they take, what not. */
+static void kernel_driver(void)
+{
+    char u[8192];
+    in = &kcli;
+    CHECK(parse("") == 0 && d.repeat == 3 && d.nsizes == 0 && d.op == UMB_OP_READ && !d.grid && !d.block);
+    CHECK(parse("--size 1G -f --op write --grid 64 --block 128 --allow-oversubscription -r 32 --device 2 -U") == 0);
+    CHECK(ksize == (size_t)1 << 30 && full && d.op == UMB_OP_WRITE && d.grid == 64 && d.block == 128);
+    CHECK(d.allow_oversub && d.repeat == 32 && d.device == 2 && d.counters && d.nsizes == 0);
+    CHECK(parse("--repeat 1 --format json") == 0 && d.repeat == 1 && d.format == UMB_FMT_JSON);
+    bad("--repeat 33", "--repeat 33: repetitions must be an integer from 1 to 32");
+    bad("--repeat 0", "--repeat 0");
+    bad("--device all", "--device all");
+    CHECK(!strstr(err, "or all"));
+    bad("--op copy", "--op copy");
+    bad("--grid 0", "--grid 0");
+    bad("--block 100", "--block 100");
+    bad("--size lots", "--size lots");
+    bad("--units GiB", "unknown option --units");
+    bad("--numa-node 0", "unknown option --numa-node");
+    bad("--flush", "unknown option --flush");
+    bad("--start 1K", "unknown option --start");
+    bad("--matrix=1", "unknown option --matrix=1");
+    bad("--allow-oversubscription=1", "--allow-oversubscription=1: takes no value");
+    bad("--full=1", "--full=1: takes no value");
+    in = &cli;
+    bad("--op read", "unknown option --op");
+    bad("--grid 4", "unknown option --grid");
+    bad("-f", "unknown option -f");
+    bad("--flush=1", "--flush=1: takes no value");
+    bad("--help=1", "--help=1: takes no value");
+    bad("-x", "unknown option -x");
+
+    usage_of(&kcli, u, sizeof u);
+    CHECK_CONTAINS(u, "Usage: umb_ktest [options]\nkernel test\n");
+    CHECK_CONTAINS(u, "-r, --repeat N                timed repetitions, 1 to 32 (default 3)");
+    CHECK_CONTAINS(u, "--op read|write");
+    CHECK_CONTAINS(u, "--allow-oversubscription");
+    CHECK_CONTAINS(u, "--device N                GPU N (default 0)");
+    CHECK_CONTAINS(u, "Exit status: 0 ok.\n");
+    CHECK(!strstr(u, "--units") && !strstr(u, "--size LIST") && !strstr(u, "--numa-node") && !strstr(u, "--flush"));
+    usage_of(&cli, u, sizeof u);
+    CHECK_CONTAINS(u, "--size LIST|quick         sizes, comma-separated (default quick: 4K,1M,256M)");
+    CHECK_CONTAINS(u, "--device N|all");
+    CHECK_CONTAINS(u, "-r, --repeat N                timed repetitions per size (default 7)");
+    CHECK_CONTAINS(u, "--units GB|GiB");
+    CHECK_CONTAINS(u, "Exit status: 0 ok, 1 bad input, error or a figure above the link limit");
+    CHECK(!strstr(u, "--op") && !strstr(u, "--grid"));
+}
+
+/* Host memory and the NUMA seam: libnuma's answers, or the stand-in's. */
+static void numa(void)
+{
+    char why[256];
+    void *p = umb_host_alloc(5000, -1);
+    CHECK(p && (uintptr_t)p % 4096 == 0);
+    memset(p, 1, 5000);
+    umb_host_free(p, 5000, -1);
+    CHECK(umb_numa_check(100000, err, sizeof err) == 1);
+    CHECK_CONTAINS(err, "--numa-node 100000: ");
+    CHECK(strchr(err, '\n') == NULL);
+    int max = umb_numa_max_node();
+    if (!umb_numa_built()) {
+        CHECK(max == -1 && umb_numa_node_of_cpu(0) == -1);
+        CHECK(umb_numa_node_check(0, why, sizeof why) == 1);
+        CHECK_CONTAINS(why, "no libnuma");
+        CHECK(umb_numa_alloc(4096, 0) == NULL && umb_numa_run_on(0) == -1);
+        return;
+    }
+    if (max < 0) {  /* libnuma, but no NUMA here (a container, say) */
+        CHECK(umb_numa_node_check(0, why, sizeof why) == 1);
+        CHECK_CONTAINS(why, "NUMA is not available");
+        return;
+    }
+    CHECK(umb_numa_node_check(max + 1, why, sizeof why) == 1);
+    CHECK_CONTAINS(why, "no such NUMA node with memory");
+    int node = umb_numa_node_of_cpu(0);
+    CHECK(node >= 0 && node <= max);
+    if (node >= 0 && umb_numa_node_check(node, why, sizeof why) == 0) {
+        p = umb_host_alloc(5000, node);
+        CHECK(p && (uintptr_t)p % 4096 == 0);
+        if (p) memset(p, 1, 5000);
+        umb_host_free(p, 5000, node);
+    }
 }
 
 static int sizes_are(const size_t *want, int n)
@@ -125,5 +242,8 @@ int main(void)
     CHECK(umb_pcie_limit_gbs("unknown (no link attributes in /sys/bus/pci/devices/x)", desc, sizeof desc) == 0);
     CHECK_CONTAINS(desc, "unknown");
     CHECK(umb_pcie_limit_gbs(NULL, NULL, 0) == 0);
+
+    kernel_driver();
+    numa();
     return check_done("test_drive");
 }

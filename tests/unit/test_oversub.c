@@ -1,4 +1,4 @@
-/* The oversubscription arithmetic (util/oversub.c): factors, sizes, the
+/* The oversubscription arithmetic (util/core/oversub.c): factors, sizes, the
    refusal and striping, without a GPU. */
 #include "check.h"
 #include "oversub.h"

@@ -1,16 +1,13 @@
 #define _GNU_SOURCE
 #include "sysinfo.h"
 
-#include "config.h"
+#include "umb_numa.h"
 
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#ifdef HAVE_NUMA
-#include <numa.h>
-#endif
 
 void umb_hostname(char *buf, size_t n)
 {
@@ -47,21 +44,19 @@ void umb_cpu_binding(char *buf, size_t n)
 
 void umb_cpu_numa(char *buf, size_t n)
 {
-    snprintf(buf, n, "unknown");
-#ifdef HAVE_NUMA
     cpu_set_t set;
-    if (numa_available() < 0 || !allowed_cpus(&set)) return;
-    int max = numa_max_node();
+    int max = umb_numa_max_node();
     size_t used = 0;
+    snprintf(buf, n, "unknown");
+    if (max < 0 || !allowed_cpus(&set)) return;
     for (int node = 0; node <= max && node < 1024; node++) {
         for (int c = 0; c < CPU_SETSIZE; c++) {
-            if (CPU_ISSET(c, &set) && numa_node_of_cpu(c) == node) {
+            if (CPU_ISSET(c, &set) && umb_numa_node_of_cpu(c) == node) {
                 if (used < n) used += (size_t)snprintf(buf + used, n - used, "%s%d", used ? "," : "", node);
                 break;
             }
         }
     }
-#endif
 }
 
 static int read_line(const char *path, char *buf, size_t n)

@@ -1,8 +1,6 @@
 #include "access.h"
-
-extern "C" {
-#include "error.h"
-}
+#include "gpu_check.h"
+#include "gpu_prefetch.h"
 
 #include <cuda_runtime.h>
 #include <pthread.h>
@@ -11,12 +9,6 @@ extern "C" {
 #include <stdio.h>
 #include <string.h>
 
-#define CHECK(call)                                                                  \
-    do {                                                                             \
-        cudaError_t rc_ = (call);                                                    \
-        if (rc_ != cudaSuccess) umb_fatal(#call, __FILE__, __LINE__, cudaGetErrorString(rc_)); \
-    } while (0)
-
 #define DEFAULT_BLOCK 256
 #define PAGE 4096
 #define LINE 128
@@ -24,13 +16,6 @@ extern "C" {
 static const char *pattern_names[UMB_NPATTERNS] = {"grid", "block", "random"};
 
 extern "C" const char *umb_pattern_name(umb_pattern p) { return pattern_names[p]; }
-
-extern "C" int umb_pattern_parse(const char *s, umb_pattern *p)
-{
-    for (int i = 0; i < UMB_NPATTERNS; i++)
-        if (!strcmp(s, pattern_names[i])) { *p = (umb_pattern)i; return 0; }
-    return -1;
-}
 
 /* The checksum every read kernel folds its words into: the loads feed a
    global result, so the compiler cannot drop them. */
@@ -113,10 +98,10 @@ static cudaEvent_t ev_start, ev_stop, ev_mid;
 static void init_once(void)
 {
     if (streams[0]) return;
-    for (int i = 0; i < 2; i++) CHECK(cudaStreamCreateWithFlags(&streams[i], cudaStreamNonBlocking));
-    CHECK(cudaEventCreate(&ev_start));
-    CHECK(cudaEventCreate(&ev_stop));
-    CHECK(cudaEventCreateWithFlags(&ev_mid, cudaEventDisableTiming));
+    for (int i = 0; i < 2; i++) UMB_CUDA_CHECK(cudaStreamCreateWithFlags(&streams[i], cudaStreamNonBlocking));
+    UMB_CUDA_CHECK(cudaEventCreate(&ev_start));
+    UMB_CUDA_CHECK(cudaEventCreate(&ev_stop));
+    UMB_CUDA_CHECK(cudaEventCreateWithFlags(&ev_mid, cudaEventDisableTiming));
 }
 
 static const void *kernel_of(umb_pattern pat, umb_op op)
@@ -132,8 +117,8 @@ static const void *kernel_of(umb_pattern pat, umb_op op)
 extern "C" int umb_access_sm_count(void)
 {
     int dev = 0, sms = 0;
-    CHECK(cudaGetDevice(&dev));
-    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    UMB_CUDA_CHECK(cudaGetDevice(&dev));
+    UMB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     return sms;
 }
 
@@ -141,7 +126,7 @@ extern "C" unsigned umb_access_default_grid(umb_pattern pat, umb_op op, unsigned
 {
     int per_sm = 0;
     if (!block) block = DEFAULT_BLOCK;
-    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_of(pat, op), (int)block, 0));
+    UMB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_of(pat, op), (int)block, 0));
     if (per_sm < 1) per_sm = 1;
     return (unsigned)per_sm * (unsigned)umb_access_sm_count();
 }
@@ -170,7 +155,7 @@ extern "C" double umb_access_run(const umb_access *a)
     int w = a->op == UMB_OP_WRITE;
     size_t n = a->bytes / 16;
     uint32_t v = (uint32_t)a->seed;
-    CHECK(cudaEventRecord(ev_start, s));
+    UMB_CUDA_CHECK(cudaEventRecord(ev_start, s));
     switch (a->pattern) {
     case UMB_PAT_BLOCK:
         if (w) block_stride<1><<<grid, block, 0, s>>>((uint4 *)a->p, n, v);
@@ -187,74 +172,56 @@ extern "C" double umb_access_run(const umb_access *a)
         else grid_stride<0><<<grid, block, 0, s>>>((uint4 *)a->p, n, v);
         break;
     }
-    CHECK(cudaGetLastError());
-    CHECK(cudaEventRecord(ev_stop, s));
-    CHECK(cudaEventSynchronize(ev_stop));
-    CHECK(cudaEventElapsedTime(&ms, ev_start, ev_stop));
+    UMB_CUDA_CHECK(cudaGetLastError());
+    UMB_CUDA_CHECK(cudaEventRecord(ev_stop, s));
+    UMB_CUDA_CHECK(cudaEventSynchronize(ev_stop));
+    UMB_CUDA_CHECK(cudaEventElapsedTime(&ms, ev_start, ev_stop));
     return ms / 1e3;
 }
 
 extern "C" unsigned long long umb_access_checksum(void)
 {
     unsigned long long v = 0;
-    CHECK(cudaMemcpyFromSymbol(&v, access_sum, sizeof v));
+    UMB_CUDA_CHECK(cudaMemcpyFromSymbol(&v, access_sum, sizeof v));
     return v;
-}
-
-static struct cudaMemLocation location(int to_gpu)
-{
-    struct cudaMemLocation loc;
-    int dev = 0;
-    memset(&loc, 0, sizeof loc);
-    CHECK(cudaGetDevice(&dev));
-    loc.type = to_gpu ? cudaMemLocationTypeDevice : cudaMemLocationTypeHost;
-    loc.id = to_gpu ? dev : 0;
-    return loc;
-}
-
-static void prefetch_on(void *p, size_t bytes, int to_gpu, cudaStream_t s)
-{
-#if CUDART_VERSION >= 13000
-    CHECK(cudaMemPrefetchAsync(p, bytes, location(to_gpu), 0, s));
-#else
-    CHECK(cudaMemPrefetchAsync_v2(p, bytes, location(to_gpu), 0, s));
-#endif
 }
 
 extern "C" double umb_access_prefetch(void *p, size_t bytes, size_t chunk, int to_gpu)
 {
     float ms = 0;
+    int dev = -1;
     init_once();
+    if (to_gpu) UMB_CUDA_CHECK(cudaGetDevice(&dev));
     if (!chunk || chunk > bytes) chunk = bytes;
-    CHECK(cudaEventRecord(ev_start, streams[0]));
-    CHECK(cudaStreamWaitEvent(streams[1], ev_start, 0));
+    UMB_CUDA_CHECK(cudaEventRecord(ev_start, streams[0]));
+    UMB_CUDA_CHECK(cudaStreamWaitEvent(streams[1], ev_start, 0));
     size_t k = 0;
     for (size_t off = 0; off < bytes; off += chunk, k++) {
         size_t len = bytes - off < chunk ? bytes - off : chunk;
-        prefetch_on((char *)p + off, len, to_gpu, streams[k % 2]);
+        umb_gpu_prefetch_to((char *)p + off, len, dev, streams[k % 2]);
     }
-    CHECK(cudaEventRecord(ev_mid, streams[1]));
-    CHECK(cudaStreamWaitEvent(streams[0], ev_mid, 0));
-    CHECK(cudaEventRecord(ev_stop, streams[0]));
-    CHECK(cudaEventSynchronize(ev_stop));
-    CHECK(cudaEventElapsedTime(&ms, ev_start, ev_stop));
+    UMB_CUDA_CHECK(cudaEventRecord(ev_mid, streams[1]));
+    UMB_CUDA_CHECK(cudaStreamWaitEvent(streams[0], ev_mid, 0));
+    UMB_CUDA_CHECK(cudaEventRecord(ev_stop, streams[0]));
+    UMB_CUDA_CHECK(cudaEventSynchronize(ev_stop));
+    UMB_CUDA_CHECK(cudaEventElapsedTime(&ms, ev_start, ev_stop));
     return ms / 1e3;
 }
 
 extern "C" void *umb_access_register(void *p, size_t bytes)
 {
     void *d = NULL;
-    CHECK(cudaHostRegister(p, bytes, cudaHostRegisterMapped));
-    CHECK(cudaHostGetDevicePointer(&d, p, 0));
+    UMB_CUDA_CHECK(cudaHostRegister(p, bytes, cudaHostRegisterMapped));
+    UMB_CUDA_CHECK(cudaHostGetDevicePointer(&d, p, 0));
     return d;
 }
 
-extern "C" void umb_access_unregister(void *p) { CHECK(cudaHostUnregister(p)); }
+extern "C" void umb_access_unregister(void *p) { UMB_CUDA_CHECK(cudaHostUnregister(p)); }
 
 extern "C" double umb_access_hbm_peak(void)
 {
     int dev = 0, khz = 0, bits = 0;
-    CHECK(cudaGetDevice(&dev));
+    UMB_CUDA_CHECK(cudaGetDevice(&dev));
     if (cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, dev) != cudaSuccess) {
         cudaGetLastError();

@@ -17,7 +17,6 @@ typedef enum { UMB_PAT_GRID, UMB_PAT_BLOCK, UMB_PAT_RANDOM, UMB_NPATTERNS } umb_
 typedef enum { UMB_OP_READ, UMB_OP_WRITE } umb_op;
 
 const char *umb_pattern_name(umb_pattern p);    /* "grid", "block", "random" */
-int umb_pattern_parse(const char *s, umb_pattern *p);
 
 typedef struct {
     umb_pattern pattern;

@@ -1,5 +1,6 @@
-/* Message buffers of every kind (H P D MH MD): allocation, placement,
-   validation fill and check. Placement and checks are never timed. */
+/* Buffers of every kind (H P D MH MD for the MPI programs; WC and REG for
+   umb_copy): allocation, placement, validation fill and check. Placement
+   and checks are never timed. */
 #ifndef UMB_BUFFER_H
 #define UMB_BUFFER_H
 
@@ -17,15 +18,24 @@ typedef struct {
     size_t bytes;
     unsigned char *staging;  /* host copy, for checking D and MD */
     unsigned advise;         /* --advise bits applied to it */
+    int device;              /* the GPU in use when allocated (-1: none) */
+    int node;                /* H, REG: the NUMA node it was put on (-1: any) */
 } umb_buffer;
 
 #define UMB_PAGE 4096
 
-/* Allocates (H P D MH MD), applies the advise bits to managed memory,
-   writes the poison pattern. Managed memory larger than the GPU's free
-   memory is refused unless allow_oversub. Returns 0, or -1 with one line in why. */
+/* Allocates (H P D MH MD, and WC: cudaHostAlloc write-combined, REG:
+   page-aligned malloc passed to cudaHostRegister; both mapped and
+   portable) on the GPU in use (umb_gpu_use first), applies the advise bits
+   to managed memory, writes the poison pattern. Managed memory larger than
+   the GPU's free memory is refused unless allow_oversub. Returns 0, or -1
+   with one line in why. */
 int umb_buffer_alloc(umb_buffer *b, umb_kind kind, size_t bytes, unsigned advise, int allow_oversub,
                      char *why, size_t n);
+/* The same, with the pageable memory of H and REG on NUMA node `node`
+   (numa_alloc_onnode; -1: as umb_buffer_alloc); no advise, no
+   oversubscription check (the caller checks free memory). */
+int umb_buffer_alloc_on(umb_buffer *b, umb_kind kind, size_t bytes, int node, char *why, size_t n);
 void umb_buffer_free(umb_buffer *b);
 
 /* Puts the managed pages covering the first bytes where the kind says (MH
@@ -40,12 +50,14 @@ void umb_buffer_place(umb_buffer *b, size_t bytes, umb_place_with how);
 int umb_buffer_where(const umb_buffer *b, size_t bytes);
 
 /* Writes the validation pattern into bytes [offset, offset + bytes), where
-   the kind lives (CPU or a kernel); byte i of the region gets
-   umb_pattern_byte(seed, i). */
+   the kind lives (a kernel for D, MD, WC and REG, else the CPU); byte i of
+   the region gets umb_pattern_byte(seed, i). */
 void umb_buffer_fill(umb_buffer *b, size_t offset, size_t bytes, uint32_t seed);
 
-/* Checks every byte of that region on the CPU. Returns -1 when all match,
-   else the first wrong offset within it, with what was found and expected. */
+/* Checks every byte of that region: on the CPU (D and MD through a host
+   copy), WC and REG by a kernel (the CPU would read WC uncached). Returns
+   -1 when all match, else the first wrong offset within it, with what was
+   found and expected. */
 long umb_buffer_check(umb_buffer *b, size_t offset, size_t bytes, uint32_t seed, unsigned *got, unsigned *want);
 
 /* Copies host data into the buffer's first bytes, or out of them (D and MD

@@ -1,12 +1,16 @@
-/* What the single-node drivers in c/ share (no MPI): the common command
-   line (sizes, --device, --numa-node, --format, --units, --repeat, --flush,
-   --cputiming, -h, -v), start-up checks, host memory on a NUMA node, the
-   PCIe limit, and the header with GPU, link, NUMA and versions. */
+/* The harness of the single-node drivers in c/ (no MPI), as util/mpi/bench.h
+   is the MPI programs': the common command line (sizes, --device,
+   --numa-node, --format, --units, --repeat, --flush, --cputiming, --op,
+   --grid, --block, --allow-oversubscription, -U, -h, -v; each driver takes the
+   groups it measures with), start-up checks, host memory on a NUMA node,
+   the PCIe limit, the header (GPUs, link, NUMA, versions) and the end. */
 #ifndef UMB_DRIVE_H
 #define UMB_DRIVE_H
 
+#include "access.h"
 #include "counters.h"
 #include "memkind.h"
+#include "umb_numa.h"
 #include "parse.h"
 #include "output.h"
 
@@ -16,6 +20,20 @@
 
 #define UMB_DRIVE_MAX_SIZES 4096
 #define UMB_DRIVE_MAX_GPUS 64
+
+/* The groups of the common command line (umb_drive_cli.common). --device N,
+   --format, -U/--counters, -h and -v are always there. An own option may
+   reuse the name of a common one the driver leaves out (umb_um's --size). */
+enum {
+    UMB_DRIVE_SIZES = 1 << 0,   /* --size LIST|quick, --start, --end, --step, --factor */
+    UMB_DRIVE_ALL = 1 << 1,     /* --device all (without it: one GPU, made current by umb_drive_start) */
+    UMB_DRIVE_HOST = 1 << 2,    /* --numa-node, --flush, --cputiming */
+    UMB_DRIVE_UNITS = 1 << 3,   /* --units GB|GiB */
+    UMB_DRIVE_REPEAT = 1 << 4,  /* -r, --repeat N */
+    UMB_DRIVE_KERNEL = 1 << 5,  /* --op read|write, --grid N, --block N, --allow-oversubscription */
+    /* umb_copy's, and what common = 0 means (so its cli needs no change) */
+    UMB_DRIVE_COPY = UMB_DRIVE_SIZES | UMB_DRIVE_ALL | UMB_DRIVE_HOST | UMB_DRIVE_UNITS | UMB_DRIVE_REPEAT,
+};
 
 /* What a driver adds to the common command line. */
 typedef struct {
@@ -30,6 +48,10 @@ typedef struct {
     /* Optional: checks the options together, before any GPU is looked for;
        returns 0, or 1 with one line in err (exit 1). */
     int (*own_check)(void *ctx, char *err, size_t n);
+    unsigned common;                /* the UMB_DRIVE_* groups it takes; 0: UMB_DRIVE_COPY */
+    const char *own_short;          /* its short options for getopt ("f"; not h, v, U, r), passed to own_parse */
+    long repeat_max;                /* --repeat's upper bound; 0: 100000 */
+    const char *exit_usage;         /* the usage's "Exit status:" line; NULL: umb_copy's */
 } umb_drive_cli;
 
 typedef struct {
@@ -45,6 +67,9 @@ typedef struct {
     int flush, cputiming, help, version;
     int counters;                   /* -U, --counters: CUPTI started by umb_drive_start */
     char counters_note[256];        /* why CUPTI's counters are off */
+    umb_op op;                      /* UMB_DRIVE_KERNEL: --op (default read) */
+    unsigned grid, block;           /* UMB_DRIVE_KERNEL: 0, 0: full occupancy, 256 threads */
+    int allow_oversub;              /* UMB_DRIVE_KERNEL: --allow-oversubscription */
 } umb_drive;
 
 /* Parses argv: 0; 1 with one line in err naming the bad value and the
@@ -59,39 +84,12 @@ void umb_drive_usage(const umb_drive_cli *cli, FILE *f);
 
 /* Parses; answers -h and -v (exit 0); bad input (own_check's too): one
    line, exit 1; checks --numa-node (exit 1) and binds to it; no GPU: one line, exit 77; checks
-   --device and fills d->devices. Returns only when the run may start. */
+   --device and fills d->devices (a one-GPU driver's is then the current
+   GPU). Returns only when the run may start. */
 void umb_drive_start(umb_drive *d, const umb_drive_cli *cli, int argc, char **argv);
 
-/* The options umb_um and umb_oversub share, and their long forms (put
-   UMB_KERNEL_OPTIONS in the option table, ":hvU" in the short ones). */
-enum { UMB_KOPT_DEVICE = 900, UMB_KOPT_GRID, UMB_KOPT_BLOCK, UMB_KOPT_FORMAT, UMB_KOPT_ALLOW };
-#define UMB_KERNEL_OPTIONS                                                                                      \
-    {"device", required_argument, 0, UMB_KOPT_DEVICE}, {"grid", required_argument, 0, UMB_KOPT_GRID},          \
-        {"block", required_argument, 0, UMB_KOPT_BLOCK}, {"format", required_argument, 0, UMB_KOPT_FORMAT},    \
-        {"allow-oversubscription", no_argument, 0, UMB_KOPT_ALLOW}, {"counters", no_argument, 0, 'U'},        \
-        {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'v'}
-typedef struct {
-    int device;               /* default 0 */
-    unsigned grid, block;     /* 0: full occupancy, 256 threads */
-    umb_format format;
-    int allow_oversub, counters, help, version;
-    char counters_note[256];  /* why CUPTI's counters are off */
-} umb_kernel_opts;
-/* One getopt result ch with its argument; `given` is the option as
-   written (argv[optind - 1]). Returns 0, 1 with the line in err, or 2
-   for an option it does not know. */
-int umb_kernel_opt(umb_kernel_opts *k, int ch, const char *arg, const char *given, char *err, size_t n);
-
-/* The start of a driver with its own parser (umb_um, umb_oversub): the
-   parse result (1: the line in err, exit 1; 2: with the usage), -h and -v
-   (exit 0), no GPU (exit 77), a --device beyond the GPUs (exit 1); then
-   --counters starts and the GPU is chosen. Returns the number of GPUs. */
-int umb_drive_own_start(const char *program, int rc, const char *err, void (*usage)(FILE *), umb_kernel_opts *k);
-
-/* Their header's first lines: program, date, host and CPUs, CUDA, the GPU. */
-void umb_drive_own_header(umb_header *h, const char *program, const char *summary, int device);
-
-/* 0 when NODE exists and has memory; else 1 with one line in err. */
+/* 0 when NODE exists and has memory; else 1 with one line in err
+   ("--numa-node N: ..."; umb_numa.h's umb_numa_node_check). */
 int umb_numa_check(int node, char *err, size_t n);
 /* Page-aligned pageable memory, on `node` when >= 0; NULL when refused. */
 void *umb_host_alloc(size_t bytes, int node);
@@ -104,9 +102,11 @@ size_t umb_cache_flush(void);
    "PCIe Gen5 x16: 32 GT/s x 16 lanes x 128/130 / 8" to desc. 0 when unknown. */
 double umb_pcie_limit_gbs(const char *link, char *desc, size_t n);
 
-/* The header: program, date, host and CPU binding, NUMA binding, CUDA
-   versions, each GPU in use (name, bus, PCIe link and limit, NUMA node),
-   sizes, repetitions, flush, units. The driver adds its own lines. */
+/* The header: program, date, host, CPU binding, NUMA binding (HOST),
+   CUDA versions, each GPU in use (`gpus`: name, bus, PCIe link and limit,
+   NUMA node, memory, pageable access; HMM in the table of a KERNEL
+   driver), sizes (SIZES), repetitions (REPEAT), flush (HOST): a group's
+   lines where the driver takes it. The driver adds its own lines. */
 void umb_drive_header(umb_header *h, const umb_drive *d, const umb_drive_cli *cli);
 /* --counters: columns per timed repetition from a row's counts (bytes
    each way, GPU and CPU faults, thrashing, remote maps; what placement
@@ -115,6 +115,11 @@ int umb_drive_counter_cols(const umb_counts *moved, const umb_counts *placed, lo
 /* --counters: refuses a build without CUPTI (exit 1); starts CUPTI when
    there is a GPU, else a one-line note. Call before any CUDA context. */
 void umb_drive_counters_start(const char *program, char *note, size_t n);
+/* The end of a run of access kernels (umb_um, umb_oversub): the checksum
+   of every word read (umb_access_checksum: printed, so that no read can be
+   optimised away) as {"type":"checksum"} or a '#' line, then the counters'
+   footer. */
+void umb_drive_end(const umb_drive *d, const umb_drive_cli *cli, unsigned long long checksum);
 /* "GB/s" or "GiB/s", and bytes per unit. */
 const char *umb_drive_unit(const umb_drive *d);
 double umb_drive_unit_bytes(const umb_drive *d);

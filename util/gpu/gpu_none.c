@@ -32,6 +32,16 @@ void *umb_gpu_alloc(umb_kind kind, size_t bytes, char *why, size_t n)
 }
 
 void umb_gpu_free(umb_kind kind, void *p) { (void)kind; (void)p; }
+
+int umb_gpu_register(void *p, size_t bytes, char *why, size_t n)
+{
+    (void)p;
+    snprintf(why, n, "cannot register %zu bytes of host memory: host-only build", bytes);
+    return -1;
+}
+
+void umb_gpu_unregister(void *p) { (void)p; }
+long umb_gpu_check(const void *p, size_t b, uint32_t s) { (void)p; (void)b; (void)s; unreachable("umb_gpu_check"); return -1; }
 void umb_gpu_advise(void *p, size_t b, unsigned a) { (void)p; (void)b; (void)a; unreachable("umb_gpu_advise"); }
 void umb_gpu_unadvise(void *p, size_t b) { (void)p; (void)b; unreachable("umb_gpu_unadvise"); }
 void umb_gpu_prefetch(void *p, size_t b, int g) { (void)p; (void)b; (void)g; unreachable("umb_gpu_prefetch"); }

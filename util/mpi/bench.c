@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define LINE 512
 
@@ -43,7 +42,6 @@ static int any_kind(const umb_options *o, int (*pred)(umb_kind))
 }
 
 static int is_device(umb_kind k) { return k == UMB_D; }
-static int is_on_device_managed(umb_kind k) { return k == UMB_MD; }
 
 /* Point-to-point: ranks in the first half take the first kind, the rest the
    second (OMB). Collectives: the --buffers list, else the root's kind for a
@@ -91,54 +89,80 @@ static int choose_gpu(umb_bench *b, int local_rank, const char *from, int count,
     return 0;
 }
 
-void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char **argv)
-{
-    umb_mpi_abort_on_fatal();
-    char err[LINE], msg[2 * LINE], gpu_msg[2 * LINE] = "", why[LINE] = "";
-    memset(b, 0, sizeof *b);
-    b->cli = cli;
-    b->gpu = -1;
-    int bad = umb_options_parse(&b->opt, cli, argc, argv, err, sizeof err);
-    int needs_gpu = !bad && !b->opt.help && !b->opt.version && any_kind(&b->opt, umb_kind_needs_gpu);
+/* The GPU choice, begun before MPI_Init and finished after it. */
+typedef struct {
+    int needed, count, code;        /* a buffer needs a GPU; GPUs seen; the exit status all ranks agree on */
+    char msg[2 * LINE], why[LINE];  /* code's message; why count is 0 */
+} gpu_choice;
 
-    /* --counters: CUPTI starts before any CUDA context, so it sees all of it. */
-    if (!bad && b->opt.counters == UMB_COUNTERS_FULL && !b->opt.help && !b->opt.version && umb_cupti_built()) {
+/* --counters: CUPTI starts before any CUDA context, so it sees all of it. */
+static void start_counters(umb_bench *b)
+{
+    if (b->opt.counters == UMB_COUNTERS_FULL && !b->opt.help && !b->opt.version && umb_cupti_built()) {
         char none[LINE] = "";
         int with_gpu = umb_gpu_count(none, sizeof none) > 0;
         if (!with_gpu) snprintf(b->counters_note, sizeof b->counters_note, "no GPU here (%.200s)", none);
         umb_counters_start(with_gpu, b->counters_note, sizeof b->counters_note);
     }
-    if (!bad && b->opt.counters == UMB_COUNTERS_LIGHT) {
+    if (b->opt.counters == UMB_COUNTERS_LIGHT) {
         snprintf(b->counters_note, sizeof b->counters_note, "light: getrusage faults and the placement check, no CUPTI");
         umb_counters_start(0, NULL, 0);
     }
-    umb_placement_set_mode(b->opt.place_check);
+}
 
-    /* CUDA-aware libraries want the GPU chosen before MPI_Init: use the
-       launcher's local rank when it gives one. */
+/* CUDA-aware libraries want the GPU chosen before MPI_Init: use the
+   launcher's local rank when it gives one. */
+static void choose_gpu_before_init(umb_bench *b, gpu_choice *g)
+{
     const char *from = NULL;
     int local_rank = umb_launcher_local_rank(&from);
-    int gpus = needs_gpu ? umb_gpu_count(why, sizeof why) : 0;
-    int gpu_code = 0;
+    g->count = g->needed ? umb_gpu_count(g->why, sizeof g->why) : 0;
     /* A bad --device is reported after MPI_Init, where rank and host are known. */
-    if (needs_gpu && gpus > 0 && local_rank >= 0 && b->opt.device < gpus)
-        gpu_code = choose_gpu(b, local_rank, from, gpus, gpu_msg);
+    if (g->needed && g->count > 0 && local_rank >= 0 && b->opt.device < g->count)
+        g->code = choose_gpu(b, local_rank, from, g->count, g->msg);
+}
 
-    UMB_MPI_CHECK(MPI_Init(&argc, &argv));
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    MPI_Comm_rank(MPI_COMM_WORLD, &b->rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &b->nranks);
-    umb_hostname(b->host, sizeof b->host);
-    umb_error_context(cli->program, b->rank, b->host);
-
-    if (b->opt.help || b->opt.version) {
-        if (b->rank == 0) {
-            if (b->opt.help) umb_usage(cli, stdout);
-            else printf("%s (umbench) %s\n", cli->program, PACKAGE_VERSION);
+/* Collective: the GPU when the launcher gave no local rank, or exit 77 from
+   every rank when a GPU buffer finds no GPU. */
+static void choose_gpu_after_init(umb_bench *b, gpu_choice *g)
+{
+    if (g->needed) {
+        /* Collective on every rank (so no rank waits alone): the rank within
+           this node's shared-memory group, for when no launcher variable said. */
+        MPI_Comm node;
+        int node_rank;
+        UMB_MPI_CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+        MPI_Comm_rank(node, &node_rank);
+        MPI_Comm_free(&node);
+        if (g->count == 0) {
+            snprintf(g->msg, sizeof g->msg, "%s: buffers %s need a CUDA GPU, but rank %d on %s has none: %s",
+                     b->cli->program, b->buffers, b->rank, b->host, g->why);
+            g->code = UMB_EXIT_SKIP;
+        } else if (b->gpu < 0 && !g->code) {
+            g->code = choose_gpu(b, node_rank, "MPI_COMM_TYPE_SHARED", g->count, g->msg);
         }
-        MPI_Finalize();
-        exit(0);
     }
+    umb_agree(g->code, g->msg);
+}
+
+/* -h and -v: rank 0 answers, every rank ends with 0. */
+static void answer_help_or_version(const umb_bench *b)
+{
+    if (!b->opt.help && !b->opt.version) return;
+    if (b->rank == 0) {
+        if (b->opt.help) umb_usage(b->cli, stdout);
+        else printf("%s (umbench) %s\n", b->cli->program, PACKAGE_VERSION);
+    }
+    MPI_Finalize();
+    exit(0);
+}
+
+/* Collective: a bad command line (err from umb_options_parse, bad its
+   return), the rank count, and the collectives' per-rank options. */
+static void check_usage(const umb_bench *b, int bad, const char *err, int ranks)
+{
+    const umb_cli *cli = b->cli;
+    char msg[2 * LINE];
     if (bad) {
         snprintf(msg, sizeof msg, "%s: %s", cli->program, err);
         if (bad == 2 && b->rank == 0) {  /* an unknown option: the line, then the usage */
@@ -167,47 +191,67 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
             msg[0] = '\0';
         umb_agree(b->rank == 0 && msg[0] ? UMB_EXIT_USAGE : 0, msg);
     }
+}
+
+/* Collective: --counters in a build without CUPTI ends the job; CUPTI that
+   did not start leaves the getrusage counters, with a note. */
+static void check_counters(const umb_bench *b)
+{
     if (b->opt.counters == UMB_COUNTERS_FULL && !umb_cupti_built()) {
+        char msg[2 * LINE];
         snprintf(msg, sizeof msg, "%s: --counters needs CUPTI, but this build has none (configure found no "
-                 "cupti.h/libcupti.so; --with-cupti=DIR names it)", cli->program);
+                 "cupti.h/libcupti.so; --with-cupti=DIR names it)", b->cli->program);
         umb_agree(b->rank == 0 ? UMB_EXIT_USAGE : 0, msg);
     }
     if (b->opt.counters == UMB_COUNTERS_FULL && !umb_counters_cupti() && b->rank == 0) {
-        /* One line, then on with the getrusage counters. */
-        fprintf(stderr, "%s: note: --counters: %s; counting getrusage faults only\n", cli->program, b->counters_note);
+        fprintf(stderr, "%s: note: --counters: %s; counting getrusage faults only\n", b->cli->program, b->counters_note);
         fflush(stderr);
     }
-    b->kind = kind_of_rank(&b->opt, b->rank, b->nranks, cli->collective);
-    describe_buffers(&b->opt, cli->collective, b->buffers, sizeof b->buffers);
+}
 
-    if (needs_gpu) {
-        /* Collective on every rank (so no rank waits alone): the rank within
-           this node's shared-memory group, for when no launcher variable said. */
-        MPI_Comm node;
-        int node_rank;
-        UMB_MPI_CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-        MPI_Comm_rank(node, &node_rank);
-        MPI_Comm_free(&node);
-        if (gpus == 0) {
-            /* A GPU buffer without a GPU: exit 77 (skipped), from every rank. */
-            snprintf(gpu_msg, sizeof gpu_msg, "%s: buffers %s need a CUDA GPU, but rank %d on %s has none: %s",
-                     cli->program, b->buffers, b->rank, b->host, why);
-            gpu_code = UMB_EXIT_SKIP;
-        } else if (b->gpu < 0 && !gpu_code) {
-            gpu_code = choose_gpu(b, node_rank, "MPI_COMM_TYPE_SHARED", gpus, gpu_msg);
-        }
-    }
-    umb_agree(gpu_code, gpu_msg);
-
+/* Collective: whether D buffers may go to this MPI (exit 77 when not). */
+static void check_cuda_aware(umb_bench *b)
+{
     umb_mpi_aware_facts(&b->facts, b->ucx_version, b->pml);
     b->aware = umb_aware_verdict(&b->facts, b->aware_why, sizeof b->aware_why);
     if (any_kind(&b->opt, is_device) && b->aware == UMB_VERDICT_NOT_AWARE && !b->opt.assume_cuda_aware) {
-        char lib[LINE];
+        char lib[LINE], msg[2 * LINE];
         umb_mpi_library(lib, sizeof lib);
         snprintf(msg, sizeof msg, "%s: buffer D needs a CUDA-aware MPI, but %.160s is not: %.300s; "
-                 "use MD or MH, or --assume-cuda-aware if you know better", cli->program, lib, b->aware_why);
+                 "use MD or MH, or --assume-cuda-aware if you know better", b->cli->program, lib, b->aware_why);
         umb_agree(b->rank == 0 ? UMB_EXIT_SKIP : 0, msg);
     }
+}
+
+void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char **argv)
+{
+    umb_mpi_abort_on_fatal();
+    char err[LINE];
+    memset(b, 0, sizeof *b);
+    b->cli = cli;
+    b->gpu = -1;
+    int bad = umb_options_parse(&b->opt, cli, argc, argv, err, sizeof err);
+    gpu_choice gpu = {0};
+    gpu.needed = !bad && !b->opt.help && !b->opt.version && any_kind(&b->opt, umb_kind_needs_gpu);
+
+    if (!bad) start_counters(b);
+    umb_placement_set_mode(b->opt.place_check);
+    choose_gpu_before_init(b, &gpu);
+
+    UMB_MPI_CHECK(MPI_Init(&argc, &argv));
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(MPI_COMM_WORLD, &b->rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &b->nranks);
+    umb_hostname(b->host, sizeof b->host);
+    umb_error_context(cli->program, b->rank, b->host);
+
+    answer_help_or_version(b);
+    check_usage(b, bad, err, ranks);
+    check_counters(b);
+    b->kind = kind_of_rank(&b->opt, b->rank, b->nranks, cli->collective);
+    describe_buffers(&b->opt, cli->collective, b->buffers, sizeof b->buffers);
+    choose_gpu_after_init(b, &gpu);
+    check_cuda_aware(b);
 
     b->out.format = b->opt.format;
     b->out.full = b->opt.full;
@@ -295,178 +339,6 @@ void umb_bench_run(umb_bench *b, umb_header *h, const umb_sweep *sw, void *ctx)
     umb_bench_counters_header(b, h);
     umb_bench_header_print(b, h);
     umb_bench_sweep(b, sw, ctx);
-}
-
-/* What each rank tells rank 0 for the header. */
-typedef struct {
-    char host[64], cpus[96], numa[32], gpu_from[64], gpu_name[96], pci_bus[32], link[64], local_from[40];
-    int gpu, gpu_numa, kind, local_rank;
-} rank_info;
-
-static void my_rank_info(const umb_bench *b, rank_info *r)
-{
-    memset(r, 0, sizeof *r);
-    snprintf(r->host, sizeof r->host, "%.63s", b->host);
-    umb_cpu_binding(r->cpus, sizeof r->cpus);
-    umb_cpu_numa(r->numa, sizeof r->numa);
-    r->gpu = b->gpu;
-    r->kind = b->kind;
-    r->gpu_numa = -1;
-    const char *from = NULL;
-    r->local_rank = umb_launcher_local_rank(&from);  /* -1: the launcher did not say */
-    snprintf(r->local_from, sizeof r->local_from, "%s", from ? from : "");
-    if (b->gpu >= 0) {
-        umb_gpu_desc d;
-        umb_gpu_describe(b->gpu, &d);
-        snprintf(r->gpu_name, sizeof r->gpu_name, "%.95s", d.name);
-        snprintf(r->pci_bus, sizeof r->pci_bus, "%s", d.pci_bus);
-        snprintf(r->gpu_from, sizeof r->gpu_from, "%s", b->gpu_from);
-        umb_pcie_link(d.pci_bus, r->link, sizeof r->link);
-        r->gpu_numa = umb_pci_numa_node(d.pci_bus);
-    }
-}
-
-static void add_ranks(umb_header *h, const rank_info *all, int n)
-{
-    umb_strbuf json = {0}, text = {0};
-    umb_sb_printf(&json, "[");
-    for (int i = 0; i < n; i++) {
-        const rank_info *r = &all[i];
-        umb_sb_printf(&json, "%s{\"rank\":%d,\"host\":", i ? "," : "", i);
-        umb_sb_json_string(&json, r->host);
-        umb_sb_printf(&json, ",\"cpus\":");
-        umb_sb_json_string(&json, r->cpus);
-        umb_sb_printf(&json, ",\"cpu_numa\":");
-        umb_sb_json_string(&json, r->numa);
-        umb_sb_printf(&json, ",\"local_rank\":%d,\"local_rank_from\":", r->local_rank);
-        umb_sb_json_string(&json, r->local_from);
-        umb_sb_printf(&json, ",\"buffer\":\"%s\",\"gpu\":%d", umb_kind_name((umb_kind)r->kind), r->gpu);
-        umb_sb_printf(&text, "# Rank %d: host %s, CPUs %s (NUMA %s), ", i, r->host, r->cpus, r->numa);
-        if (r->local_rank >= 0) umb_sb_printf(&text, "local rank %d (%s), ", r->local_rank, r->local_from);
-        umb_sb_printf(&text, "buffer %s", umb_kind_name((umb_kind)r->kind));
-        if (r->gpu >= 0) {
-            umb_sb_printf(&json, ",\"gpu_name\":");
-            umb_sb_json_string(&json, r->gpu_name);
-            umb_sb_printf(&json, ",\"gpu_pci_bus\":");
-            umb_sb_json_string(&json, r->pci_bus);
-            umb_sb_printf(&json, ",\"gpu_pcie\":");
-            umb_sb_json_string(&json, r->link);
-            umb_sb_printf(&json, ",\"gpu_numa\":%d,\"gpu_chosen_by\":", r->gpu_numa);
-            umb_sb_json_string(&json, r->gpu_from);
-            umb_sb_printf(&text, ", GPU %d %s (%s, PCIe %s, NUMA %d) chosen by %s", r->gpu, r->gpu_name,
-                          r->pci_bus, r->link, r->gpu_numa, r->gpu_from);
-        } else {
-            umb_sb_printf(&text, ", no GPU");
-        }
-        umb_sb_printf(&json, "}");
-        umb_sb_printf(&text, "\n");
-    }
-    umb_sb_printf(&json, "]");
-    umb_header_json(h, "ranks", json.s, text.s);
-    umb_sb_free(&json);
-    umb_sb_free(&text);
-}
-
-/* JSON only: the facts behind the CUDA-aware line, for scripts (run.json). */
-static void add_awareness(umb_header *h, const umb_bench *b)
-{
-    const umb_aware_facts *f = &b->facts;
-    umb_strbuf j = {0};
-    umb_sb_printf(&j, "{\"verdict\":\"%s\",\"library\":\"%s\",\"library_query\":", umb_verdict_name(b->aware),
-                  umb_cuda_aware_name(f->library));
-    umb_sb_json_string(&j, f->library_how ? f->library_how : "");
-    umb_sb_printf(&j, ",\"pml\":");
-    umb_sb_json_string(&j, f->pml);
-    umb_sb_printf(&j, ",\"pml_from\":");
-    umb_sb_json_string(&j, f->pml_how ? f->pml_how : "");
-    umb_sb_printf(&j, ",\"ucx_loaded\":%s,\"ucx_version\":", f->ucx_loaded ? "true" : "false");
-    umb_sb_json_string(&j, f->ucx_version);
-    umb_sb_printf(&j, ",\"ucx_cuda_transports\":%s,\"ucx_tls\":", f->ucx_cuda ? "true" : "false");
-    if (f->ucx_tls) umb_sb_json_string(&j, f->ucx_tls);
-    else umb_sb_printf(&j, "null");
-    umb_sb_printf(&j, ",\"ucx_memtype_cache\":");
-    if (f->ucx_memtype_cache) umb_sb_json_string(&j, f->ucx_memtype_cache);
-    else umb_sb_printf(&j, "null");
-    umb_sb_printf(&j, ",\"assume_cuda_aware\":%s}", b->opt.assume_cuda_aware ? "true" : "false");
-    umb_header_json(h, "cuda_awareness", j.s, "");
-    umb_sb_free(&j);
-}
-
-void umb_bench_header(umb_bench *b, umb_header *h)
-{
-    rank_info mine, *all = NULL;
-    my_rank_info(b, &mine);
-    if (b->rank == 0) all = umb_xmalloc(sizeof *all * (size_t)b->nranks, "rank information");
-    UMB_MPI_CHECK(MPI_Gather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD));
-    umb_bench_place_agree(b);
-    if (b->rank != 0) return;
-
-    const umb_options *o = &b->opt;
-    char s[LINE * 4], t[LINE];
-    time_t now = time(NULL);
-    memset(h, 0, sizeof *h);
-    umb_header_str(h, "program", "Program", "%s (umbench %s): %s", b->cli->program, PACKAGE_VERSION, b->cli->summary);
-    strftime(t, sizeof t, "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
-    umb_header_str(h, "date", "Date", "%s", t);
-    umb_mpi_library(s, sizeof s);
-    umb_header_str(h, "mpi_library", "MPI library", "%s", s);
-    umb_header_str(h, "cuda_aware", "CUDA-aware MPI", "%s (%s)%s", umb_verdict_name(b->aware), b->aware_why,
-                   o->assume_cuda_aware ? ", overridden by --assume-cuda-aware" : "");
-    add_awareness(h, b);
-    umb_mpi_env(s, sizeof s);
-    umb_header_str(h, "mpi_env", "MPI environment", "%s", s);
-    if (b->facts.ucx_loaded)
-        umb_header_str(h, "ucx", "UCX", "%s (libucp loaded), CUDA transports %s; UCX_TLS %s, UCX_MEMTYPE_CACHE %s",
-                       *b->ucx_version ? b->ucx_version : "unknown version", b->facts.ucx_cuda ? "loaded" : "not loaded",
-                       b->facts.ucx_tls ? b->facts.ucx_tls : "unset",
-                       b->facts.ucx_memtype_cache ? b->facts.ucx_memtype_cache : "unset");
-    else
-        umb_header_str(h, "ucx", "UCX", "not loaded");
-    if (b->gpu >= 0) {
-        umb_gpu_versions(s, sizeof s);
-        umb_nvidia_driver(t, sizeof t);
-        umb_header_str(h, "cuda", "CUDA", "%s; NVIDIA kernel driver %s", s, t);
-    } else {
-        umb_header_str(h, "cuda", "CUDA", "not used (host buffers only)%s", umb_gpu_built() ? "" : "; host-only build");
-    }
-    umb_header_num(h, "nranks", "Ranks", b->nranks);
-    add_ranks(h, all, b->nranks);
-    free(all);
-
-    umb_header_str(h, "buffers", "Buffers", "%s", b->buffers);
-    if (b->opt.m_given) umb_header_str(h, "note", "Note", "buffer M is read as MH (managed, placed on the host), as OMB does");
-    if (any_kind(o, umb_kind_is_managed)) {
-        umb_header_str(h, "placement", "Placement", "%s, %s; never inside the timed region",
-                       o->place_with == UMB_PLACE_KERNEL ? "kernel (a GPU kernel writes every page for MD, the CPU for MH)"
-                                                          : "prefetch (cudaMemPrefetchAsync)",
-                       o->place_when == UMB_PLACE_EACH ? "before every measured operation" : "once per message size, before warm-up");
-        umb_advise_string(o->advise, t, sizeof t);
-        umb_header_str(h, "hints", "Hints", "%s", t);
-        if (any_kind(o, is_on_device_managed) && o->place_with == UMB_PLACE_KERNEL)
-            umb_header_str(h, "placement_note", "Placement note",
-                           "the driver may leave MD pages that bounce between CPU and GPU on the host after a touch "
-                           "kernel; the check finds them%s (docs/method.md)",
-                           o->place_check == UMB_CHECK_ENFORCE ? " and prefetch places them (Re-placed)"
-                           : o->place_check == UMB_CHECK_OBSERVE ? " and the row shows them (Placed %, Not-held)" : " only when on");
-        umb_bench_place_header(b, h);
-    } else {
-        umb_header_str(h, "placement", "Placement", "none (no managed buffers)");
-        umb_header_str(h, "hints", "Hints", "none");
-    }
-    umb_header_str(h, "iterations", "Iterations", "%ld (warm-up %ld); above %zu bytes: %ld (warm-up %ld)",
-                   o->iters, o->skip, b->cli->large_size, o->iters_large, o->skip_large);
-    umb_header_str(h, "validation", "Validation", "%s", o->validate ? "on: every byte of every message" : "off");
-    if (o->timeout > 0) umb_header_str(h, "timeout", "Timeout", "%.0f s without progress ends the job", o->timeout);
-    if (any_kind(o, is_device) && b->aware == UMB_VERDICT_UNKNOWN && !o->assume_cuda_aware)
-        umb_header_str(h, "warning", "Warning", "cannot tell whether this MPI is CUDA-aware; D buffers may crash it "
-                       "(--assume-cuda-aware silences this)");
-}
-
-void umb_bench_header_print(umb_bench *b, umb_header *h)
-{
-    if (b->rank != 0) return;
-    umb_header_print(h, b->opt.format, stdout);
-    umb_header_free(h);
 }
 
 /* Avg, the extra columns, the full-only statistics, then --counters'. */

@@ -1,0 +1,131 @@
+/* The single-node drivers' report (drive.h): the header, the PCIe limit,
+   the counter columns and the end of a run. */
+#include "drive.h"
+
+#include "counters.h"
+#include "cupti_um.h"
+
+#include "config.h"
+#include "error.h"
+#include "gpu.h"
+#include "strbuf.h"
+#include "sysinfo.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+double umb_pcie_limit_gbs(const char *link, char *desc, size_t n)
+{
+    static const double gts[] = {0, 2.5, 5, 8, 16, 32, 64};
+    int gen = 0, width = 0;
+    const char *m = link ? strstr(link, "max Gen") : NULL;
+    if (desc && n) desc[0] = '\0';
+    if (!m || sscanf(m, "max Gen%d x%d", &gen, &width) != 2 || gen < 1 || gen > 6 || width < 1 || width > 32) {
+        if (desc && n) snprintf(desc, n, "unknown (PCIe link: %s)", link ? link : "unknown");
+        return 0;
+    }
+    /* 8b/10b for Gen1-2, 128b/130b for Gen3-5, FLIT 242/256 for Gen6. */
+    double num = gen <= 2 ? 8 : gen <= 5 ? 128 : 242, den = gen <= 2 ? 10 : gen <= 5 ? 130 : 256;
+    double limit = gts[gen] * width * num / den / 8;
+    if (desc && n)
+        snprintf(desc, n, "%.1f GB/s per direction (PCIe Gen%d x%d: %g GT/s x %d lanes x %g/%g / 8)", limit, gen,
+                 width, gts[gen], width, num, den);
+    return limit;
+}
+
+/* `gpus`: an object per GPU in JSON, two '#' lines each in the table (with
+   HMM, whether the GPU may read pageable memory, where `hmm` is set). */
+static void header_gpus(umb_header *h, const umb_drive *d, int hmm)
+{
+    umb_strbuf json = {0}, text = {0};
+    umb_sb_printf(&json, "[");
+    for (int i = 0; i < d->ndevices; i++) {
+        umb_gpu_desc g;
+        char link[128], limit_desc[160];
+        umb_gpu_describe(d->devices[i], &g);
+        umb_pcie_link(g.pci_bus, link, sizeof link);
+        double limit = umb_pcie_limit_gbs(link, limit_desc, sizeof limit_desc);
+        int node = umb_pci_numa_node(g.pci_bus);
+        umb_sb_printf(&json, "%s{\"gpu\":%d,\"name\":", i ? "," : "", d->devices[i]);
+        umb_sb_json_string(&json, g.name);
+        umb_sb_printf(&json, ",\"pci_bus\":");
+        umb_sb_json_string(&json, g.pci_bus);
+        umb_sb_printf(&json, ",\"pcie\":");
+        umb_sb_json_string(&json, link);
+        umb_sb_printf(&json, ",\"link_limit_gbs\":");
+        umb_sb_json_number(&json, limit > 0 ? limit : NAN);
+        umb_sb_printf(&json, ",\"numa\":%d,\"memory\":%zu,\"pageable_access\":%d}", node, g.total_memory,
+                      g.pageable_access);
+        umb_sb_printf(&text, "# GPU %d: %s (%s, PCIe %s, NUMA node %d, %.1f GiB%s)\n# Link limit GPU %d: %s\n",
+                      d->devices[i], g.name, g.pci_bus, link, node, (double)g.total_memory / 1073741824.0,
+                      !hmm ? "" : g.pageable_access ? ", HMM yes" : ", HMM no", d->devices[i], limit_desc);
+    }
+    umb_sb_printf(&json, "]");
+    umb_header_json(h, "gpus", json.s, text.s ? text.s : "");
+    umb_sb_free(&json);
+    umb_sb_free(&text);
+}
+
+void umb_drive_header(umb_header *h, const umb_drive *d, const umb_drive_cli *cli)
+{
+    char host[256], cpus[256], numa[64], ver[256], drv[64], t[64];
+    unsigned g = cli->common ? cli->common : UMB_DRIVE_COPY;
+    time_t now = time(NULL);
+    memset(h, 0, sizeof *h);
+    umb_hostname(host, sizeof host);
+    umb_cpu_binding(cpus, sizeof cpus);
+    umb_cpu_numa(numa, sizeof numa);
+    umb_gpu_versions(ver, sizeof ver);
+    umb_nvidia_driver(drv, sizeof drv);
+    strftime(t, sizeof t, "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
+    umb_header_str(h, "program", "Program", "%s (umbench %s): %s", cli->program, PACKAGE_VERSION, cli->summary);
+    umb_header_str(h, "date", "Date", "%s", t);
+    umb_header_str(h, "host", "Host", "%s", host);
+    umb_header_str(h, "cpus", "CPUs", "%s (NUMA %s)", cpus, numa);
+    if ((g & UMB_DRIVE_HOST) && d->numa_node >= 0)
+        umb_header_str(h, "numa_binding", "NUMA binding", "node %d: process runs there, host buffers allocated there (--numa-node)", d->numa_node);
+    else if (g & UMB_DRIVE_HOST)
+        umb_header_str(h, "numa_binding", "NUMA binding", "none (the kernel's default policy)");
+    umb_header_str(h, "cuda", "CUDA", "%s, NVIDIA kernel driver %s", ver, drv);
+    header_gpus(h, d, (g & UMB_DRIVE_KERNEL) != 0);
+    if (g & UMB_DRIVE_SIZES) umb_header_str(h, "sizes", "Sizes", "%s", d->sizes_given);
+    if (g & UMB_DRIVE_REPEAT) umb_header_num(h, "repetitions", "Repetitions", (double)d->repeat);
+    if (g & UMB_DRIVE_HOST)
+        umb_header_str(h, "flush", "Cache flush", "%s", d->flush ? "on: a buffer larger than the last-level cache is written before every repetition" : "off");
+}
+
+int umb_drive_counter_cols(const umb_counts *moved, const umb_counts *placed, long reps, umb_col *cols)
+{
+    return umb_counter_cols(cols, "", "/rep", "", "_per_rep", moved, placed, reps > 0 ? 1.0 / (double)reps : NAN);
+}
+
+void umb_drive_counters_start(const char *program, char *note, size_t n)
+{
+    char why[256] = "";
+    if (!umb_cupti_built()) {
+        fprintf(stderr, "%s: --counters needs CUPTI, but this build has none (configure found no "
+                "cupti.h/libcupti.so; --with-cupti=DIR names it)\n", program);
+        exit(UMB_EXIT_USAGE);
+    }
+    /* Before any CUDA context, so CUPTI sees all of it. */
+    if (umb_gpu_count(why, sizeof why) > 0 && !umb_counters_start(1, note, n))
+        fprintf(stderr, "%s: note: --counters: %s; counting getrusage faults only\n", program, note);
+}
+
+void umb_drive_end(const umb_drive *d, const umb_drive_cli *cli, unsigned long long checksum)
+{
+    if (d->format == UMB_FMT_JSON) {
+        umb_strbuf b = {0};
+        umb_sb_printf(&b, "{\"type\":\"checksum\",\"program\":");
+        umb_sb_json_string(&b, cli->program);
+        umb_sb_printf(&b, ",\"xor\":\"%016llx\"}\n", checksum);
+        fputs(b.s, stdout);
+        umb_sb_free(&b);
+    } else {
+        printf("# Checksum (XOR of every word read): %016llx\n", checksum);
+    }
+    umb_counters_footer(d->format, stdout);
+    fflush(stdout);
+}

@@ -1,0 +1,202 @@
+/* The header's common part for the MPI benchmarks: what each rank runs on
+   (gathered to rank 0), the MPI library and its CUDA-awareness, CUDA, the
+   buffers and their placement. */
+#include "bench.h"
+
+#include "config.h"
+#include "error.h"
+#include "gpu.h"
+#include "memkind.h"
+#include "strbuf.h"
+#include "sysinfo.h"
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define LINE 512
+
+/* Whether any rank's buffer is of a kind that pred accepts. */
+static int any_kind(const umb_options *o, int (*pred)(umb_kind))
+{
+    for (int k = 0; k < UMB_NKINDS; k++)
+        if ((o->used_kinds & 1u << k) && pred((umb_kind)k)) return 1;
+    return 0;
+}
+
+static int is_device(umb_kind k) { return k == UMB_D; }
+static int is_on_device_managed(umb_kind k) { return k == UMB_MD; }
+
+/* What each rank tells rank 0 for the header. */
+typedef struct {
+    char host[64], cpus[96], numa[32], gpu_from[64], gpu_name[96], pci_bus[32], link[64], local_from[40];
+    int gpu, gpu_numa, kind, local_rank;
+} rank_info;
+
+static void my_rank_info(const umb_bench *b, rank_info *r)
+{
+    memset(r, 0, sizeof *r);
+    snprintf(r->host, sizeof r->host, "%.63s", b->host);
+    umb_cpu_binding(r->cpus, sizeof r->cpus);
+    umb_cpu_numa(r->numa, sizeof r->numa);
+    r->gpu = b->gpu;
+    r->kind = b->kind;
+    r->gpu_numa = -1;
+    const char *from = NULL;
+    r->local_rank = umb_launcher_local_rank(&from);  /* -1: the launcher did not say */
+    snprintf(r->local_from, sizeof r->local_from, "%s", from ? from : "");
+    if (b->gpu >= 0) {
+        umb_gpu_desc d;
+        umb_gpu_describe(b->gpu, &d);
+        snprintf(r->gpu_name, sizeof r->gpu_name, "%.95s", d.name);
+        snprintf(r->pci_bus, sizeof r->pci_bus, "%s", d.pci_bus);
+        snprintf(r->gpu_from, sizeof r->gpu_from, "%s", b->gpu_from);
+        umb_pcie_link(d.pci_bus, r->link, sizeof r->link);
+        r->gpu_numa = umb_pci_numa_node(d.pci_bus);
+    }
+}
+
+static void add_ranks(umb_header *h, const rank_info *all, int n)
+{
+    umb_strbuf json = {0}, text = {0};
+    umb_sb_printf(&json, "[");
+    for (int i = 0; i < n; i++) {
+        const rank_info *r = &all[i];
+        umb_sb_printf(&json, "%s{\"rank\":%d,\"host\":", i ? "," : "", i);
+        umb_sb_json_string(&json, r->host);
+        umb_sb_printf(&json, ",\"cpus\":");
+        umb_sb_json_string(&json, r->cpus);
+        umb_sb_printf(&json, ",\"cpu_numa\":");
+        umb_sb_json_string(&json, r->numa);
+        umb_sb_printf(&json, ",\"local_rank\":%d,\"local_rank_from\":", r->local_rank);
+        umb_sb_json_string(&json, r->local_from);
+        umb_sb_printf(&json, ",\"buffer\":\"%s\",\"gpu\":%d", umb_kind_name((umb_kind)r->kind), r->gpu);
+        umb_sb_printf(&text, "# Rank %d: host %s, CPUs %s (NUMA %s), ", i, r->host, r->cpus, r->numa);
+        if (r->local_rank >= 0) umb_sb_printf(&text, "local rank %d (%s), ", r->local_rank, r->local_from);
+        umb_sb_printf(&text, "buffer %s", umb_kind_name((umb_kind)r->kind));
+        if (r->gpu >= 0) {
+            umb_sb_printf(&json, ",\"gpu_name\":");
+            umb_sb_json_string(&json, r->gpu_name);
+            umb_sb_printf(&json, ",\"gpu_pci_bus\":");
+            umb_sb_json_string(&json, r->pci_bus);
+            umb_sb_printf(&json, ",\"gpu_pcie\":");
+            umb_sb_json_string(&json, r->link);
+            umb_sb_printf(&json, ",\"gpu_numa\":%d,\"gpu_chosen_by\":", r->gpu_numa);
+            umb_sb_json_string(&json, r->gpu_from);
+            umb_sb_printf(&text, ", GPU %d %s (%s, PCIe %s, NUMA %d) chosen by %s", r->gpu, r->gpu_name,
+                          r->pci_bus, r->link, r->gpu_numa, r->gpu_from);
+        } else {
+            umb_sb_printf(&text, ", no GPU");
+        }
+        umb_sb_printf(&json, "}");
+        umb_sb_printf(&text, "\n");
+    }
+    umb_sb_printf(&json, "]");
+    umb_header_json(h, "ranks", json.s, text.s);
+    umb_sb_free(&json);
+    umb_sb_free(&text);
+}
+
+/* JSON only: the facts behind the CUDA-aware line, for scripts (run.json). */
+static void add_awareness(umb_header *h, const umb_bench *b)
+{
+    const umb_aware_facts *f = &b->facts;
+    umb_strbuf j = {0};
+    umb_sb_printf(&j, "{\"verdict\":\"%s\",\"library\":\"%s\",\"library_query\":", umb_verdict_name(b->aware),
+                  umb_cuda_aware_name(f->library));
+    umb_sb_json_string(&j, f->library_how ? f->library_how : "");
+    umb_sb_printf(&j, ",\"pml\":");
+    umb_sb_json_string(&j, f->pml);
+    umb_sb_printf(&j, ",\"pml_from\":");
+    umb_sb_json_string(&j, f->pml_how ? f->pml_how : "");
+    umb_sb_printf(&j, ",\"ucx_loaded\":%s,\"ucx_version\":", f->ucx_loaded ? "true" : "false");
+    umb_sb_json_string(&j, f->ucx_version);
+    umb_sb_printf(&j, ",\"ucx_cuda_transports\":%s,\"ucx_tls\":", f->ucx_cuda ? "true" : "false");
+    if (f->ucx_tls) umb_sb_json_string(&j, f->ucx_tls);
+    else umb_sb_printf(&j, "null");
+    umb_sb_printf(&j, ",\"ucx_memtype_cache\":");
+    if (f->ucx_memtype_cache) umb_sb_json_string(&j, f->ucx_memtype_cache);
+    else umb_sb_printf(&j, "null");
+    umb_sb_printf(&j, ",\"assume_cuda_aware\":%s}", b->opt.assume_cuda_aware ? "true" : "false");
+    umb_header_json(h, "cuda_awareness", j.s, "");
+    umb_sb_free(&j);
+}
+
+void umb_bench_header(umb_bench *b, umb_header *h)
+{
+    rank_info mine, *all = NULL;
+    my_rank_info(b, &mine);
+    if (b->rank == 0) all = umb_xmalloc(sizeof *all * (size_t)b->nranks, "rank information");
+    UMB_MPI_CHECK(MPI_Gather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD));
+    umb_bench_place_agree(b);
+    if (b->rank != 0) return;
+
+    const umb_options *o = &b->opt;
+    char s[LINE * 4], t[LINE];
+    time_t now = time(NULL);
+    memset(h, 0, sizeof *h);
+    umb_header_str(h, "program", "Program", "%s (umbench %s): %s", b->cli->program, PACKAGE_VERSION, b->cli->summary);
+    strftime(t, sizeof t, "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
+    umb_header_str(h, "date", "Date", "%s", t);
+    umb_mpi_library(s, sizeof s);
+    umb_header_str(h, "mpi_library", "MPI library", "%s", s);
+    umb_header_str(h, "cuda_aware", "CUDA-aware MPI", "%s (%s)%s", umb_verdict_name(b->aware), b->aware_why,
+                   o->assume_cuda_aware ? ", overridden by --assume-cuda-aware" : "");
+    add_awareness(h, b);
+    umb_mpi_env(s, sizeof s);
+    umb_header_str(h, "mpi_env", "MPI environment", "%s", s);
+    if (b->facts.ucx_loaded)
+        umb_header_str(h, "ucx", "UCX", "%s (libucp loaded), CUDA transports %s; UCX_TLS %s, UCX_MEMTYPE_CACHE %s",
+                       *b->ucx_version ? b->ucx_version : "unknown version", b->facts.ucx_cuda ? "loaded" : "not loaded",
+                       b->facts.ucx_tls ? b->facts.ucx_tls : "unset",
+                       b->facts.ucx_memtype_cache ? b->facts.ucx_memtype_cache : "unset");
+    else
+        umb_header_str(h, "ucx", "UCX", "not loaded");
+    if (b->gpu >= 0) {
+        umb_gpu_versions(s, sizeof s);
+        umb_nvidia_driver(t, sizeof t);
+        umb_header_str(h, "cuda", "CUDA", "%s; NVIDIA kernel driver %s", s, t);
+    } else {
+        umb_header_str(h, "cuda", "CUDA", "not used (host buffers only)%s", umb_gpu_built() ? "" : "; host-only build");
+    }
+    umb_header_num(h, "nranks", "Ranks", b->nranks);
+    add_ranks(h, all, b->nranks);
+    free(all);
+
+    umb_header_str(h, "buffers", "Buffers", "%s", b->buffers);
+    if (b->opt.m_given) umb_header_str(h, "note", "Note", "buffer M is read as MH (managed, placed on the host), as OMB does");
+    if (any_kind(o, umb_kind_is_managed)) {
+        umb_header_str(h, "placement", "Placement", "%s, %s; never inside the timed region",
+                       o->place_with == UMB_PLACE_KERNEL ? "kernel (a GPU kernel writes every page for MD, the CPU for MH)"
+                                                          : "prefetch (cudaMemPrefetchAsync)",
+                       o->place_when == UMB_PLACE_EACH ? "before every measured operation" : "once per message size, before warm-up");
+        umb_advise_string(o->advise, t, sizeof t);
+        umb_header_str(h, "hints", "Hints", "%s", t);
+        if (any_kind(o, is_on_device_managed) && o->place_with == UMB_PLACE_KERNEL)
+            umb_header_str(h, "placement_note", "Placement note",
+                           "the driver may leave MD pages that bounce between CPU and GPU on the host after a touch "
+                           "kernel; the check finds them%s (docs/method.md)",
+                           o->place_check == UMB_CHECK_ENFORCE ? " and prefetch places them (Re-placed)"
+                           : o->place_check == UMB_CHECK_OBSERVE ? " and the row shows them (Placed %, Not-held)" : " only when on");
+        umb_bench_place_header(b, h);
+    } else {
+        umb_header_str(h, "placement", "Placement", "none (no managed buffers)");
+        umb_header_str(h, "hints", "Hints", "none");
+    }
+    umb_header_str(h, "iterations", "Iterations", "%ld (warm-up %ld); above %zu bytes: %ld (warm-up %ld)",
+                   o->iters, o->skip, b->cli->large_size, o->iters_large, o->skip_large);
+    umb_header_str(h, "validation", "Validation", "%s", o->validate ? "on: every byte of every message" : "off");
+    if (o->timeout > 0) umb_header_str(h, "timeout", "Timeout", "%.0f s without progress ends the job", o->timeout);
+    if (any_kind(o, is_device) && b->aware == UMB_VERDICT_UNKNOWN && !o->assume_cuda_aware)
+        umb_header_str(h, "warning", "Warning", "cannot tell whether this MPI is CUDA-aware; D buffers may crash it "
+                       "(--assume-cuda-aware silences this)");
+}
+
+void umb_bench_header_print(umb_bench *b, umb_header *h)
+{
+    if (b->rank != 0) return;
+    umb_header_print(h, b->opt.format, stdout);
+    umb_header_free(h);
+}

@@ -1,0 +1,52 @@
+/* The MPI programs' -h text (README, "Options"), apart from the parser so
+   that options.c stays about parsing. */
+#include "options.h"
+
+#include <stdio.h>
+
+void umb_usage(const umb_cli *cli, FILE *f)
+{
+    fprintf(f, "Usage: %s [options]%s\n%s\n\n", cli->program,
+            cli->nbuffers == 2 ? " [SRC DST]" : "", cli->summary);
+    if (cli->nbuffers == 2)
+        fprintf(f, "SRC and DST are the buffer kinds of rank 0 and rank 1 (default H H):\n"
+                   "  H   pageable host (malloc)        P   pinned host (cudaMallocHost)\n"
+                   "  D   device (cudaMalloc)           MH  managed, placed on the host\n"
+                   "  MD  managed, placed on the device M   same as MH (OMB compatibility)\n\n");
+    fprintf(f,
+        "Options (OMB letters):\n"
+        "  -m, --message-size [MIN:]MAX  message sizes, powers of two (default 1:%zu; K/M/G suffixes)\n"
+        "  -i, --iterations N            timed iterations (default %ld, %ld above %zu bytes)\n"
+        "  -x, --warmup N                untimed warm-up iterations (default %ld, %ld above %zu bytes)\n"
+        "  -f, --full                    also print min, max, p50, p99 and the iteration count\n"
+        "  -c, --validation              check every byte of every message\n"
+        "  -M, --mem-limit BYTES         per-process memory limit (default 512M)\n"
+        "%s"
+        "  -h, --help                    this text;  -v, --version  the version\n"
+        "Options (umbench):\n"
+        "  -U, --counters[=full|light]   unified-memory counters per rank and size: GPU and CPU page faults,\n"
+        "                                bytes migrated, thrashing, throttling, remote maps (CUPTI), and\n"
+        "                                getrusage faults; over the measured iterations, placement apart;\n"
+        "                                light: getrusage faults only, no CUPTI (no cost to migrations)\n"
+        "      --format table|csv|json   output format (default table; json: one object per line)\n"
+        "      --place-with kernel|prefetch  how managed buffers are placed (default kernel)\n"
+        "      --place each|once         place before every measured operation (default) or once per size\n"
+        "      --loop auto|handshake|classic  the timed loop (docs/method.md): handshake places, checks and\n"
+        "                                signals ready outside the timer before each operation; classic is\n"
+        "                                OMB's back to back; auto (default): handshake where needed\n"
+        "      --place-check enforce|observe|off  after placing, read where the pages are (pagemap);\n"
+        "                                enforce (default): place again with prefetch where they are not,\n"
+        "                                rows hold only placed iterations; observe: rows show what the\n"
+        "                                driver left, held and not-held apart; off: no check\n"
+        "      --advise LIST             cudaMemAdvise hints for managed buffers, comma-separated:\n"
+        "                                preferred=cpu|gpu, accessed-by=gpu|cpu, read-mostly, none\n"
+        "      --device N                use GPU N on every rank (default: local rank modulo GPU count)\n"
+        "      --timeout S               abort the job when no progress is made for S seconds (default off)\n"
+        "      --assume-cuda-aware       pass D buffers to MPI even if the library says it is not CUDA-aware\n"
+        "      --allow-oversubscription  allow managed buffers larger than the free GPU memory\n"
+        "Exit status: 0 ok, 1 bad input or error, 2 validation failed, 77 missing GPU or CUDA-aware MPI.\n",
+        cli->max_size, cli->iters, cli->iters_large, cli->large_size, cli->skip, cli->skip_large,
+        cli->large_size,
+        cli->window ? "  -W, --window-size N           messages in flight per iteration (default 64);\n"
+                      "                                managed buffers get one buffer per message\n" : "");
+}

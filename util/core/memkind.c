@@ -5,23 +5,17 @@
 #include <stdio.h>
 #include <string.h>
 
+/* What each kind is: memkind.h, beside the enum. */
 static const struct {
-    const char *name, *long_name, *what;
+    const char *name, *long_name;
 } kinds[UMB_NKINDS] = {
-    [UMB_H] = {"H", "pageable", "pageable host (malloc)"},
-    [UMB_P] = {"P", "pinned", "pinned host (cudaMallocHost)"},
-    [UMB_D] = {"D", "device", "device (cudaMalloc)"},
-    [UMB_MH] = {"MH", "managed-host", "managed, placed on the host"},
-    [UMB_MD] = {"MD", "managed-device", "managed, placed on the device"},
-    [UMB_M] = {"M", "managed", "managed, placed by the run's policy"},
-    [UMB_WC] = {"WC", "wc", "pinned write-combined (cudaHostAllocWriteCombined)"},
-    [UMB_REG] = {"REG", "registered", "pageable, registered (cudaHostRegister)"},
-    [UMB_NH] = {"NH", "numa-host", "pageable host on a chosen NUMA node"},
+    [UMB_H] = {"H", "pageable"},      [UMB_P] = {"P", "pinned"},     [UMB_D] = {"D", "device"},
+    [UMB_MH] = {"MH", "managed-host"}, [UMB_MD] = {"MD", "managed-device"}, [UMB_M] = {"M", "managed"},
+    [UMB_WC] = {"WC", "wc"},          [UMB_REG] = {"REG", "registered"}, [UMB_NH] = {"NH", "numa-host"},
 };
 
 const char *umb_kind_name(umb_kind k) { return kinds[k].name; }
 const char *umb_kind_long(umb_kind k) { return kinds[k].long_name; }
-const char *umb_kind_what(umb_kind k) { return kinds[k].what; }
 int umb_kind_is_managed(umb_kind k) { return k == UMB_MH || k == UMB_MD || k == UMB_M; }
 int umb_kind_needs_gpu(umb_kind k) { return k != UMB_H && k != UMB_NH; }
 

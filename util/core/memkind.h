@@ -27,7 +27,6 @@ typedef enum {
 
 const char *umb_kind_name(umb_kind k);   /* "MD" */
 const char *umb_kind_long(umb_kind k);   /* "managed-device" */
-const char *umb_kind_what(umb_kind k);   /* "managed, placed on the device" */
 int umb_kind_is_managed(umb_kind k);     /* MH, MD, M */
 int umb_kind_needs_gpu(umb_kind k);      /* all but H and NH */
 /* Either name of a kind in `accepted` (UMB_KIND_BIT set): 0, else -1. */

@@ -38,7 +38,7 @@ for want in [("pinned", "htod", "ce"), ("pinned", "dtoh", "sm"), ("managed-host"
 print(len(res), "rows, all validated")
 PY
 # One combination: sizes increase, every row passes (tests/json_check.py).
-run --memory pinned --direction htod --method ce --start 1K --end 1M --factor 4 -r 3 --format json
+run --memory pinned --direction htod --method ce --start 1K --end 1M --grow 4 -r 3 --format json
 expect_rc 0 "pinned htod range"
 json_check --rows 6 --header gpus sizes repetitions --keys median_gbs cv_pct link_pct copies --validation pass --positive median_gbs
 # GiB/s and CSV.

@@ -180,13 +180,13 @@ int main(void)
     CHECK(parse("--size 1G") == 0 && sizes_are((size_t[]){(size_t)1 << 30}, 1));
     CHECK(parse("--size 8,4K,2M") == 0 && sizes_are((size_t[]){8, 4096, 2 << 20}, 3));
 
-    /* Ranges: factor (default 2), step, a non-integer factor, end not reached exactly. */
+    /* Ranges: grow (default 2), step, a non-integer growth, end not reached exactly. */
     CHECK(parse("--start 1K --end 8K") == 0 && sizes_are((size_t[]){1024, 2048, 4096, 8192}, 4));
-    CHECK(parse("--start 1K --end 5K --factor 2") == 0 && sizes_are((size_t[]){1024, 2048, 4096}, 3));
+    CHECK(parse("--start 1K --end 5K --grow 2") == 0 && sizes_are((size_t[]){1024, 2048, 4096}, 3));
     CHECK(parse("--start 1M --end 4M --step 1M") == 0 &&
           sizes_are((size_t[]){1 << 20, 2 << 20, 3 << 20, 4 << 20}, 4));
-    CHECK(parse("--start 100 --end 300 --factor 1.5") == 0 && sizes_are((size_t[]){100, 150, 225}, 3));
-    CHECK(parse("--start 1 --end 3 --factor 1.01") == 0 && sizes_are((size_t[]){1, 2, 3}, 3));
+    CHECK(parse("--start 100 --end 300 --grow 1.5") == 0 && sizes_are((size_t[]){100, 150, 225}, 3));
+    CHECK(parse("--start 1 --end 3 --grow 1.01") == 0 && sizes_are((size_t[]){1, 2, 3}, 3));
     CHECK(parse("--start 4K --end 4K") == 0 && sizes_are((size_t[]){4096}, 1));
     CHECK(parse("--start 1G --end 1G") == 0 && d.sizes[0] == (size_t)1 << 30);
     CHECK(parse("--start 1 --end 64G") == 0 && d.nsizes == 37);
@@ -214,9 +214,10 @@ int main(void)
     bad("--start 0 --end 1K", "--start 0");
     bad("--start 8K --end 1K", "--end 1024");
     bad("--start 1K --end 8K --step 0", "--step 0");
-    bad("--start 1K --end 8K --factor 1", "--factor 1");
-    bad("--start 1K --end 8K --factor x", "--factor x");
-    bad("--start 1K --end 8K --step 1K --factor 2", "--step 1K --factor 2");
+    bad("--start 1K --end 8K --grow 1", "--grow 1");
+    bad("--start 1K --end 8K --grow x", "--grow x");
+    bad("--start 1K --end 8K --step 1K --grow 2", "--step 1K --grow 2");
+    bad("--start 1K --end 8K --factor 2", "--factor 2: a size range grows with --grow F");
     bad("--start 1 --end 100000 --step 1", "too many sizes");
     bad("--device gpu0", "--device gpu0");
     bad("--device -1", "--device -1");

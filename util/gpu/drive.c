@@ -57,7 +57,7 @@ int umb_drive_size_range(umb_drive *d, size_t start, size_t end, size_t step, do
     return 0;
 }
 
-enum { OPT_SIZE = 300, OPT_START, OPT_END, OPT_STEP, OPT_FACTOR, OPT_DEVICE, OPT_NUMA, OPT_FORMAT,
+enum { OPT_SIZE = 300, OPT_START, OPT_END, OPT_STEP, OPT_GROW, OPT_FACTOR_RENAMED, OPT_DEVICE, OPT_NUMA, OPT_FORMAT,
        OPT_UNITS, OPT_REPEAT, OPT_FLUSH, OPT_CPUTIMING, OPT_COUNTERS, OPT_OP, OPT_GRID, OPT_BLOCK, OPT_ALLOW };
 
 /* Each with the group a driver takes it in (0: every driver). */
@@ -69,7 +69,9 @@ static const struct {
     {{"start", required_argument, 0, OPT_START}, UMB_DRIVE_SIZES},
     {{"end", required_argument, 0, OPT_END}, UMB_DRIVE_SIZES},
     {{"step", required_argument, 0, OPT_STEP}, UMB_DRIVE_SIZES},
-    {{"factor", required_argument, 0, OPT_FACTOR}, UMB_DRIVE_SIZES},
+    {{"grow", required_argument, 0, OPT_GROW}, UMB_DRIVE_SIZES},
+    /* --factor is umb_oversub's factor of free GPU memory, one meaning only. */
+    {{"factor", required_argument, 0, OPT_FACTOR_RENAMED}, UMB_DRIVE_SIZES},
     {{"device", required_argument, 0, OPT_DEVICE}, 0},
     {{"numa-node", required_argument, 0, OPT_NUMA}, UMB_DRIVE_HOST},
     {{"format", required_argument, 0, OPT_FORMAT}, 0},
@@ -103,31 +105,31 @@ static void option_table(const umb_drive_cli *cli, struct option *opts, size_t m
 
 /* The size options as given, read together once all are seen. */
 typedef struct {
-    const char *size, *start, *end, *step, *factor;
+    const char *size, *start, *end, *step, *grow;
 } size_args;
 
 static int parse_sizes(umb_drive *d, const umb_drive_cli *cli, const size_args *a, char *err, size_t n)
 {
-    int range = a->start || a->end || a->step || a->factor;
+    int range = a->start || a->end || a->step || a->grow;
     if (a->size && range) return umb_errf(err, n, "--size %s: give either --size or --start/--end, not both", a->size);
     if (range) {
         size_t start = 0, end = 0, step = 0;
         double factor = 2;
-        if (!a->start || !a->end) return umb_errf(err, n, "a size range needs both --start and --end (with --step or --factor)");
-        if (a->step && a->factor) return umb_errf(err, n, "--step %s --factor %s: give one of them", a->step, a->factor);
+        if (!a->start || !a->end) return umb_errf(err, n, "a size range needs both --start and --end (with --step or --grow)");
+        if (a->step && a->grow) return umb_errf(err, n, "--step %s --grow %s: give one of them", a->step, a->grow);
         if (umb_parse_bytes(a->start, &start)) return umb_errf(err, n, "--start %s: expected bytes (K, M, G suffixes)", a->start);
         if (umb_parse_bytes(a->end, &end)) return umb_errf(err, n, "--end %s: expected bytes (K, M, G suffixes)", a->end);
         if (a->step && (umb_parse_bytes(a->step, &step) || step == 0))
             return umb_errf(err, n, "--step %s: expected bytes > 0 (K, M, G suffixes)", a->step);
-        if (a->factor) {
+        if (a->grow) {
             char *e;
             errno = 0;
-            factor = strtod(a->factor, &e);
-            if (errno || *e || e == a->factor || !(factor > 1) || factor > 1e6)
-                return umb_errf(err, n, "--factor %s: expected a number greater than 1, e.g. 2", a->factor);
+            factor = strtod(a->grow, &e);
+            if (errno || *e || e == a->grow || !(factor > 1) || factor > 1e6)
+                return umb_errf(err, n, "--grow %s: expected a number greater than 1, e.g. 2", a->grow);
         }
         snprintf(d->sizes_given, sizeof d->sizes_given, "%s to %s, %s %s", a->start, a->end,
-                 a->step ? "step" : "factor", a->step ? a->step : a->factor ? a->factor : "2");
+                 a->step ? "step" : "grow", a->step ? a->step : a->grow ? a->grow : "2");
         return umb_drive_size_range(d, start, end, step, factor, err, n);
     }
     const char *size = a->size ? a->size : "quick";
@@ -176,7 +178,9 @@ static int common_opt(umb_drive *d, const umb_drive_cli *cli, int c, const char 
     case OPT_START: sz->start = a; return 0;
     case OPT_END: sz->end = a; return 0;
     case OPT_STEP: sz->step = a; return 0;
-    case OPT_FACTOR: sz->factor = a; return 0;
+    case OPT_GROW: sz->grow = a; return 0;
+    case OPT_FACTOR_RENAMED:
+        return umb_errf(err, n, "--factor %s: a size range grows with --grow F (--factor is only umb_oversub's factor of free GPU memory)", a);
     case OPT_DEVICE: return parse_device(d, cli, a, err, n);
     case OPT_NUMA:
         if (umb_parse_long(a, 0, 1023, &v)) return umb_errf(err, n, "--numa-node %s: expected a NUMA node number 0..1023", a);
@@ -250,7 +254,7 @@ void umb_drive_usage(const umb_drive_cli *cli, FILE *f)
             "Sizes (K, M, G = 2^10, 2^20, 2^30):\n"
             "      --size LIST|quick         sizes, comma-separated (default quick: %s)\n"
             "      --start S --end E         a range from S to E, with\n"
-            "      --step B | --factor F     B bytes apart, or each F times the last (default factor 2)\n", cli->quick);
+            "      --step B | --grow F       B bytes apart, or each F times the last (default: grow 2)\n", cli->quick);
     fprintf(f, "Common options:\n%s", g & UMB_DRIVE_ALL ? "      --device N|all            GPU N (default 0) or every GPU\n"
                                                       : "      --device N                GPU N (default 0)\n");
     if (g & UMB_DRIVE_HOST)

@@ -25,7 +25,7 @@
    --format, -U/--counters, -h and -v are always there. An own option may
    reuse the name of a common one the driver leaves out (umb_um's --size). */
 enum {
-    UMB_DRIVE_SIZES = 1 << 0,   /* --size LIST|quick, --start, --end, --step, --factor */
+    UMB_DRIVE_SIZES = 1 << 0,   /* --size LIST|quick, --start, --end, --step, --grow */
     UMB_DRIVE_ALL = 1 << 1,     /* --device all (without it: one GPU, made current by umb_drive_start) */
     UMB_DRIVE_HOST = 1 << 2,    /* --numa-node, --flush, --cputiming */
     UMB_DRIVE_UNITS = 1 << 3,   /* --units GB|GiB */

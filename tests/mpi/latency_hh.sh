@@ -42,6 +42,11 @@ expect_rc 0 "-i 300 -x 0"
 awk -F, '$1 == 8 { n++; if (!($3 <= $2 && $2 <= $4 && $7 == 300)) bad = 1 } END { exit !(n == 1 && !bad) }' "$tmp/out" \
     || { cat "$tmp/out"; fail "-i 300 -x 0"; }
 grep -q '^# Loop: classic OMB' "$tmp/out" || fail "H H: classic loop"
+# The lap clock on MPI_Wtime alone (util/mpi/laps.h): the same checks.
+UMB_LAPS_CLOCK=wtime run_mpi 2 "$lat" -m 8:8 -i 1 -x 0 -f --format csv H H
+expect_rc 0 "UMB_LAPS_CLOCK=wtime -i 1 -x 0"
+awk -F, '$1 == 8 { n++; if (!($2 > 0 && $2 == $3 && $3 == $4 && $7 == 1)) bad = 1 } END { exit !(n == 1 && !bad) }' "$tmp/out" \
+    || { cat "$tmp/out"; fail "UMB_LAPS_CLOCK=wtime: one sample"; }
 # --loop handshake runs the handshake loop on host buffers too.
 run_mpi 2 "$lat" -m 8:8 -i 50 --loop handshake H H
 expect_rc 0 "--loop handshake"

@@ -283,18 +283,6 @@ int umb_bench_handshake(const umb_bench *b)
     return umb_bench_place_each(b) || b->opt.validate;
 }
 
-void umb_laps_init(umb_laps *l, double *times, long skip)
-{
-    l->prev = 0;
-    l->times = times;
-    l->skip = skip;
-}
-
-void umb_laps_close(umb_laps *l, long iters)
-{
-    if (iters > 0) l->times[iters - 1] = MPI_Wtime() - l->prev;
-}
-
 void umb_bench_sweep(umb_bench *b, const umb_sweep *sw, void *ctx)
 {
     umb_col extra[2], more[2 * UMB_NCTRS + 16], counters[2 * UMB_NCTRS];

@@ -5,6 +5,7 @@
 #define UMB_BENCH_H
 
 #include "buffer.h"
+#include "laps.h"
 #include "mpi_check.h"
 #include "mpi_info.h"
 #include "options.h"
@@ -77,34 +78,6 @@ int umb_bench_place_each(const umb_bench *b);
    (docs/method.md). */
 int umb_bench_handshake(const umb_bench *b);
 
-/* The back-to-back loops' per-iteration clock, read where the rank waits
-   anyway: after an iteration's messages are under way, while they are in
-   flight, so that the clock read stays off the messages' path
-   (docs/method.md, "What the harness costs"). A sample runs from one mark to
-   the next; the clock starts before the first timed iteration's messages
-   and the last sample ends after the loop, so the samples add up to the
-   whole timed loop, as OMB's one clock around it. */
-typedef struct {
-    double prev, *times;
-    long skip;
-} umb_laps;
-void umb_laps_init(umb_laps *l, double *times, long skip);
-/* Before iteration i's messages: the first timed one starts the clock. */
-static inline void umb_lap_open(umb_laps *l, long i)
-{
-    if (i == l->skip) l->prev = MPI_Wtime();
-}
-/* Iteration i's messages are under way: ends the previous timed sample. */
-static inline void umb_lap_mark(umb_laps *l, long i)
-{
-    if (i > l->skip) {
-        double now = MPI_Wtime();
-        l->times[i - l->skip - 1] = now - l->prev;
-        l->prev = now;
-    }
-}
-/* After the loop of `iters` timed iterations: ends the last sample. */
-void umb_laps_close(umb_laps *l, long iters);
 
 /* What a benchmark defines; umb_bench_sweep runs the message sizes. */
 typedef struct {

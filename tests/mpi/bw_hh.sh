@@ -9,7 +9,10 @@ for prog in umb_bw umb_bibw; do
     grep -q '^# Size *Bandwidth (MB/s)$' "$tmp/out" || fail "$prog: no OMB column line"
     grep -q '^# Window: 64$' "$tmp/out" || fail "$prog: header lacks the window"
     grep -q '^# Loop: classic OMB' "$tmp/out" || fail "$prog: H H should use the classic loop"
-    awk '!/^#/ { n++; if ($1 != 2^(n-1) || NF != 2 || $2 <= 0) bad = 1 } END { exit !(n == 17 && !bad) }' "$tmp/out" \
+    # A figure with two decimals per size: on a loaded 2-core machine the
+    # first size's windows can wait for a time slice and print 0.00, so
+    # positivity is checked in the JSON below, at full precision.
+    awk '!/^#/ { n++; if ($1 != 2^(n-1) || NF != 2 || $2 !~ /^[0-9]+\.[0-9][0-9]$/) bad = 1 } END { exit !(n == 17 && !bad) }' "$tmp/out" \
         || { cat "$tmp/out"; fail "$prog rows"; }
 
     # -f -c, a small window: every slot has its own buffer and is checked.

@@ -44,8 +44,10 @@ void umb_laps_close(umb_laps *l, long iters)
         return;
     }
     uint64_t now = umb_laps_ticks();
-    double seconds = MPI_Wtime() - l->start, ticks = (double)(now - l->start_ticks);
-    l->times[iters - 1] = (double)(now - l->prev_ticks);
-    double scale = ticks > 0 ? seconds / ticks : 0;
-    for (long k = 0; k < iters; k++) l->times[k] *= scale;
+    double seconds = MPI_Wtime() - l->start, ticks = 0;
+    l->times[iters - 1] = now > l->prev_ticks ? (double)(now - l->prev_ticks) : 0;
+    for (long k = 0; k < iters; k++) ticks += l->times[k];
+    /* The samples split the loop's MPI_Wtime total; all zero (a counter
+       that did not move): an even split. */
+    for (long k = 0; k < iters; k++) l->times[k] = ticks > 0 ? l->times[k] * seconds / ticks : seconds / (double)iters;
 }

@@ -21,7 +21,7 @@ typedef struct {
     long skip;
     int tsc;                  /* 1: time-stamp counter ticks, scaled at the end */
     double start, prev;       /* MPI_Wtime */
-    uint64_t start_ticks, prev_ticks;
+    uint64_t prev_ticks;
 } umb_laps;
 
 static inline uint64_t umb_laps_ticks(void)
@@ -40,7 +40,7 @@ static inline void umb_lap_open(umb_laps *l, long i)
 {
     if (i != l->skip) return;
     l->start = l->prev = MPI_Wtime();
-    l->start_ticks = l->prev_ticks = umb_laps_ticks();
+    l->prev_ticks = umb_laps_ticks();
 }
 
 /* Iteration i's messages are under way: ends the previous timed sample. */
@@ -48,9 +48,11 @@ static inline void umb_lap_mark(umb_laps *l, long i)
 {
     if (i <= l->skip) return;
     if (l->tsc) {
+        /* A rank that moves to another CPU may read a counter a little
+           behind (clock_gettime clamps the same way): such a step counts 0. */
         uint64_t now = umb_laps_ticks();
-        l->times[i - l->skip - 1] = (double)(now - l->prev_ticks);
-        l->prev_ticks = now;
+        l->times[i - l->skip - 1] = now > l->prev_ticks ? (double)(now - l->prev_ticks) : 0;
+        if (now > l->prev_ticks) l->prev_ticks = now;
     } else {
         double now = MPI_Wtime();
         l->times[i - l->skip - 1] = now - l->prev;

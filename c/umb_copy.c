@@ -77,15 +77,6 @@ typedef struct {
     const char *memory, *dir, *meth, *gpu;
 } row_names;
 
-static void num_col(umb_col *col, const char *title, const char *key, double v, int decimals)
-{
-    memset(col, 0, sizeof *col);
-    snprintf(col->title, sizeof col->title, "%s", title);
-    snprintf(col->key, sizeof col->key, "%s", key);
-    col->value = v;
-    col->decimals = decimals;
-}
-
 static int row_cols(const copy_run *r, umb_col *cols, const row_names *rn, const umb_stats *s, double limit,
                     double cpu, const copy_result *res)
 {
@@ -98,24 +89,24 @@ static int row_cols(const copy_run *r, umb_col *cols, const row_names *rn, const
     umb_text_col(&cols[n++], "GPU", "gpu", rn->gpu);
     snprintf(t, sizeof t, "Median %s", u);
     snprintf(k, sizeof k, "median_%s", ku);
-    num_col(&cols[n++], t, k, s->p50, 2);
+    umb_num_col(&cols[n++], t, k, s->p50, 2);
     snprintf(t, sizeof t, "Min %s", u);
     snprintf(k, sizeof k, "min_%s", ku);
-    num_col(&cols[n++], t, k, s->min, 2);
+    umb_num_col(&cols[n++], t, k, s->min, 2);
     snprintf(t, sizeof t, "Max %s", u);
     snprintf(k, sizeof k, "max_%s", ku);
-    num_col(&cols[n++], t, k, s->max, 2);
-    num_col(&cols[n++], "CV %", "cv_pct", s->avg > 0 ? 100 * s->stddev / s->avg : NAN, 2);
-    num_col(&cols[n++], "% of link", "link_pct", limit > 0 ? 100 * s->p50 / limit : NAN, 1);
+    umb_num_col(&cols[n++], t, k, s->max, 2);
+    umb_num_col(&cols[n++], "CV %", "cv_pct", s->avg > 0 ? 100 * s->stddev / s->avg : NAN, 2);
+    umb_num_col(&cols[n++], "% of link", "link_pct", limit > 0 ? 100 * s->p50 / limit : NAN, 1);
     if (r->drv.cputiming) {
         snprintf(t, sizeof t, "CPU %s", u);
         snprintf(k, sizeof k, "cpu_median_%s", ku);
-        num_col(&cols[n++], t, k, cpu, 2);
+        umb_num_col(&cols[n++], t, k, cpu, 2);
     }
-    num_col(&cols[n++], "Copies", "copies", (double)res->copies, 0);
-    num_col(&cols[n++], "Repetitions", "repetitions", (double)s->n, 0);
+    umb_num_col(&cols[n++], "Copies", "copies", (double)res->copies, 0);
+    umb_num_col(&cols[n++], "Repetitions", "repetitions", (double)s->n, 0);
     /* Managed memory: how often the prefetch before a repetition held (pagemap). */
-    num_col(&cols[n++], "Placed %", "placed_pct",
+    umb_num_col(&cols[n++], "Placed %", "placed_pct",
             res->movable && res->reps && res->checked == res->reps ? 100.0 * (double)res->held / (double)res->reps : NAN, 1);
     if (r->drv.counters) n += umb_drive_counter_cols(&res->moved, &res->placed, s->n, cols + n);
     return n;

@@ -34,13 +34,6 @@ void umb_agree(int code, const char *message)
     exit(worst);
 }
 
-static int any_kind(const umb_options *o, int (*pred)(umb_kind))
-{
-    for (int k = 0; k < UMB_NKINDS; k++)
-        if ((o->used_kinds & 1u << k) && pred((umb_kind)k)) return 1;
-    return 0;
-}
-
 static int is_device(umb_kind k) { return k == UMB_D; }
 
 /* Point-to-point: ranks in the first half take the first kind, the rest the
@@ -214,7 +207,7 @@ static void check_cuda_aware(umb_bench *b)
 {
     umb_mpi_aware_facts(&b->facts, b->ucx_version, b->pml);
     b->aware = umb_aware_verdict(&b->facts, b->aware_why, sizeof b->aware_why);
-    if (any_kind(&b->opt, is_device) && b->aware == UMB_VERDICT_NOT_AWARE && !b->opt.assume_cuda_aware) {
+    if (umb_options_uses(&b->opt, is_device) && b->aware == UMB_VERDICT_NOT_AWARE && !b->opt.assume_cuda_aware) {
         char lib[LINE], msg[2 * LINE];
         umb_mpi_library(lib, sizeof lib);
         snprintf(msg, sizeof msg, "%s: buffer D needs a CUDA-aware MPI, but %.160s is not: %.300s; "
@@ -232,7 +225,7 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
     b->gpu = -1;
     int bad = umb_options_parse(&b->opt, cli, argc, argv, err, sizeof err);
     gpu_choice gpu = {0};
-    gpu.needed = !bad && !b->opt.help && !b->opt.version && any_kind(&b->opt, umb_kind_needs_gpu);
+    gpu.needed = !bad && !b->opt.help && !b->opt.version && umb_options_uses(&b->opt, umb_kind_needs_gpu);
 
     if (!bad) start_counters(b);
     umb_placement_set_mode(b->opt.place_check);
@@ -274,7 +267,7 @@ void umb_bench_alloc_kind(umb_bench *b, umb_buffer *buf, umb_kind kind, size_t b
 
 int umb_bench_place_each(const umb_bench *b)
 {
-    return b->opt.place_when == UMB_PLACE_EACH && any_kind(&b->opt, umb_kind_is_managed);
+    return b->opt.place_when == UMB_PLACE_EACH && umb_options_uses(&b->opt, umb_kind_is_managed);
 }
 
 int umb_bench_handshake(const umb_bench *b)

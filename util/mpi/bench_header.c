@@ -18,14 +18,6 @@
 
 #define LINE 512
 
-/* Whether any rank's buffer is of a kind that pred accepts. */
-static int any_kind(const umb_options *o, int (*pred)(umb_kind))
-{
-    for (int k = 0; k < UMB_NKINDS; k++)
-        if ((o->used_kinds & 1u << k) && pred((umb_kind)k)) return 1;
-    return 0;
-}
-
 static int is_device(umb_kind k) { return k == UMB_D; }
 static int is_on_device_managed(umb_kind k) { return k == UMB_MD; }
 
@@ -167,14 +159,14 @@ void umb_bench_header(umb_bench *b, umb_header *h)
 
     umb_header_str(h, "buffers", "Buffers", "%s", b->buffers);
     if (b->opt.m_given) umb_header_str(h, "note", "Note", "buffer M is read as MH (managed, placed on the host), as OMB does");
-    if (any_kind(o, umb_kind_is_managed)) {
+    if (umb_options_uses(o, umb_kind_is_managed)) {
         umb_header_str(h, "placement", "Placement", "%s, %s; never inside the timed region",
                        o->place_with == UMB_PLACE_KERNEL ? "kernel (a GPU kernel writes every page for MD, the CPU for MH)"
                                                           : "prefetch (cudaMemPrefetchAsync)",
                        o->place_when == UMB_PLACE_EACH ? "before every measured operation" : "once per message size, before warm-up");
         umb_advise_string(o->advise, t, sizeof t);
         umb_header_str(h, "hints", "Hints", "%s", t);
-        if (any_kind(o, is_on_device_managed) && o->place_with == UMB_PLACE_KERNEL)
+        if (umb_options_uses(o, is_on_device_managed) && o->place_with == UMB_PLACE_KERNEL)
             umb_header_str(h, "placement_note", "Placement note",
                            "the driver may leave MD pages that bounce between CPU and GPU on the host after a touch "
                            "kernel; the check finds them%s (docs/method.md)",
@@ -189,7 +181,7 @@ void umb_bench_header(umb_bench *b, umb_header *h)
                    o->iters, o->skip, b->cli->large_size, o->iters_large, o->skip_large);
     umb_header_str(h, "validation", "Validation", "%s", o->validate ? "on: every byte of every message" : "off");
     if (o->timeout > 0) umb_header_str(h, "timeout", "Timeout", "%.0f s without progress ends the job", o->timeout);
-    if (any_kind(o, is_device) && b->aware == UMB_VERDICT_UNKNOWN && !o->assume_cuda_aware)
+    if (umb_options_uses(o, is_device) && b->aware == UMB_VERDICT_UNKNOWN && !o->assume_cuda_aware)
         umb_header_str(h, "warning", "Warning", "cannot tell whether this MPI is CUDA-aware; D buffers may crash it "
                        "(--assume-cuda-aware silences this)");
 }

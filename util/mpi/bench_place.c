@@ -28,11 +28,9 @@ static struct {
     int n, cap;
 } logbook;
 
-static int any_managed(const umb_bench *b) { return (b->opt.used_kinds & (1u << UMB_MH | 1u << UMB_MD)) != 0; }
-
 int umb_bench_tracks_placement(const umb_bench *b)
 {
-    return any_managed(b) && b->opt.place_check != UMB_CHECK_OFF;
+    return umb_options_uses(&b->opt, umb_kind_is_managed) && b->opt.place_check != UMB_CHECK_OFF;
 }
 
 static void col(umb_col *c, const char *title, const char *key, double v, int decimals, int full_only)
@@ -311,7 +309,7 @@ static void thrashing_params(char *buf, size_t n)
 
 void umb_bench_place_agree(umb_bench *b)
 {
-    if (!any_managed(b)) return;  /* every rank has the same options: all return here */
+    if (!umb_options_uses(&b->opt, umb_kind_is_managed)) return;  /* every rank has the same options: all return here */
     int ok = umb_residency_open(b->pagemap_why, sizeof b->pagemap_why) == 0;
     UMB_MPI_CHECK(MPI_Allreduce(&ok, &b->pagemap_all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
     if (!ok) b->pagemap_all = -1;  /* this rank's reason is its own */
@@ -319,7 +317,7 @@ void umb_bench_place_agree(umb_bench *b)
 
 void umb_bench_place_header(umb_bench *b, umb_header *h)
 {
-    if (!any_managed(b) || b->rank != 0) return;
+    if (!umb_options_uses(&b->opt, umb_kind_is_managed) || b->rank != 0) return;
     const umb_options *o = &b->opt;
     char uvm[512];
     const char *check =

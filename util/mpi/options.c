@@ -82,6 +82,13 @@ int umb_list_length(const char *list)
     return n;
 }
 
+int umb_options_uses(const umb_options *o, int (*pred)(umb_kind))
+{
+    for (int k = 0; k < UMB_NKINDS; k++)
+        if ((o->used_kinds & 1u << k) && pred((umb_kind)k)) return 1;
+    return 0;
+}
+
 /* -k fixed:N or rotate */
 static int parse_root(umb_options *o, const char *a, char *err, size_t n)
 {
@@ -347,7 +354,7 @@ static int check_combinations(umb_options *o, const umb_cli *cli, const collecti
                     cli->program, cli->min_size, o->min_size, cli->min_size, cli->min_size);
     if (resolve_used_kinds(o, cli, given, err, n)) return 1;
     if (o->loop == UMB_LOOP_CLASSIC && (o->validate || (o->place_when == UMB_PLACE_EACH &&
-                                                        (o->used_kinds & (1u << UMB_MH | 1u << UMB_MD)))))
+                                                        umb_options_uses(o, umb_kind_is_managed))))
         return umb_errf(err, n, "--loop classic: %s needs the handshake loop; drop %s, or use --loop handshake or auto",
                         o->validate ? "-c (a check per message)" : "placing managed buffers before every operation (--place each)",
                         o->validate ? "-c" : "it with --place once");
@@ -392,7 +399,7 @@ int umb_window_buffers(const umb_options *o)
 {
     if (o->window <= 0) return 1;
     if (o->validate) return o->window;
-    if (o->used_kinds & (1u << UMB_MH | 1u << UMB_MD)) return o->window;
+    if (umb_options_uses(o, umb_kind_is_managed)) return o->window;
     return 1;
 }
 

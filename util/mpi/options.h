@@ -65,6 +65,8 @@ typedef struct {
 /* The i-th kind of a --buffers list, or -1 past its end. */
 int umb_list_kind(const char *list, int i, umb_kind *k);
 int umb_list_length(const char *list);
+/* Whether any rank's buffer is of a kind that pred accepts (used_kinds). */
+int umb_options_uses(const umb_options *o, int (*pred)(umb_kind));
 
 #define UMB_DEFAULT_MEM_LIMIT ((size_t)512 << 20)  /* OMB's default -M */
 

@@ -10,10 +10,13 @@ for prog in umb_bw umb_bibw; do
     grep -q '^# Window: 64$' "$tmp/out" || fail "$prog: header lacks the window"
     grep -q '^# Loop: classic OMB' "$tmp/out" || fail "$prog: H H should use the classic loop"
     # A figure with two decimals per size: on a loaded 2-core machine the
-    # first size's windows can wait for a time slice and print 0.00, so
-    # positivity is checked in the JSON below, at full precision.
+    # first size's windows can wait for a time slice and print 0.00, so the
+    # same run in JSON checks every size's bandwidth is above 0 at full precision.
     awk '!/^#/ { n++; if ($1 != 2^(n-1) || NF != 2 || $2 !~ /^[0-9]+\.[0-9][0-9]$/) bad = 1 } END { exit !(n == 17 && !bad) }' "$tmp/out" \
         || { cat "$tmp/out"; fail "$prog rows"; }
+    run_mpi 2 "$PT2PT/$prog" -m 1:64K -i 20 -x 2 --timeout 60 --format json
+    expect_rc 0 "$prog H H json, 1 B to 64 KiB"
+    json_check --rows 17 --positive avg_bandwidth_mbs
 
     # -f -c, a small window: every slot has its own buffer and is checked.
     run_mpi 2 "$PT2PT/$prog" -m 1K:1M -i 5 -x 1 -W 8 -f -c --timeout 60

@@ -3,9 +3,11 @@
    iteration counts as umb_latency, umb_bw and umb_bcast with H buffers,
    nothing else in the loop. Ping-pong and bandwidth are timed once around
    all timed iterations; a broadcast is timed per call, as in OMB, so that
-   the barrier between calls stays outside.
+   the barrier between calls stays outside. handshake is umb_latency's
+   handshake loop, bare.
 
-   usage: mpi_bare latency|bw|bcast [MAX_BYTES]
+   usage: mpi_bare latency|handshake|bw|bcast [MAX_BYTES [ITERS WARMUP]]
+   (ITERS and WARMUP: one count for every size, as umbench's -i and -x)
    prints "size value iterations" per line: one-way latency in us, MB/s, or
    the broadcast's mean over ranks of each rank's mean in us. */
 #include <mpi.h>
@@ -15,18 +17,6 @@
 
 enum { PAGE = 4096, WINDOW = 64, LARGE = 8192 };
 
-/* The umbench programs' defaults (their umb_cli tables). */
-typedef struct {
-    const char *name;
-    long iters, skip, iters_large, skip_large;
-    size_t max;
-} loop_kind;
-
-static const loop_kind kinds[] = {
-    {"latency", 10000, 100, 1000, 10, (size_t)1 << 22},
-    {"bw", 100, 10, 20, 2, (size_t)1 << 22},
-    {"bcast", 1000, 200, 100, 10, (size_t)1 << 20},
-};
 
 static unsigned char *buffer(size_t bytes, int byte)
 {
@@ -37,8 +27,9 @@ static unsigned char *buffer(size_t bytes, int byte)
     return p;
 }
 
-static double latency(int rank, unsigned char *s, unsigned char *r, size_t size, long iters, long skip)
+static double latency(int rank, int nranks, unsigned char *s, unsigned char *r, size_t size, long iters, long skip)
 {
+    (void)nranks;
     int peer = 1 - rank;
     double t0 = 0;
     for (long i = 0; i < skip + iters; i++) {
@@ -55,9 +46,11 @@ static double latency(int rank, unsigned char *s, unsigned char *r, size_t size,
 }
 
 /* OMB's osu_bw: a window of sends from one buffer, then a 4-byte ack. */
-static double bandwidth(int rank, unsigned char *buf, size_t size, long iters, long skip)
+static double bandwidth(int rank, int nranks, unsigned char *s, unsigned char *r, size_t size, long iters, long skip)
 {
+    (void)nranks;
     int peer = 1 - rank;
+    unsigned char *buf = rank == 0 ? s : r;
     MPI_Request req[WINDOW];
     char ack[4] = {0};
     double t0 = 0;
@@ -76,8 +69,9 @@ static double bandwidth(int rank, unsigned char *buf, size_t size, long iters, l
     return (double)size * WINDOW * (double)iters / (MPI_Wtime() - t0) / 1e6;
 }
 
-static double bcast(int nranks, unsigned char *buf, size_t size, long iters, long skip)
+static double bcast(int rank, int nranks, unsigned char *s, unsigned char *buf, size_t size, long iters, long skip)
 {
+    (void)rank, (void)s;
     double sum = 0, all;
     for (long i = 0; i < skip + iters; i++) {
         MPI_Barrier(MPI_COMM_WORLD);
@@ -90,6 +84,48 @@ static double bcast(int nranks, unsigned char *buf, size_t size, long iters, lon
     return all / nranks;
 }
 
+/* umb_latency's handshake loop, bare: per iteration both ranks pre-post
+   the receive, rank 1 sends a 0-byte ready message, then rank 0 times one
+   round trip alone. */
+static double handshake(int rank, int nranks, unsigned char *s, unsigned char *r, size_t size, long iters, long skip)
+{
+    (void)nranks;
+    int peer = 1 - rank;
+    double sum = 0;
+    for (long i = 0; i < skip + iters; i++) {
+        MPI_Request req;
+        MPI_Irecv(r, (int)size, MPI_BYTE, peer, 1, MPI_COMM_WORLD, &req);
+        if (rank == 0) {
+            MPI_Recv(NULL, 0, MPI_BYTE, peer, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            double t0 = MPI_Wtime();
+            MPI_Send(s, (int)size, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
+            if (i >= skip) sum += MPI_Wtime() - t0;
+        } else {
+            MPI_Send(NULL, 0, MPI_BYTE, peer, 2, MPI_COMM_WORLD);
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
+            MPI_Send(s, (int)size, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
+        }
+    }
+    return sum * 1e6 / (2.0 * (double)iters);
+}
+
+/* The umbench programs' defaults (their umb_cli tables). */
+typedef struct {
+    const char *name;
+    double (*loop)(int rank, int nranks, unsigned char *s, unsigned char *r, size_t size, long iters, long skip);
+    int pairs;  /* 2 ranks only */
+    long iters, skip, iters_large, skip_large;
+    size_t max;
+} loop_kind;
+
+static const loop_kind kinds[] = {
+    {"latency", latency, 1, 10000, 100, 1000, 10, (size_t)1 << 22},
+    {"handshake", handshake, 1, 10000, 100, 1000, 10, (size_t)1 << 22},
+    {"bw", bandwidth, 1, 100, 10, 20, 2, (size_t)1 << 22},
+    {"bcast", bcast, 0, 1000, 200, 100, 10, (size_t)1 << 20},
+};
+
 int main(int argc, char **argv)
 {
     int rank, nranks;
@@ -100,9 +136,10 @@ int main(int argc, char **argv)
     for (size_t j = 0; argc > 1 && j < sizeof kinds / sizeof kinds[0]; j++)
         if (!strcmp(argv[1], kinds[j].name)) k = &kinds[j];
     size_t max = k && argc > 2 ? strtoull(argv[2], NULL, 0) : k ? k->max : 0;
-    if (!k || !max || (k != &kinds[2] && nranks != 2)) {
+    long fixed_iters = argc > 4 ? atol(argv[3]) : 0, fixed_skip = argc > 4 ? atol(argv[4]) : 0;
+    if (!k || !max || (k->pairs && nranks != 2) || argc == 4 || (argc > 4 && (fixed_iters < 1 || fixed_skip < 0))) {
         if (rank == 0)
-            fprintf(stderr, "mpi_bare: usage: mpi_bare latency|bw|bcast [MAX_BYTES] (latency and bw: 2 ranks), got '%s'\n",
+            fprintf(stderr, "mpi_bare: usage: mpi_bare latency|handshake|bw|bcast [MAX_BYTES [ITERS WARMUP]] (all but bcast: 2 ranks), got '%s'\n",
                     argc > 1 ? argv[1] : "");
         MPI_Finalize();
         return 1;
@@ -110,12 +147,10 @@ int main(int argc, char **argv)
     unsigned char *s = buffer(max, 'a'), *r = buffer(max, 'b');
     if (rank == 0) printf("# mpi_bare %s, %d ranks\n", k->name, nranks);
     for (size_t size = 1; size <= max; size *= 2) {
-        long iters = size > LARGE ? k->iters_large : k->iters, skip = size > LARGE ? k->skip_large : k->skip;
-        double v;
+        long iters = fixed_iters ? fixed_iters : size > LARGE ? k->iters_large : k->iters;
+        long skip = fixed_iters ? fixed_skip : size > LARGE ? k->skip_large : k->skip;
         MPI_Barrier(MPI_COMM_WORLD);
-        if (k == &kinds[0]) v = latency(rank, s, r, size, iters, skip);
-        else if (k == &kinds[1]) v = bandwidth(rank, rank == 0 ? s : r, size, iters, skip);
-        else v = bcast(nranks, r, size, iters, skip);
+        double v = k->loop(rank, nranks, s, r, size, iters, skip);
         if (rank == 0) printf("%zu %.3f %ld\n", size, v, iters);
         fflush(stdout);
     }

@@ -8,7 +8,7 @@
 
 run_mpi 3 "$top_builddir/tests/tools/mpi_bare" latency
 expect_rc 1 "mpi_bare latency on 3 ranks"
-grep -q "latency and bw: 2 ranks" "$tmp/err" || fail "mpi_bare: no usage line for 3 ranks"
+grep -q "all but bcast: 2 ranks" "$tmp/err" || fail "mpi_bare: no usage line for 3 ranks"
 
 rc=0
 "$PYTHON3" "$top_srcdir/tests/tools/overhead" --build "$top_builddir" --rounds 2 --launch "$MPIEXEC $mpi_flags" \
@@ -28,6 +28,27 @@ d = json.load(open(sys.argv[1]))
 assert sorted(d) == ['bcast', 'bw', 'latency'], d.keys()
 assert all(len(r['reference']) == 2 and len(r['umbench']) == 2 and min(r['reference'] + r['umbench']) > 0 for v in d.values() for r in v)
 " "$tmp/o.json" || fail "overhead --json"
+
+# One count for every size (ITERS WARMUP), as umbench's -i and -x.
+run_mpi 2 "$top_builddir/tests/tools/mpi_bare" handshake 4 7 1
+expect_rc 0 "mpi_bare handshake 4 7 1"
+[ "$(grep -c '^[1-4] [0-9.]* 7$' "$tmp/out")" -eq 3 ] || { cat "$tmp/out"; fail "mpi_bare handshake 4 7 1: not 3 rows of 7 iterations"; }
+
+# --aa: the reference a second time in each round, an A/A column; --iterations for both.
+rc=0
+"$PYTHON3" "$top_srcdir/tests/tools/overhead" --build "$top_builddir" --rounds 3 --launch "$MPIEXEC $mpi_flags" \
+    --only bw --max-bw 1K --iterations 20 --aa --json "$tmp/aa.json" >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 0 ] || { cat "$tmp/out" "$tmp/err"; fail "overhead --aa --iterations 20: exit $rc"; }
+grep -q "^# .*umb_bw H H against mpi_bare bw, 2 ranks, 3 rounds interleaved, 20 iterations at every size" "$tmp/out" \
+    || { cat "$tmp/out"; fail "overhead --iterations: not named in the header"; }
+grep -q "Ref noise    A/A  Target" "$tmp/out" && grep -q "^# bw: A/A strays at most [0-9.]*% from 1.000" "$tmp/out" \
+    || { cat "$tmp/out"; fail "overhead --aa: no A/A column or line"; }
+"$PYTHON3" -c "
+import json, sys
+d = json.load(open(sys.argv[1]))['bw']
+assert [r['size'] for r in d] == [1 << k for k in range(11)], d
+assert all(len(r['reference_again']) == 3 and min(r['reference_again']) > 0 for r in d)
+" "$tmp/aa.json" || fail "overhead --aa --json"
 
 rc=0
 "$PYTHON3" "$top_srcdir/tests/tools/overhead" --build "$top_builddir" --only latency,pingpong >"$tmp/out" 2>"$tmp/err" || rc=$?

@@ -50,6 +50,14 @@ assert [r['size'] for r in d] == [1 << k for k in range(11)], d
 assert all(len(r['reference_again']) == 3 and min(r['reference_again']) > 0 for r in d)
 " "$tmp/aa.json" || fail "overhead --aa --json"
 
+# --copy: a byte-for-byte copy of mpi_bare in umbench's place, removed at the end.
+rc=0
+"$PYTHON3" "$top_srcdir/tests/tools/overhead" --build "$top_builddir" --rounds 1 --launch "$MPIEXEC $mpi_flags" \
+    --only bw --max-bw 16 --copy >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 0 ] && grep -q "mpi_bare_copy\.[0-9]* (a copy of mpi_bare) against mpi_bare bw" "$tmp/out" \
+    || { cat "$tmp/out" "$tmp/err"; fail "overhead --copy: exit $rc or no copy named"; }
+ls "$top_builddir"/tests/tools/mpi_bare_copy.* 2>/dev/null && fail "overhead --copy: the copy was left behind"
+
 rc=0
 "$PYTHON3" "$top_srcdir/tests/tools/overhead" --build "$top_builddir" --only latency,pingpong >"$tmp/out" 2>"$tmp/err" || rc=$?
 [ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "pingpong" "$tmp/err" || { cat "$tmp/err"; fail "overhead --only pingpong: not one line, exit 1"; }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define LINE 512
 
@@ -31,6 +32,11 @@ void umb_agree(int code, const char *message)
         fflush(stderr);
     }
     MPI_Finalize();
+    /* Only the rank that spoke ends non-zero, and a skip ends last: a launcher
+       that kills the other ranks when one ends badly (Slurm's KillOnBadExit)
+       would otherwise report their signal (143) instead of 77. */
+    if (rank != first) exit(0);
+    if (worst == UMB_EXIT_SKIP) usleep(500000);
     exit(worst);
 }
 

@@ -41,7 +41,8 @@ typedef struct {
 void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char **argv);
 
 /* Collective: when any rank passes a non-zero code, the lowest such rank
-   prints its message (one line) and every rank exits with the highest code. */
+   prints its message (one line) and exits with the highest code (a skip,
+   77, half a second after the others), every other rank with 0. */
 void umb_agree(int code, const char *message);
 
 /* Collective: allocates this rank's buffer of its kind, or ends the job

@@ -134,8 +134,7 @@ void umb_out_row(const umb_output *o, size_t size, const umb_col *cols, int n, i
         umb_strbuf b = {0};
         umb_sb_printf(&b, "{\"type\":\"result\",\"program\":");
         umb_sb_json_string(&b, o->program);
-        umb_sb_printf(&b, ",\"buffers\":");
-        umb_sb_json_string(&b, o->buffers);
+        umb_sb_json_field(&b, "buffers", o->buffers);
         umb_sb_printf(&b, ",\"size\":%zu", size);
         for (int i = 0; i < n; i++) {
             umb_sb_printf(&b, ",\"%s\":", cols[i].key);

@@ -50,6 +50,12 @@ void umb_sb_json_string(umb_strbuf *b, const char *t)
     umb_sb_printf(b, "\"");
 }
 
+void umb_sb_json_field(umb_strbuf *b, const char *key, const char *text)
+{
+    umb_sb_printf(b, ",\"%s\":", key);
+    umb_sb_json_string(b, text);
+}
+
 void umb_sb_json_number(umb_strbuf *b, double v)
 {
     if (isfinite(v)) umb_sb_printf(b, "%.6g", v);

@@ -50,10 +50,8 @@ static void header_gpus(umb_header *h, const umb_drive *d, int hmm)
         int node = umb_pci_numa_node(g.pci_bus);
         umb_sb_printf(&json, "%s{\"gpu\":%d,\"name\":", i ? "," : "", d->devices[i]);
         umb_sb_json_string(&json, g.name);
-        umb_sb_printf(&json, ",\"pci_bus\":");
-        umb_sb_json_string(&json, g.pci_bus);
-        umb_sb_printf(&json, ",\"pcie\":");
-        umb_sb_json_string(&json, link);
+        umb_sb_json_field(&json, "pci_bus", g.pci_bus);
+        umb_sb_json_field(&json, "pcie", link);
         umb_sb_printf(&json, ",\"link_limit_gbs\":");
         umb_sb_json_number(&json, limit > 0 ? limit : NAN);
         umb_sb_printf(&json, ",\"numa\":%d,\"memory\":%zu,\"pageable_access\":%d}", node, g.total_memory,

@@ -58,10 +58,8 @@ static void add_ranks(umb_header *h, const rank_info *all, int n)
         const rank_info *r = &all[i];
         umb_sb_printf(&json, "%s{\"rank\":%d,\"host\":", i ? "," : "", i);
         umb_sb_json_string(&json, r->host);
-        umb_sb_printf(&json, ",\"cpus\":");
-        umb_sb_json_string(&json, r->cpus);
-        umb_sb_printf(&json, ",\"cpu_numa\":");
-        umb_sb_json_string(&json, r->numa);
+        umb_sb_json_field(&json, "cpus", r->cpus);
+        umb_sb_json_field(&json, "cpu_numa", r->numa);
         umb_sb_printf(&json, ",\"local_rank\":%d,\"local_rank_from\":", r->local_rank);
         umb_sb_json_string(&json, r->local_from);
         umb_sb_printf(&json, ",\"buffer\":\"%s\",\"gpu\":%d", umb_kind_name((umb_kind)r->kind), r->gpu);
@@ -69,12 +67,9 @@ static void add_ranks(umb_header *h, const rank_info *all, int n)
         if (r->local_rank >= 0) umb_sb_printf(&text, "local rank %d (%s), ", r->local_rank, r->local_from);
         umb_sb_printf(&text, "buffer %s", umb_kind_name((umb_kind)r->kind));
         if (r->gpu >= 0) {
-            umb_sb_printf(&json, ",\"gpu_name\":");
-            umb_sb_json_string(&json, r->gpu_name);
-            umb_sb_printf(&json, ",\"gpu_pci_bus\":");
-            umb_sb_json_string(&json, r->pci_bus);
-            umb_sb_printf(&json, ",\"gpu_pcie\":");
-            umb_sb_json_string(&json, r->link);
+            umb_sb_json_field(&json, "gpu_name", r->gpu_name);
+            umb_sb_json_field(&json, "gpu_pci_bus", r->pci_bus);
+            umb_sb_json_field(&json, "gpu_pcie", r->link);
             umb_sb_printf(&json, ",\"gpu_numa\":%d,\"gpu_chosen_by\":", r->gpu_numa);
             umb_sb_json_string(&json, r->gpu_from);
             umb_sb_printf(&text, ", GPU %d %s (%s, PCIe %s, NUMA %d) chosen by %s", r->gpu, r->gpu_name,
@@ -99,10 +94,8 @@ static void add_awareness(umb_header *h, const umb_bench *b)
     umb_sb_printf(&j, "{\"verdict\":\"%s\",\"library\":\"%s\",\"library_query\":", umb_verdict_name(b->aware),
                   umb_cuda_aware_name(f->library));
     umb_sb_json_string(&j, f->library_how ? f->library_how : "");
-    umb_sb_printf(&j, ",\"pml\":");
-    umb_sb_json_string(&j, f->pml);
-    umb_sb_printf(&j, ",\"pml_from\":");
-    umb_sb_json_string(&j, f->pml_how ? f->pml_how : "");
+    umb_sb_json_field(&j, "pml", f->pml);
+    umb_sb_json_field(&j, "pml_from", f->pml_how ? f->pml_how : "");
     umb_sb_printf(&j, ",\"ucx_loaded\":%s,\"ucx_version\":", f->ucx_loaded ? "true" : "false");
     umb_sb_json_string(&j, f->ucx_version);
     umb_sb_printf(&j, ",\"ucx_cuda_transports\":%s,\"ucx_tls\":", f->ucx_cuda ? "true" : "false");

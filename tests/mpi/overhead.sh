@@ -33,6 +33,9 @@ assert all(len(r['reference']) == 2 and len(r['umbench']) == 2 and min(r['refere
 run_mpi 2 "$top_builddir/tests/tools/mpi_bare" handshake 4 7 1
 expect_rc 0 "mpi_bare handshake 4 7 1"
 [ "$(grep -c '^[1-4] [0-9.]* 7$' "$tmp/out")" -eq 3 ] || { cat "$tmp/out"; fail "mpi_bare handshake 4 7 1: not 3 rows of 7 iterations"; }
+run_mpi 2 "$top_builddir/tests/tools/mpi_bare" bw 8 5x 1
+expect_rc 1 "mpi_bare bw 8 5x 1"
+grep -q "got 'bw 8 5x 1'" "$tmp/err" || fail "mpi_bare bw 8 5x 1: the usage line does not name the arguments"
 
 # --aa: the reference a second time in each round, an A/A column; --iterations for both.
 rc=0

@@ -17,7 +17,6 @@
 
 enum { PAGE = 4096, WINDOW = 64, LARGE = 8192 };
 
-
 static unsigned char *buffer(size_t bytes, int byte)
 {
     size_t n = (bytes + PAGE - 1) / PAGE * PAGE;
@@ -126,6 +125,14 @@ static const loop_kind kinds[] = {
     {"bcast", bcast, 0, 1000, 200, 100, 10, (size_t)1 << 20},
 };
 
+/* A whole decimal count, or -1. */
+static long count(const char *text)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    return end != text && !*end && v >= 0 ? v : -1;
+}
+
 int main(int argc, char **argv)
 {
     int rank, nranks;
@@ -135,12 +142,17 @@ int main(int argc, char **argv)
     const loop_kind *k = NULL;
     for (size_t j = 0; argc > 1 && j < sizeof kinds / sizeof kinds[0]; j++)
         if (!strcmp(argv[1], kinds[j].name)) k = &kinds[j];
-    size_t max = k && argc > 2 ? strtoull(argv[2], NULL, 0) : k ? k->max : 0;
-    long fixed_iters = argc > 4 ? atol(argv[3]) : 0, fixed_skip = argc > 4 ? atol(argv[4]) : 0;
-    if (!k || !max || (k->pairs && nranks != 2) || argc == 4 || (argc > 4 && (fixed_iters < 1 || fixed_skip < 0))) {
-        if (rank == 0)
-            fprintf(stderr, "mpi_bare: usage: mpi_bare latency|handshake|bw|bcast [MAX_BYTES [ITERS WARMUP]] (all but bcast: 2 ranks), got '%s'\n",
-                    argc > 1 ? argv[1] : "");
+    size_t max = k && argc > 2 ? (size_t)count(argv[2]) : k ? k->max : 0;
+    long fixed_iters = argc > 4 ? count(argv[3]) : 0, fixed_skip = argc > 4 ? count(argv[4]) : 0;
+    int bad_counts = argc == 4 || argc > 5 || (argc > 4 && (fixed_iters < 1 || fixed_skip < 0));
+    if (!k || max == 0 || max == (size_t)-1 || (k->pairs && nranks != 2) || bad_counts) {
+        if (rank == 0) {
+            char got[256] = "";
+            for (int a = 1; a < argc; a++)
+                snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", a > 1 ? " " : "", argv[a]);
+            fprintf(stderr, "mpi_bare: usage: mpi_bare latency|handshake|bw|bcast [MAX_BYTES [ITERS WARMUP]] (all but bcast: 2 ranks), "
+                    "got '%s' on %d ranks\n", got, nranks);
+        }
         MPI_Finalize();
         return 1;
     }

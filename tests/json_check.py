@@ -1,6 +1,7 @@
 """Checks JSON Lines output: every line parses, the first is the header,
 the rest are results with the given keys and sane values (and, with
---counters, the per-rank "rank_counters" rows after them).
+--counters and --path, the per-rank "rank_counters" and "rank_path" rows
+after them, and the "finding" records at the end).
 
 usage: json_check.py [--rows N] [--header KEY ...] [--keys KEY ...] [--validation pass]
 """
@@ -26,7 +27,7 @@ for n, line in enumerate(lines, 1):
         objs.append(json.loads(line))
     except ValueError as e:
         sys.exit("line %d is not JSON (%s): %s" % (n, e, line[:200]))
-head, rows = objs[0], [o for o in objs[1:] if o.get("type") not in ("rank_counters", "rank_placement", "counters")]
+head, rows = objs[0], [o for o in objs[1:] if o.get("type") not in ("rank_counters", "rank_placement", "counters", "rank_path", "finding")]
 if head.get("type") != "header":
     sys.exit("first object is not the header: %r" % head)
 for k in a.header:

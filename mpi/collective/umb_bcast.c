@@ -30,12 +30,16 @@ static int check(umb_bench *b, umb_coll_bufs *bufs, size_t size, long i, int roo
     return b->rank == root || umb_bench_check(b, &bufs->recv, 0, size, i, root);
 }
 
+/* The root's message reaches every other rank. */
+static double payload(int nranks, size_t size) { return (double)size * (nranks - 1); }
+
 int main(int argc, char **argv)
 {
     const umb_collective c = {
         .cli = &cli, .call = "MPI_Bcast", .rooted = 1,
         .send_blocks = 0, .recv_blocks = 1,
         .op = op, .fill = fill, .check = check,
+        .payload = payload,
     };
     return umb_collective_main(&c, argc, argv);
 }

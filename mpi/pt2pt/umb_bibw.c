@@ -19,7 +19,7 @@ static const umb_cli cli = {
     .window = 64,
 };
 
-static const umb_metric bandwidth = {"Bandwidth (MB/s)", "Bandwidth (MB/s)", "bandwidth_mbs"};
+static const umb_metric bandwidth = {"Bandwidth (MB/s)", "Bandwidth (MB/s)", "bandwidth_mbs", 1};
 
 typedef struct {
     umb_window sw, rw;   /* each rank sends from sw and receives into rw */
@@ -90,6 +90,13 @@ static void summarize(umb_bench *b, void *ctx, size_t size, double *times, long 
     if (b->rank == 0) umb_window_rates(times, iters, 2.0 * (double)size * ((streams *)ctx)->sw.window, s);
 }
 
+/* A window of messages each way. */
+static double payload(umb_bench *b, void *ctx, size_t size)
+{
+    (void)b;
+    return 2.0 * (double)size * ((streams *)ctx)->sw.window;
+}
+
 int main(int argc, char **argv)
 {
     umb_bench b;
@@ -109,6 +116,7 @@ int main(int argc, char **argv)
         .classic = classic_loop,
         .place = place,
         .summarize = summarize,
+        .payload = payload,
         .loop_handshake = "handshake: per iteration, both ranks place and pre-post, exchange ready, then one timed pair of windows",
         .loop_classic = "classic OMB: pairs of windows back to back",
         .units = "MB/s = 10^6 bytes/s: 2 x size x window / time of both windows on rank 0",

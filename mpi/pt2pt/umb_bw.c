@@ -19,7 +19,7 @@ static const umb_cli cli = {
     .window = 64,
 };
 
-static const umb_metric bandwidth = {"Bandwidth (MB/s)", "Bandwidth (MB/s)", "bandwidth_mbs"};
+static const umb_metric bandwidth = {"Bandwidth (MB/s)", "Bandwidth (MB/s)", "bandwidth_mbs", 1};
 
 typedef struct {
     umb_window w;  /* rank 0 sends from it, rank 1 receives into it */
@@ -87,6 +87,13 @@ static void summarize(umb_bench *b, void *ctx, size_t size, double *times, long 
     if (b->rank == 0) umb_window_rates(times, iters, (double)size * ((stream *)ctx)->w.window, s);
 }
 
+/* A window of messages one way. */
+static double payload(umb_bench *b, void *ctx, size_t size)
+{
+    (void)b;
+    return (double)size * ((stream *)ctx)->w.window;
+}
+
 int main(int argc, char **argv)
 {
     umb_bench b;
@@ -105,6 +112,7 @@ int main(int argc, char **argv)
         .classic = classic_loop,
         .place = place,
         .summarize = summarize,
+        .payload = payload,
         .loop_handshake = "handshake: per window, both ranks place, rank 1 pre-posts and signals ready, then one timed window and ack",
         .loop_classic = "classic OMB: windows back to back",
         .units = "MB/s = 10^6 bytes/s: size x window / time from first send to ack",

@@ -17,7 +17,7 @@ static const umb_cli cli = {
 };
 
 enum { TAG_DATA = 1, TAG_READY = 2 };
-static const umb_metric latency = {"Avg Latency(us)", "Latency(us)", "latency_us"};
+static const umb_metric latency = {"Avg Latency(us)", "Latency(us)", "latency_us", 0};
 
 typedef struct {
     umb_buffer sbuf, rbuf;
@@ -95,6 +95,13 @@ static void summarize(umb_bench *b, void *ctx, size_t size, double *times, long 
     umb_stats_compute(times, iters, s);
 }
 
+/* A round trip: one message each way. */
+static double payload(umb_bench *b, void *ctx, size_t size)
+{
+    (void)b, (void)ctx;
+    return 2.0 * (double)size;
+}
+
 int main(int argc, char **argv)
 {
     umb_bench b;
@@ -112,6 +119,7 @@ int main(int argc, char **argv)
         .classic = classic_loop,
         .place = place,
         .summarize = summarize,
+        .payload = payload,
         .loop_handshake = "handshake: per iteration, both ranks place and pre-post, rank 1 signals ready, then one timed round trip",
         .loop_classic = "classic OMB: back-to-back round trips",
         .units = "latency in microseconds, one-way = round trip / 2",

@@ -19,7 +19,7 @@ static const umb_cli cli = {
     .window = 64,
 };
 
-static const umb_metric bandwidth = {"MB/s", "Bandwidth (MB/s)", "bandwidth_mbs"};
+static const umb_metric bandwidth = {"MB/s", "Bandwidth (MB/s)", "bandwidth_mbs", 1};
 
 typedef struct {
     umb_window w;
@@ -109,6 +109,13 @@ static void summarize(umb_bench *b, void *ctx, size_t size, double *times, long 
     extra[0].value = sum_rate;
 }
 
+/* A window of messages from every sender. */
+static double payload(umb_bench *b, void *ctx, size_t size)
+{
+    const pair_streams *ps = ctx;
+    return (double)size * ps->w.window * (b->nranks / 2);
+}
+
 int main(int argc, char **argv)
 {
     umb_bench b;
@@ -135,6 +142,7 @@ int main(int argc, char **argv)
         .classic = classic_loop,
         .place = place,
         .summarize = summarize,
+        .payload = payload,
         .nextra = 1,
         .extra = {{.title = "Messages/s", .key = "messages_per_s", .decimals = 2}},
         .loop_handshake = "handshake: per window, every rank places, receivers pre-post, a barrier, then one timed window and ack per pair",

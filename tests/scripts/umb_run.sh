@@ -24,7 +24,7 @@ for r in m["runs"]:
         results = [o["size"] for o in lines[1:] if o["type"] == "result"]
         assert lines[0]["type"] == "header" and results == [8, 16, 32, 64, 128, 256], r
         # Managed buffers add a placement row per rank and size after the results.
-        assert all(o["type"] in ("result", "rank_placement") for o in lines[1:]), r
+        assert all(o["type"] in ("result", "rank_placement", "finding") for o in lines[1:]), r
     else:
         assert r["skipped"] and not lines, r
 ok = {(r["program"], r["buffers"]) for r in m["runs"] if r["status"] == 0}

@@ -46,6 +46,7 @@ void umb_num_col(umb_col *c, const char *title, const char *key, double value, i
    title) and the key stem of CSV/JSON ("avg_" + key). */
 typedef struct {
     const char *avg_title, *title, *key;
+    int rate;  /* higher is better (bandwidth, messages/s); else a time */
 } umb_metric;
 
 /* Avg, Min, Max, P50, P99 and Iterations of one metric. Returns 6. */

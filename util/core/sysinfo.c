@@ -42,6 +42,27 @@ void umb_cpu_binding(char *buf, size_t n)
     if (used >= n && n > 4) strcpy(buf + n - 4, "...");
 }
 
+int umb_cpu_unbound(void)
+{
+    cpu_set_t set;
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    if (!allowed_cpus(&set) || online <= 1) return 0;
+    return CPU_COUNT(&set) >= online;
+}
+
+int umb_uvm_param(const char *name, char *buf, size_t n)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/sys/module/nvidia_uvm/parameters/%s", name);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    int ok = fgets(buf, (int)n, f) != NULL;
+    fclose(f);
+    if (!ok) return -1;
+    buf[strcspn(buf, "\n")] = '\0';
+    return 0;
+}
+
 void umb_cpu_numa(char *buf, size_t n)
 {
     cpu_set_t set;

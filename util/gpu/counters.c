@@ -59,7 +59,7 @@ void umb_timeline_free(umb_timeline *tl)
 
 /* The run's state: main thread only. */
 static struct {
-    int on, cupti;
+    int on, cupti, copies;
     long skip;
     uint64_t dropped;
     umb_phase phase;
@@ -70,15 +70,20 @@ static struct {
 
 int umb_counters_on(void) { return C.on; }
 int umb_counters_cupti(void) { return C.cupti; }
+int umb_counters_copies(void) { return C.copies; }
 uint64_t umb_counters_dropped(void) { return C.dropped; }
 
-int umb_counters_start(int cupti, char *note, size_t n)
+int umb_counters_start_with(int um, int copies, char *note, size_t n)
 {
     C.on = 1;
-    C.cupti = cupti && umb_cupti_start(note, n);
+    int started = (um || copies) && umb_cupti_start(um, copies, note, n);
+    C.cupti = started && um;
+    C.copies = started && copies;
     getrusage(RUSAGE_SELF, &C.last);
-    return C.cupti;
+    return started;
 }
+
+int umb_counters_start(int cupti, char *note, size_t n) { return umb_counters_start_with(cupti, 0, note, n); }
 
 /* The faults since the last change go to the phase being left. */
 static void change(umb_phase p)
@@ -89,7 +94,7 @@ static void change(umb_phase p)
     C.faults[C.phase].v[UMB_CTR_MAJFLT] += (double)(now.ru_majflt - C.last.ru_majflt);
     C.last = now;
     C.phase = p;
-    if (C.cupti) umb_timeline_mark(&C.tl, umb_cupti_now(), p);
+    if (C.cupti || C.copies) umb_timeline_mark(&C.tl, umb_cupti_now(), p);
 }
 
 void umb_counters_size_begin(long skip)
@@ -129,7 +134,7 @@ void umb_counters_size_end(umb_counts per_phase[UMB_NPHASES])
     memset(per_phase, 0, sizeof(umb_counts) * UMB_NPHASES);
     if (!C.on) return;
     change(UMB_PH_IDLE);
-    if (C.cupti) C.dropped = umb_cupti_drain(add_record, per_phase);
+    if (C.cupti || C.copies) C.dropped = umb_cupti_drain(add_record, per_phase);
     for (int p = 0; p < UMB_NPHASES; p++) {
         per_phase[p].v[UMB_CTR_MINFLT] = C.faults[p].v[UMB_CTR_MINFLT];
         per_phase[p].v[UMB_CTR_MAJFLT] = C.faults[p].v[UMB_CTR_MAJFLT];

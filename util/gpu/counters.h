@@ -24,14 +24,23 @@ typedef enum {
     UMB_CTR_REMOTE_MAPS,    /* remote maps */
     UMB_CTR_MINFLT,         /* getrusage minor faults */
     UMB_CTR_MAJFLT,         /* getrusage major faults */
-    UMB_NCTRS
+    UMB_NCTRS,
+    /* CUDA copies the process made, any library in it included (--path):
+       bytes by kind, and how many copies. */
+    UMB_CPY_HTOD = UMB_NCTRS,
+    UMB_CPY_DTOH,
+    UMB_CPY_DTOD,
+    UMB_CPY_PTOP,
+    UMB_CPY_HTOH,
+    UMB_CPY_COUNT,
+    UMB_NALL
 } umb_counter;
 
 /* Where a moment of the run belongs. */
 typedef enum { UMB_PH_IDLE, UMB_PH_WARMUP, UMB_PH_MEASURED, UMB_PH_PLACE, UMB_PH_CHECK, UMB_NPHASES } umb_phase;
 
 typedef struct {
-    double v[UMB_NCTRS];
+    double v[UMB_NALL];
 } umb_counts;
 
 /* Short table title ("GPU flt") and CSV/JSON key ("gpu_fault_groups"). */
@@ -42,9 +51,15 @@ int umb_counters_cupti(void);
 /* Records CUPTI reported dropped so far (counts are low when not 0). */
 uint64_t umb_counters_dropped(void);
 
-/* Starts counting: getrusage, and CUPTI when asked. Returns 1 with CUPTI,
-   0 with getrusage only (and CUPTI's reason in note). */
+/* Starts counting: getrusage, and CUPTI's unified-memory counters when
+   asked. Returns 1 with CUPTI, 0 with getrusage only (and CUPTI's reason
+   in note). */
 int umb_counters_start(int cupti, char *note, size_t n);
+/* The same, and CUPTI's records of CUDA copies when copies is set (the
+   UMB_CPY_* counts). Returns 1 when CUPTI records what was asked. */
+int umb_counters_start_with(int um, int copies, char *note, size_t n);
+/* Whether CUDA copies are recorded. */
+int umb_counters_copies(void);
 int umb_counters_on(void);
 
 /* The harness's marks, all cheap no-ops while counting is off. A message

@@ -59,6 +59,46 @@ int umb_cupti_amount(int cupti_kind, uint64_t value, uint64_t *amount)
     }
 }
 
+int umb_cupti_copy_counter(int copy_kind)
+{
+    switch (copy_kind) {
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA: return UMB_CPY_HTOD;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH: return UMB_CPY_DTOH;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOA:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOD:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOA: return UMB_CPY_DTOD;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP: return UMB_CPY_PTOP;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH: return UMB_CPY_HTOH;
+    default: return -1;
+    }
+}
+
+/* The leading fields every memcpy record shares (CUpti_ActivityMemcpy5/6
+   and CUpti_ActivityMemcpyPtoP3/4), so any CUDA 12.2+ CUPTI reads alike. */
+typedef struct {
+    CUpti_ActivityKind kind;
+    uint8_t copyKind, srcKind, dstKind, flags;
+    uint64_t bytes, start, end;
+} copy_head;
+
+static void keep(uint64_t amount, uint64_t t, int counter)
+{
+    if (nrecords == cap) {
+        size_t ncap = cap ? 2 * cap : 65536;
+        kept *bigger = realloc(records, ncap * sizeof *records);
+        if (!bigger) {
+            ndropped++;
+            return;
+        }
+        records = bigger;
+        cap = ncap;
+    }
+    records[nrecords++] = (kept){amount, t, counter};
+}
+
 static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
 {
     *buffer = aligned_alloc(8, BUFFER_BYTES);
@@ -73,20 +113,20 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
     size_t dropped = 0;
     pthread_mutex_lock(&lock);
     while (api.next_record(buffer, valid, &r) == CUPTI_SUCCESS) {
+        if (r->kind == CUPTI_ACTIVITY_KIND_MEMCPY || r->kind == CUPTI_ACTIVITY_KIND_MEMCPY2) {
+            const copy_head *m = (const void *)r;
+            int c = umb_cupti_copy_counter(m->copyKind);
+            if (c < 0) continue;
+            keep(m->bytes, m->start, c);
+            keep(1, m->start, UMB_CPY_COUNT);
+            continue;
+        }
         if (r->kind != CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER) continue;
         /* Counter2's fields are the leading fields of Counter3 (CUDA 13). */
         const CUpti_ActivityUnifiedMemoryCounter2 *u = (const void *)r;
         uint64_t amount;
         int c = umb_cupti_amount(u->counterKind, u->value, &amount);
-        if (c < 0) continue;
-        if (nrecords == cap) {
-            size_t ncap = cap ? 2 * cap : 65536;
-            kept *bigger = realloc(records, ncap * sizeof *records);
-            if (!bigger) { ndropped++; continue; }
-            records = bigger;
-            cap = ncap;
-        }
-        records[nrecords++] = (kept){amount, u->start, c};
+        if (c >= 0) keep(amount, u->start, c);
     }
     if (api.dropped(ctx, stream, &dropped) == CUPTI_SUCCESS) ndropped += dropped;
     pthread_mutex_unlock(&lock);
@@ -105,7 +145,7 @@ static const char *result(CUptiResult rc)
         return 0;                                                                 \
     }
 
-int umb_cupti_start(char *why, size_t n)
+int umb_cupti_start(int um, int copies, char *why, size_t n)
 {
     void *lib = dlopen(UMB_CUPTI_LIB, RTLD_NOW | RTLD_LOCAL);
     if (!lib) lib = dlopen("libcupti.so", RTLD_NOW | RTLD_LOCAL);
@@ -137,13 +177,15 @@ int umb_cupti_start(char *why, size_t n)
         config[i] = (CUpti_ActivityUnifiedMemoryCounterConfig){
             .scope = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_SINGLE_DEVICE,
             .kind = kinds[i], .deviceId = 0, .enable = 1};
-    CUptiResult rc = api.configure(config, NKINDS);
-    if (rc != CUPTI_SUCCESS) {
+    CUptiResult rc;
+    if (um && (rc = api.configure(config, NKINDS)) != CUPTI_SUCCESS) {
         snprintf(why, n, "CUPTI unified-memory counters unavailable here: %s", result(rc));
         return 0;
     }
     if ((rc = api.register_callbacks(buffer_requested, buffer_completed)) != CUPTI_SUCCESS ||
-        (rc = api.enable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER)) != CUPTI_SUCCESS) {
+        (um && (rc = api.enable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER)) != CUPTI_SUCCESS) ||
+        (copies && (rc = api.enable(CUPTI_ACTIVITY_KIND_MEMCPY)) != CUPTI_SUCCESS) ||
+        (copies && (rc = api.enable(CUPTI_ACTIVITY_KIND_MEMCPY2)) != CUPTI_SUCCESS)) {
         snprintf(why, n, "CUPTI activity API: %s", result(rc));
         return 0;
     }

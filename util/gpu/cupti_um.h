@@ -1,6 +1,6 @@
-/* CUPTI's unified-memory counter records (activity API), with libcupti
-   loaded by dlopen so nothing links it or libcuda. cupti_um_none.c stands
-   in for a build without CUPTI. */
+/* CUPTI's activity records: unified-memory counters and CUDA copies
+   (memcpy, peer memcpy), with libcupti loaded by dlopen so nothing links it
+   or libcuda. cupti_um_none.c stands in for a build without CUPTI. */
 #ifndef UMB_CUPTI_UM_H
 #define UMB_CUPTI_UM_H
 
@@ -11,8 +11,9 @@
 typedef void (*umb_um_sink)(int counter, uint64_t amount, uint64_t timestamp, void *ctx);
 
 int umb_cupti_built(void);
-/* Loads CUPTI and enables the counters. Returns 1, or 0 with the reason. */
-int umb_cupti_start(char *why, size_t n);
+/* Loads CUPTI and enables the unified-memory counters (um) and the copy
+   records (copies). Returns 1, or 0 with the reason. */
+int umb_cupti_start(int um, int copies, char *why, size_t n);
 /* CUPTI's clock (ns), the one records are stamped with. */
 uint64_t umb_cupti_now(void);
 /* Flushes CUPTI's buffers and hands every record kept since the last
@@ -23,5 +24,8 @@ uint64_t umb_cupti_drain(umb_um_sink sink, void *ctx);
    transfers, fault groups for GPU faults, 1 per record otherwise (a CPU
    fault record's value is a program counter, not a count). -1: not counted. */
 int umb_cupti_amount(int cupti_kind, uint64_t value, uint64_t *amount);
+
+/* A copy record's counter (UMB_CPY_*) from its CUPTI copy kind; -1: not a copy of memory. */
+int umb_cupti_copy_counter(int copy_kind);
 
 #endif

@@ -5,8 +5,9 @@
 
 int umb_cupti_built(void) { return 0; }
 
-int umb_cupti_start(char *why, size_t n)
+int umb_cupti_start(int um, int copies, char *why, size_t n)
 {
+    (void)um, (void)copies;
     snprintf(why, n, "this build has no CUPTI");
     return 0;
 }
@@ -22,5 +23,11 @@ uint64_t umb_cupti_drain(umb_um_sink sink, void *ctx)
 int umb_cupti_amount(int cupti_kind, uint64_t value, uint64_t *amount)
 {
     (void)cupti_kind, (void)value, (void)amount;
+    return -1;
+}
+
+int umb_cupti_copy_counter(int copy_kind)
+{
+    (void)copy_kind;
     return -1;
 }

@@ -1,4 +1,5 @@
 #include "bench.h"
+#include "observer.h"
 
 #include "config.h"
 #include "counters.h"
@@ -10,6 +11,7 @@
 #include "sysinfo.h"
 #include "watchdog.h"
 
+#include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,30 @@
 #include <unistd.h>
 
 #define LINE 512
+
+/* The observers (observer.h), in the order their hooks run and their
+   columns appear. */
+static const umb_observer *const observers[] = {
+    &umb_place_observer, &umb_counters_observer, &umb_path_observer, &umb_findings_observer,
+};
+#define EACH_OBSERVER(o) for (const umb_observer *const *o = observers; o < observers + sizeof observers / sizeof *observers; o++)
+
+static void observers_prepare(umb_bench *b)
+{
+    EACH_OBSERVER(o) if ((*o)->prepare) (*o)->prepare(b);
+}
+
+void umb_bench_observers_start(umb_bench *b)
+{
+    EACH_OBSERVER(o) if ((*o)->start) (*o)->start(b);
+}
+
+void umb_bench_observers_header(umb_bench *b, umb_header *h, int part)
+{
+    if (b->rank != 0) return;
+    EACH_OBSERVER(o) if ((*o)->header) (*o)->header(b, h, (umb_header_part)part);
+}
+
 
 void umb_agree(int code, const char *message)
 {
@@ -93,21 +119,6 @@ typedef struct {
     int needed, count, code;        /* a buffer needs a GPU; GPUs seen; the exit status all ranks agree on */
     char msg[2 * LINE], why[LINE];  /* code's message; why count is 0 */
 } gpu_choice;
-
-/* --counters: CUPTI starts before any CUDA context, so it sees all of it. */
-static void start_counters(umb_bench *b)
-{
-    if (b->opt.counters == UMB_COUNTERS_FULL && !b->opt.help && !b->opt.version && umb_cupti_built()) {
-        char none[LINE] = "";
-        int with_gpu = umb_gpu_count(none, sizeof none) > 0;
-        if (!with_gpu) snprintf(b->counters_note, sizeof b->counters_note, "no GPU here (%.200s)", none);
-        umb_counters_start(with_gpu, b->counters_note, sizeof b->counters_note);
-    }
-    if (b->opt.counters == UMB_COUNTERS_LIGHT) {
-        snprintf(b->counters_note, sizeof b->counters_note, "light: getrusage faults and the placement check, no CUPTI");
-        umb_counters_start(0, NULL, 0);
-    }
-}
 
 /* CUDA-aware libraries want the GPU chosen before MPI_Init: use the
    launcher's local rank when it gives one. */
@@ -233,7 +244,7 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
     gpu_choice gpu = {0};
     gpu.needed = !bad && !b->opt.help && !b->opt.version && umb_options_uses(&b->opt, umb_kind_needs_gpu);
 
-    if (!bad) start_counters(b);
+    if (!bad && !b->opt.help && !b->opt.version) observers_prepare(b);
     umb_placement_set_mode(b->opt.place_check);
     choose_gpu_before_init(b, &gpu);
 
@@ -271,50 +282,72 @@ void umb_bench_alloc_kind(umb_bench *b, umb_buffer *buf, umb_kind kind, size_t b
     umb_agree(rc ? UMB_EXIT_USAGE : 0, msg);
 }
 
-int umb_bench_place_each(const umb_bench *b)
+static void no_stats(umb_stats *s)
 {
-    return b->opt.place_when == UMB_PLACE_EACH && umb_options_uses(&b->opt, umb_kind_is_managed);
+    memset(s, 0, sizeof *s);
+    s->avg = s->min = s->max = s->p50 = s->p99 = s->stddev = NAN;
 }
 
-int umb_bench_handshake(const umb_bench *b)
+/* The row's statistics over the kept iterations and, where an observer
+   split them, over each group; summarize is collective, and every rank
+   keeps the same iterations, so the calls line up. */
+static void summarize_row(umb_bench *b, const umb_sweep *sw, void *ctx, umb_row *row, double *times, double *scratch,
+                          umb_col *extra)
 {
-    if (b->opt.loop != UMB_LOOP_AUTO) return b->opt.loop == UMB_LOOP_HANDSHAKE;
-    return umb_bench_place_each(b) || b->opt.validate;
+    for (int g = 0; row->split && g < 2; g++) {
+        umb_col unused[2];
+        memcpy(unused, sw->extra, sizeof unused);
+        long k = 0;
+        for (long i = 0; i < row->iters; i++)
+            if (row->keep[i] && row->split[i] == (g == 0)) scratch[k++] = times[i];
+        if (k) sw->summarize(b, ctx, row->size, scratch, k, &row->group[g], unused);
+        else no_stats(&row->group[g]);
+    }
+    long k = 0;
+    for (long i = 0; i < row->iters; i++)
+        if (row->keep[i]) times[k++] = times[i];
+    if (k || !row->iters) sw->summarize(b, ctx, row->size, times, k, &row->stats, extra);
+    else no_stats(&row->stats);
 }
 
 void umb_bench_sweep(umb_bench *b, const umb_sweep *sw, void *ctx)
 {
-    umb_col extra[2], more[2 * UMB_NCTRS + 16], counters[2 * UMB_NCTRS];
+    umb_col extra[2], more[64];
+    int nmore = 0;
     memcpy(extra, sw->extra, sizeof extra);
-    int nplace = umb_bench_place_titles(b, sw->metric, more);
-    int ncounters = umb_bench_counter_cols(b, (size_t)-1, 0, more + nplace);
-    umb_bench_columns(b, sw->metric, extra, sw->nextra, more, nplace + ncounters);
+    if (b->rank == 0) EACH_OBSERVER(o) if ((*o)->titles) nmore += (*o)->titles(b, sw->metric, more + nmore);
+    umb_bench_columns(b, sw->metric, extra, sw->nextra, more, nmore);
     long most = b->opt.iters > b->opt.iters_large ? b->opt.iters : b->opt.iters_large;
-    double *times = umb_xmalloc(sizeof(double) * (size_t)most, "iteration times");
+    size_t slots = (size_t)(most > 0 ? most : 1);
+    double *times = umb_xmalloc(sizeof(double) * slots, "iteration times");
+    double *scratch = umb_xmalloc(sizeof(double) * slots, "iteration times");
+    int *keep = umb_xmalloc(sizeof(int) * slots, "iteration flags");
     umb_progress_phase(sw->phase);
     for (size_t size = b->opt.min_size; size <= b->opt.max_size; size = umb_size_next(size)) {
-        long iters, skip;
-        umb_stats s;
-        umb_iterations(&b->opt, b->cli, size, &iters, &skip);
-        umb_counters_size_begin(skip);
-        if (umb_bench_tracks_placement(b)) umb_placement_size_begin(skip, iters);  /* a record per timed iteration */
+        umb_row row = {.size = size, .metric = sw->metric, .keep = keep,
+                       .payload = sw->payload ? sw->payload(b, ctx, size) : NAN};
+        umb_row_facts_unknown(&row.facts);
+        umb_iterations(&b->opt, b->cli, size, &row.iters, &row.skip);
+        for (long i = 0; i < row.iters; i++) keep[i] = 1;
+        EACH_OBSERVER(o) if ((*o)->begin) (*o)->begin(b, &row);
         umb_progress_size(size);
         if (!umb_bench_place_each(b)) sw->place(b, ctx, size);
         UMB_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
         int valid = 1;
-        if (umb_bench_handshake(b)) valid = sw->handshake(b, ctx, size, iters, skip, times);
-        else sw->classic(b, ctx, size, iters, skip, times);
-        ncounters = umb_bench_counter_cols(b, size, iters, counters);  /* first: the counts end with the loop */
+        if (umb_bench_handshake(b)) valid = sw->handshake(b, ctx, size, row.iters, row.skip, times);
+        else sw->classic(b, ctx, size, row.iters, row.skip, times);
+        EACH_OBSERVER(o) if ((*o)->stop) (*o)->stop(b, &row);  /* first: what is counted ends with the loop */
         valid = umb_bench_all_valid(b, valid);
-        nplace = 0;
-        if (umb_bench_tracks_placement(b)) nplace = umb_bench_place_summarize(b, sw, ctx, size, times, iters, &s, extra, more);
-        else sw->summarize(b, ctx, size, times, iters, &s, extra);
-        memcpy(more + nplace, counters, sizeof *counters * (size_t)ncounters);
-        umb_bench_row(b, size, &s, sw->metric, extra, sw->nextra, more, nplace + ncounters, valid);
+        EACH_OBSERVER(o) if ((*o)->end) (*o)->end(b, &row);
+        summarize_row(b, sw, ctx, &row, times, scratch, extra);
+        nmore = 0;
+        if (b->rank == 0) EACH_OBSERVER(o) if ((*o)->columns) nmore += (*o)->columns(b, &row, more + nmore);
+        umb_bench_row(b, size, &row.stats, sw->metric, extra, sw->nextra, more, nmore, valid);
     }
     free(times);
-    umb_bench_place_report(b);
-    umb_bench_counters_report(b);
+    free(scratch);
+    free(keep);
+    EACH_OBSERVER(o) if ((*o)->report) (*o)->report(b);
 }
 
 void umb_bench_run(umb_bench *b, umb_header *h, const umb_sweep *sw, void *ctx)
@@ -323,7 +356,7 @@ void umb_bench_run(umb_bench *b, umb_header *h, const umb_sweep *sw, void *ctx)
         umb_header_str(h, "loop", "Loop", "%s", umb_bench_handshake(b) ? sw->loop_handshake : sw->loop_classic);
         umb_header_str(h, "units", "Units", "%s", sw->units);
     }
-    umb_bench_counters_header(b, h);
+    umb_bench_observers_header(b, h, UMB_HDR_END);
     umb_bench_header_print(b, h);
     umb_bench_sweep(b, sw, ctx);
 }
@@ -345,7 +378,7 @@ void umb_bench_columns(umb_bench *b, const umb_metric *m, const umb_col *extra, 
                        int nmore)
 {
     umb_stats none = {0};
-    umb_col cols[48];
+    umb_col cols[80];
     if (b->rank != 0) return;
     int n = row_cols(&none, m, extra, nextra, more, nmore, cols);
     umb_out_columns(&b->out, cols, n);
@@ -354,7 +387,7 @@ void umb_bench_columns(umb_bench *b, const umb_metric *m, const umb_col *extra, 
 void umb_bench_row(umb_bench *b, size_t size, const umb_stats *s, const umb_metric *m,
                    const umb_col *extra, int nextra, const umb_col *more, int nmore, int valid)
 {
-    umb_col cols[48];
+    umb_col cols[80];
     if (b->rank != 0) return;
     int n = row_cols(s, m, extra, nextra, more, nmore, cols);
     umb_out_row(&b->out, size, cols, n, valid);

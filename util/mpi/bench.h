@@ -5,6 +5,7 @@
 #define UMB_BENCH_H
 
 #include "buffer.h"
+#include "findings.h"
 #include "laps.h"
 #include "mpi_check.h"
 #include "mpi_info.h"
@@ -32,6 +33,8 @@ typedef struct {
     char counters_note[256];  /* why CUPTI counters are off, with --counters */
     int pagemap_all;          /* 1: every rank can read pagemap; 0: another cannot; -1: this one cannot */
     char pagemap_why[160];
+    char path_note[256];      /* why --path sees no copies, with --path */
+    umb_rank_facts *ranks;    /* rank 0: what the header learnt of every rank */
 } umb_bench;
 
 /* Parses argv, picks the GPU, starts MPI and checks everything a run needs:
@@ -73,11 +76,11 @@ int umb_bench_check(umb_bench *b, umb_buffer *buf, size_t offset, size_t size, l
 int umb_bench_all_valid(umb_bench *b, int my_valid);
 
 /* Whether the measured operation needs placement before every iteration. */
-int umb_bench_place_each(const umb_bench *b);
+static inline int umb_bench_place_each(const umb_bench *b) { return umb_options_place_each(&b->opt); }
 /* Whether the handshake loop runs: as --loop says, or where iterations need
    it (placement before each, or -c); otherwise OMB's back-to-back loop
    (docs/method.md). */
-int umb_bench_handshake(const umb_bench *b);
+static inline int umb_bench_handshake(const umb_bench *b) { return umb_options_handshake(&b->opt); }
 
 
 /* What a benchmark defines; umb_bench_sweep runs the message sizes. */
@@ -97,6 +100,9 @@ typedef struct {
                       umb_col *extra);
     int nextra;
     umb_col extra[2];  /* titles and keys of the extra columns */
+    /* Bytes this program hands the library per timed iteration, summed
+       over ranks (the path's "per byte sent"); NULL: unknown. */
+    double (*payload)(umb_bench *b, void *ctx, size_t size);
     /* The header's Loop line for each loop, and its Units line. */
     const char *loop_handshake, *loop_classic, *units;
 } umb_sweep;
@@ -105,37 +111,16 @@ typedef struct {
    printed and the sweep runs. */
 void umb_bench_run(umb_bench *b, umb_header *h, const umb_sweep *sw, void *ctx);
 
-/* Prints the column line, then per size: place (--place once), barrier,
-   the loop, agree on validity, summarize, print the row. */
+/* Prints the column line, then per size: the observers' begin, place
+   (--place once), barrier, the loop, the observers' stop, agree on
+   validity, the observers' end, summarize the kept iterations, print the
+   row with the observers' columns; at the end, their reports. */
 void umb_bench_sweep(umb_bench *b, const umb_sweep *sw, void *ctx);
 
-/* --counters (util/bench_counters.c). Collective: ends the size's count
-   and writes rank 0's columns (per timed iteration, summed over ranks);
-   returns how many (0 when off or not rank 0). size (size_t)-1: the
-   columns' titles only, nothing ends. */
-int umb_bench_counter_cols(umb_bench *b, size_t size, long iters, umb_col *cols);
-/* Rank 0: the header's Counters line. */
-void umb_bench_counters_header(umb_bench *b, umb_header *h);
-/* Collective: the per-rank table (JSON/CSV: one row per rank and size). */
-void umb_bench_counters_report(umb_bench *b);
-
-/* The placement check (util/bench_place.c, docs/method.md). Whether the
-   run checks placement: managed buffers and --place-check not off. */
-int umb_bench_tracks_placement(const umb_bench *b);
-/* Collective: whether every rank can read pagemap (for the header). */
-void umb_bench_place_agree(umb_bench *b);
-/* Rank 0: the Placement check and UVM thrashing header lines. */
-void umb_bench_place_header(umb_bench *b, umb_header *h);
-/* The placement columns' titles (0 when not tracking). */
-int umb_bench_place_titles(umb_bench *b, const umb_metric *m, umb_col *cols);
-/* Collective, in place of sw->summarize: agrees per timed iteration whether
-   every rank's pages were in place, summarizes the iterations the mode
-   keeps (enforce: placed ones; observe: all, and held and not-held apart)
-   and writes rank 0's placement columns; returns how many. */
-int umb_bench_place_summarize(umb_bench *b, const umb_sweep *sw, void *ctx, size_t size, double *times, long iters,
-                              umb_stats *s, umb_col *extra, umb_col *cols);
-/* Collective: the per-rank placement table (JSON/CSV: a row per rank and size). */
-void umb_bench_place_report(umb_bench *b);
+/* Observers (observer.h) in bench.c's order. Collective: each one's
+   start; rank 0: each one's header lines for a part (umb_header_part). */
+void umb_bench_observers_start(umb_bench *b);
+void umb_bench_observers_header(umb_bench *b, umb_header *h, int part);
 
 /* Collective: MPI_Finalize; returns the exit status. */
 int umb_bench_finish(umb_bench *b);

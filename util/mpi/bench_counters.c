@@ -1,9 +1,13 @@
-/* --counters in the MPI benchmarks: per size, rank 0's extra columns
-   (summed over ranks, per timed iteration); at the end, the per-rank table. */
-#include "bench.h"
+/* --counters in the MPI benchmarks, an observer of the sweep: it runs the
+   counting (util/gpu/counters.c) whenever it is on (--counters or --path),
+   and with --counters adds per size rank 0's columns (summed over ranks,
+   per timed iteration) and at the end the per-rank table. */
+#include "observer.h"
 
 #include "counters.h"
+#include "cupti_um.h"
 #include "error.h"
+#include "gpu.h"
 
 #include <math.h>
 #include <mpi.h>
@@ -33,7 +37,7 @@ static int columns(const umb_bench *b, long iters, const rank_counts *sum, umb_c
 {
     int k = 0, light = b->opt.counters == UMB_COUNTERS_LIGHT;
     /* Without pagemap, what placement moved is the evidence the table shows. */
-    int show_place = b->pagemap_all != 1 && umb_bench_tracks_placement(b);
+    int show_place = b->pagemap_all != 1 && umb_options_checks_placement(&b->opt);
     double per = iters > 0 ? 1.0 / (double)iters : 0;
     for (int pass = 0; pass < 2; pass++)
         for (int c = 0; c < UMB_NCTRS; c++) {
@@ -50,16 +54,49 @@ static int columns(const umb_bench *b, long iters, const rank_counts *sum, umb_c
     return k;
 }
 
-int umb_bench_counter_cols(umb_bench *b, size_t size, long iters, umb_col *cols)
+/* Before any CUDA context, so CUPTI sees all of it: its unified-memory
+   counters (--counters), the copies (--path), or getrusage alone (light). */
+static void prepare(umb_bench *b)
 {
-    if (!b->opt.counters) return 0;
-    if (size == (size_t)-1) {  /* titles only */
-        rank_counts none = {0};
-        return columns(b, 0, &none, cols);
-    }
-    umb_counts ph[UMB_NPHASES];
-    umb_counters_size_end(ph);
-    rank_counts mine = {ph[UMB_PH_MEASURED], ph[UMB_PH_PLACE]}, *all = NULL;
+    int um = b->opt.counters == UMB_COUNTERS_FULL && umb_cupti_built(), copies = b->opt.path;
+    if (b->opt.counters == UMB_COUNTERS_LIGHT)
+        snprintf(b->counters_note, sizeof b->counters_note, "light: getrusage faults and the placement check, no CUPTI");
+    if (!b->opt.counters && !copies) return;
+    char none[256] = "", note[256] = "";
+    int with_gpu = (um || copies) && umb_gpu_count(none, sizeof none) > 0;
+    if ((um || copies) && !with_gpu) snprintf(note, sizeof note, "no GPU here (%.200s)", none);
+    if (copies && !umb_cupti_built()) snprintf(note, sizeof note, "this build has no CUPTI (configure --with-cupti)");
+    umb_counters_start_with(um && with_gpu, copies && with_gpu, note, sizeof note);
+    if (um) snprintf(b->counters_note, sizeof b->counters_note, "%s", note);
+    if (copies) snprintf(b->path_note, sizeof b->path_note, "%s", note[0] ? note : "CUPTI did not start");
+}
+
+static int titles(umb_bench *b, const umb_metric *m, umb_col *cols)
+{
+    (void)m;
+    rank_counts none = {0};
+    return b->opt.counters ? columns(b, 0, &none, cols) : 0;
+}
+
+static void begin(umb_bench *b, umb_row *row)
+{
+    (void)b;
+    umb_counters_size_begin(row->skip);
+}
+
+static void stop(umb_bench *b, umb_row *row)
+{
+    (void)b;
+    umb_counters_size_end(row->phases);
+}
+
+static rank_counts row_sum;  /* rank 0: the size's counts, summed over ranks */
+
+/* Collective: every rank's counts to rank 0's log. */
+static void end(umb_bench *b, umb_row *row)
+{
+    if (!b->opt.counters) return;
+    rank_counts mine = {row->phases[UMB_PH_MEASURED], row->phases[UMB_PH_PLACE]}, *all = NULL;
     if (b->rank == 0) {
         if (logbook.n == logbook.cap) {
             logbook.cap = logbook.cap ? 2 * logbook.cap : 64;
@@ -70,24 +107,29 @@ int umb_bench_counter_cols(umb_bench *b, size_t size, long iters, umb_col *cols)
                 umb_fatal("realloc", __FILE__, __LINE__, "out of memory for the counters");
         }
         logbook.nranks = b->nranks;
-        logbook.sizes[logbook.n] = size;
-        logbook.iters[logbook.n] = iters;
+        logbook.sizes[logbook.n] = row->size;
+        logbook.iters[logbook.n] = row->iters;
         all = &logbook.counts[(size_t)logbook.n++ * (size_t)b->nranks];
     }
     UMB_MPI_CHECK(MPI_Gather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD));
-    if (b->rank != 0) return 0;
-    rank_counts sum = {0};
+    if (b->rank != 0) return;
+    memset(&row_sum, 0, sizeof row_sum);
     for (int r = 0; r < b->nranks; r++)
         for (int c = 0; c < UMB_NCTRS; c++) {
-            sum.measured.v[c] += all[r].measured.v[c];
-            sum.place.v[c] += all[r].place.v[c];
+            row_sum.measured.v[c] += all[r].measured.v[c];
+            row_sum.place.v[c] += all[r].place.v[c];
         }
-    return columns(b, iters, &sum, cols);
 }
 
-void umb_bench_counters_header(umb_bench *b, umb_header *h)
+static int row_columns(umb_bench *b, umb_row *row, umb_col *cols)
 {
-    if (b->opt.counters && b->rank == 0)
+    if (!b->opt.counters) return 0;
+    return columns(b, row->iters, &row_sum, cols);
+}
+
+static void header(umb_bench *b, umb_header *h, umb_header_part part)
+{
+    if (part == UMB_HDR_END && b->opt.counters)
         umb_counters_header(h, "per timed iteration, summed over ranks", b->counters_note);
 }
 
@@ -156,7 +198,7 @@ static void print_rows(umb_bench *b, const who *w, int nranks, FILE *out)
         }
 }
 
-void umb_bench_counters_report(umb_bench *b)
+static void report(umb_bench *b)
 {
     if (!b->opt.counters) return;
     who mine = {.gpu = b->gpu, .cupti = umb_counters_cupti(), .dropped = (double)umb_counters_dropped()}, *all = NULL;
@@ -169,3 +211,15 @@ void umb_bench_counters_report(umb_bench *b)
     fflush(stdout);
     free(all);
 }
+
+const umb_observer umb_counters_observer = {
+    .name = "counters",
+    .prepare = prepare,
+    .header = header,
+    .titles = titles,
+    .begin = begin,
+    .stop = stop,
+    .end = end,
+    .columns = row_columns,
+    .report = report,
+};

@@ -1,7 +1,7 @@
 /* The header's common part for the MPI benchmarks: what each rank runs on
    (gathered to rank 0), the MPI library and its CUDA-awareness, CUDA, the
    buffers and their placement. */
-#include "bench.h"
+#include "observer.h"
 
 #include "config.h"
 #include "error.h"
@@ -24,7 +24,7 @@ static int is_on_device_managed(umb_kind k) { return k == UMB_MD; }
 /* What each rank tells rank 0 for the header. */
 typedef struct {
     char host[64], cpus[96], numa[32], gpu_from[64], gpu_name[96], pci_bus[32], link[64], local_from[40];
-    int gpu, gpu_numa, kind, local_rank;
+    int gpu, gpu_numa, kind, local_rank, unbound;
 } rank_info;
 
 static void my_rank_info(const umb_bench *b, rank_info *r)
@@ -33,6 +33,7 @@ static void my_rank_info(const umb_bench *b, rank_info *r)
     snprintf(r->host, sizeof r->host, "%.63s", b->host);
     umb_cpu_binding(r->cpus, sizeof r->cpus);
     umb_cpu_numa(r->numa, sizeof r->numa);
+    r->unbound = umb_cpu_unbound();
     r->gpu = b->gpu;
     r->kind = b->kind;
     r->gpu_numa = -1;
@@ -86,6 +87,27 @@ static void add_ranks(umb_header *h, const rank_info *all, int n)
     umb_sb_free(&text);
 }
 
+/* Rank 0 keeps what the findings need of every rank. */
+static void keep_rank_facts(umb_bench *b, const rank_info *all)
+{
+    b->ranks = umb_xmalloc(sizeof *b->ranks * (size_t)b->nranks, "rank facts");
+    for (int i = 0; i < b->nranks; i++) {
+        umb_rank_facts *f = &b->ranks[i];
+        const rank_info *r = &all[i];
+        memset(f, 0, sizeof *f);
+        snprintf(f->host, sizeof f->host, "%s", r->host);
+        snprintf(f->gpu_bus, sizeof f->gpu_bus, "%s", r->gpu >= 0 ? r->pci_bus : "");
+        snprintf(f->cpus, sizeof f->cpus, "%s", r->cpus);
+        snprintf(f->cpu_numa, sizeof f->cpu_numa, "%s", r->numa);
+        snprintf(f->pcie, sizeof f->pcie, "%s", r->gpu >= 0 ? r->link : "");
+        f->gpu = r->gpu;
+        f->gpu_numa = r->gpu_numa;
+        f->all_cpus = r->unbound;
+        f->managed = umb_kind_is_managed((umb_kind)r->kind);
+        f->device = r->kind == UMB_D;
+    }
+}
+
 /* JSON only: the facts behind the CUDA-aware line, for scripts (run.json). */
 static void add_awareness(umb_header *h, const umb_bench *b)
 {
@@ -115,7 +137,8 @@ void umb_bench_header(umb_bench *b, umb_header *h)
     my_rank_info(b, &mine);
     if (b->rank == 0) all = umb_xmalloc(sizeof *all * (size_t)b->nranks, "rank information");
     UMB_MPI_CHECK(MPI_Gather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD));
-    umb_bench_place_agree(b);
+    if (b->rank == 0) keep_rank_facts(b, all);
+    umb_bench_observers_start(b);
     if (b->rank != 0) return;
 
     const umb_options *o = &b->opt;
@@ -165,11 +188,11 @@ void umb_bench_header(umb_bench *b, umb_header *h)
                            "kernel; the check finds them%s (docs/method.md)",
                            o->place_check == UMB_CHECK_ENFORCE ? " and prefetch places them (Re-placed)"
                            : o->place_check == UMB_CHECK_OBSERVE ? " and the row shows them (Placed %, Not-held)" : " only when on");
-        umb_bench_place_header(b, h);
     } else {
         umb_header_str(h, "placement", "Placement", "none (no managed buffers)");
         umb_header_str(h, "hints", "Hints", "none");
     }
+    umb_bench_observers_header(b, h, UMB_HDR_PLACEMENT);
     umb_header_str(h, "iterations", "Iterations", "%ld (warm-up %ld); above %zu bytes: %ld (warm-up %ld)",
                    o->iters, o->skip, b->cli->large_size, o->iters_large, o->skip_large);
     umb_header_str(h, "validation", "Validation", "%s", o->validate ? "on: every byte of every message" : "off");

@@ -1,13 +1,14 @@
-/* The placement check in the MPI benchmarks (docs/method.md, "The
-   placement check"): per size, agree over ranks which timed iterations
-   had every buffer in place, keep only those (enforce) or show held and
-   not-held apart (observe), and add the placement columns; at the end, a
-   per-rank table. */
-#include "bench.h"
+/* The placement check in the MPI benchmarks, an observer of the sweep
+   (docs/method.md, "The placement check"): per size, agree over ranks
+   which timed iterations had every buffer in place, keep only those
+   (enforce) or show held and not-held apart (observe), and add the
+   placement columns; at the end, a per-rank table. */
+#include "observer.h"
 
 #include "error.h"
 #include "placement.h"
 #include "residency.h"
+#include "sysinfo.h"
 
 #include <math.h>
 #include <mpi.h>
@@ -28,10 +29,15 @@ static struct {
     int n, cap;
 } logbook;
 
-int umb_bench_tracks_placement(const umb_bench *b)
-{
-    return umb_options_uses(&b->opt, umb_kind_is_managed) && b->opt.place_check != UMB_CHECK_OFF;
-}
+/* What end() agreed for the size, for rank 0's columns. */
+static struct {
+    double pct, replaced, place_p50, check_p50;
+    long kept;
+    int *split;  /* observe: the held flags */
+    long split_cap;
+} row_state;
+
+static int tracks(const umb_bench *b) { return umb_options_checks_placement(&b->opt); }
 
 static void col(umb_col *c, const char *title, const char *key, double v, int decimals, int full_only)
 {
@@ -68,10 +74,10 @@ static int columns(const umb_bench *b, const umb_metric *m, double placed_pct, d
     return n;
 }
 
-int umb_bench_place_titles(umb_bench *b, const umb_metric *m, umb_col *cols)
+static int titles(umb_bench *b, const umb_metric *m, umb_col *cols)
 {
     umb_stats none = {0};
-    if (!umb_bench_tracks_placement(b)) return 0;
+    if (!tracks(b)) return 0;
     return columns(b, m, 0, 0, 0, 0, 0, &none, &none, cols);
 }
 
@@ -81,26 +87,6 @@ static double p50(double *v, long n)
     if (n <= 0) return NAN;
     umb_stats_compute(v, n, &s);
     return s.p50;
-}
-
-static void no_stats(umb_stats *s)
-{
-    memset(s, 0, sizeof *s);
-    s->avg = s->min = s->max = s->p50 = s->p99 = s->stddev = NAN;
-}
-
-/* The sweep's summarize over the iterations whose flag is `want` (every
-   rank passes the same flags, so collective summaries line up). */
-static void summarize_where(umb_bench *b, const umb_sweep *sw, void *ctx, size_t size, const double *times,
-                            const int *flag, int want, long iters, double *scratch, umb_stats *s)
-{
-    umb_col extra[2];
-    memcpy(extra, sw->extra, sizeof extra);
-    long k = 0;
-    for (long i = 0; i < iters; i++)
-        if (flag[i] == want) scratch[k++] = times[i];
-    if (k == 0) no_stats(s);
-    else sw->summarize(b, ctx, size, scratch, k, s, extra);
 }
 
 /* This rank's records for the size: every timed iteration with --place
@@ -143,12 +129,20 @@ static void log_rank(umb_bench *b, size_t size, const umb_place_rec *r, long n)
     UMB_MPI_CHECK(MPI_Gather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD));
 }
 
-int umb_bench_place_summarize(umb_bench *b, const umb_sweep *sw, void *ctx, size_t size, double *times, long iters,
-                              umb_stats *s, umb_col *extra, umb_col *cols)
+static void begin(umb_bench *b, umb_row *row)
 {
-    long n;
+    if (tracks(b)) umb_placement_size_begin(row->skip, row->iters);  /* a record per timed iteration */
+}
+
+/* Collective: agrees per timed iteration whether every rank's pages were
+   in place; enforce keeps only those, observe keeps all and splits held
+   from not-held. */
+static void end(umb_bench *b, umb_row *row)
+{
+    if (!tracks(b)) return;
+    long n, iters = row->iters;
     const umb_place_rec *r = records(b, iters, &n);
-    log_rank(b, size, r, n);
+    log_rank(b, row->size, r, n);
 
     /* Per record, over ranks: checked, held, placed (MIN); a rank that
        placed nothing agrees with everything. Placement time: MAX, since
@@ -175,41 +169,41 @@ int umb_bench_place_summarize(umb_bench *b, const umb_sweep *sw, void *ctx, size
     for (long i = 0; i < n; i++) nchecked += checked[i], nheld += held[i];
 
     /* Per timed iteration (--place once: its one placement stands for all). */
-    int *keep = umb_xmalloc(sizeof(int) * (size_t)(iters > 0 ? iters : 1), "placement flags");
-    const int *ok = b->opt.place_check == UMB_CHECK_OBSERVE ? held : placed;
-    for (long i = 0; i < iters; i++) keep[i] = ok[n == iters ? i : 0];
-    double *scratch = umb_xmalloc(sizeof(double) * (size_t)(iters > 0 ? iters : 1), "placement samples");
-    umb_stats sh, su;
-    no_stats(&sh);
-    no_stats(&su);
-    long kept = 0;
-    for (long i = 0; i < iters; i++) kept += keep[i];
-    if (b->opt.place_check == UMB_CHECK_OBSERVE) {
-        summarize_where(b, sw, ctx, size, times, keep, 1, iters, scratch, &sh);
-        summarize_where(b, sw, ctx, size, times, keep, 0, iters, scratch, &su);
-        sw->summarize(b, ctx, size, times, iters, s, extra);
-        kept = iters;
-    } else {
-        /* enforce: only iterations that started with every page in place. */
-        long k = 0;
-        for (long i = 0; i < iters; i++)
-            if (keep[i]) times[k++] = times[i];
-        if (k) sw->summarize(b, ctx, size, times, k, s, extra);
-        else no_stats(s);
+    int observe = b->opt.place_check == UMB_CHECK_OBSERVE;
+    if (observe && row_state.split_cap < iters) {
+        free(row_state.split);
+        row_state.split = umb_xmalloc(sizeof(int) * (size_t)(iters > 0 ? iters : 1), "placement flags");
+        row_state.split_cap = iters;
     }
-    double place_p50 = any_all ? p50(secs, n) * 1e6 : NAN, check_p50 = any_all ? p50(checks, n) * 1e6 : NAN;
-    double pct = any_all && nchecked == n ? 100.0 * (double)nheld / (double)n : NAN;
-    int ncols = b->rank == 0 ? columns(b, sw->metric, pct, (double)total_replaced, place_p50, check_p50,
-                                       (double)(iters - kept), &sh, &su, cols)
-                             : 0;
-    if (b->rank == 0 && kept < iters && b->opt.format == UMB_FMT_TABLE)
-        fprintf(stdout, "# size %zu: %ld of %ld timed iterations not placed after %d re-placements; left out of the row\n",
-                size, iters - kept, iters, UMB_REPLACE_TRIES);
+    row_state.kept = 0;
+    for (long i = 0; i < iters; i++) {
+        int ok = (observe ? held : placed)[n == iters ? i : 0];
+        if (observe) row_state.split[i] = ok;
+        else row->keep[i] = ok;
+        row_state.kept += row->keep[i];
+    }
+    row->split = observe ? row_state.split : NULL;
+    row_state.place_p50 = any_all ? p50(secs, n) * 1e6 : NAN;
+    row_state.check_p50 = any_all ? p50(checks, n) * 1e6 : NAN;
+    row_state.pct = any_all && nchecked == n ? 100.0 * (double)nheld / (double)n : NAN;
+    row_state.replaced = (double)total_replaced;
     free(flags);
     free(secs);
-    free(keep);
-    free(scratch);
-    return ncols;
+}
+
+/* Rank 0: the placement columns, and what the findings read. */
+static int row_columns(umb_bench *b, umb_row *row, umb_col *cols)
+{
+    if (!tracks(b)) return 0;
+    long iters = row->iters, kept = row_state.kept;
+    if (kept < iters && b->opt.format == UMB_FMT_TABLE)
+        fprintf(stdout, "# size %zu: %ld of %ld timed iterations not placed after %d re-placements; left out of the row\n",
+                row->size, iters - kept, iters, UMB_REPLACE_TRIES);
+    row->facts.placed_pct = row_state.pct;
+    row->facts.replaced = iters > 0 ? row_state.replaced / (double)iters : NAN;
+    row->facts.place_p50_us = row_state.place_p50;
+    return columns(b, row->metric, row_state.pct, row_state.replaced, row_state.place_p50, row_state.check_p50,
+                   (double)(iters - kept), &row->group[0], &row->group[1], cols);
 }
 
 static void print_table(umb_bench *b, const char (*hosts)[64], const int *kinds)
@@ -270,9 +264,9 @@ static void print_rows(umb_bench *b, const char (*hosts)[64], const int *kinds)
         }
 }
 
-void umb_bench_place_report(umb_bench *b)
+static void report(umb_bench *b)
 {
-    if (!umb_bench_tracks_placement(b)) return;
+    if (!tracks(b)) return;
     char host[64];
     int kind = b->kind;
     snprintf(host, sizeof host, "%.63s", b->host);
@@ -296,18 +290,16 @@ static void thrashing_params(char *buf, size_t n)
     size_t used = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        char path[128], v[32] = "";
-        snprintf(path, sizeof path, "/sys/module/nvidia_uvm/parameters/uvm_perf_thrashing_%s", names[i]);
-        FILE *f = fopen(path, "r");
-        if (!f) continue;
-        if (fgets(v, sizeof v, f)) v[strcspn(v, "\n")] = '\0';
-        fclose(f);
-        if (used < n) used += (size_t)snprintf(buf + used, n - used, "%s%s=%s", used ? " " : "", names[i], v);
+        char name[64], v[32];
+        snprintf(name, sizeof name, "uvm_perf_thrashing_%s", names[i]);
+        if (umb_uvm_param(name, v, sizeof v) == 0 && used < n)
+            used += (size_t)snprintf(buf + used, n - used, "%s%s=%s", used ? " " : "", names[i], v);
     }
     if (!used) snprintf(buf, n, "not readable (/sys/module/nvidia_uvm/parameters/uvm_perf_thrashing_*)");
 }
 
-void umb_bench_place_agree(umb_bench *b)
+/* Collective: whether every rank can read pagemap. */
+static void start(umb_bench *b)
 {
     if (!umb_options_uses(&b->opt, umb_kind_is_managed)) return;  /* every rank has the same options: all return here */
     int ok = umb_residency_open(b->pagemap_why, sizeof b->pagemap_why) == 0;
@@ -315,9 +307,9 @@ void umb_bench_place_agree(umb_bench *b)
     if (!ok) b->pagemap_all = -1;  /* this rank's reason is its own */
 }
 
-void umb_bench_place_header(umb_bench *b, umb_header *h)
+static void header(umb_bench *b, umb_header *h, umb_header_part part)
 {
-    if (!umb_options_uses(&b->opt, umb_kind_is_managed) || b->rank != 0) return;
+    if (part != UMB_HDR_PLACEMENT || !umb_options_uses(&b->opt, umb_kind_is_managed) || b->rank != 0) return;
     const umb_options *o = &b->opt;
     char uvm[512];
     const char *check =
@@ -342,3 +334,14 @@ void umb_bench_place_header(umb_bench *b, umb_header *h)
     thrashing_params(uvm, sizeof uvm);
     umb_header_str(h, "uvm_thrashing", "UVM thrashing", "%s", uvm);
 }
+
+const umb_observer umb_place_observer = {
+    .name = "placement",
+    .start = start,
+    .header = header,
+    .titles = titles,
+    .begin = begin,
+    .end = end,
+    .columns = row_columns,
+    .report = report,
+};

@@ -3,6 +3,7 @@
 #include "error.h"
 #include "watchdog.h"
 
+#include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,6 +144,12 @@ static void alloc_set(umb_bench *b, const umb_collective *c, umb_coll_bufs *s, u
     if (rb) umb_bench_alloc_kind(b, &s->recv, kind, rb);
 }
 
+static double payload(umb_bench *b, void *ctx, size_t size)
+{
+    const coll_run *r = ctx;
+    return r->c->payload ? r->c->payload(b->nranks, size) : NAN;
+}
+
 static void free_set(umb_coll_bufs *s)
 {
     umb_buffer_free(&s->send);
@@ -151,7 +158,7 @@ static void free_set(umb_coll_bufs *s)
 
 int umb_collective_main(const umb_collective *c, int argc, char **argv)
 {
-    static const umb_metric latency = {"Avg Latency(us)", "Latency(us)", "latency_us"};
+    static const umb_metric latency = {"Avg Latency(us)", "Latency(us)", "latency_us", 0};
     umb_bench b;
     umb_header h;
     coll_run r = {.c = c, .nsets = 1};
@@ -187,6 +194,7 @@ int umb_collective_main(const umb_collective *c, int argc, char **argv)
         .classic = plain_loop,
         .place = place_all,
         .summarize = summarize,
+        .payload = payload,
         .loop_handshake = loop,
         .loop_classic = loop,
         .units = "latency in microseconds. Avg: the mean over ranks of each rank's mean; "

@@ -21,6 +21,8 @@ typedef struct {
     /* -c: write what this rank sends in iteration i, then check what it got. */
     void (*fill)(umb_bench *b, umb_coll_bufs *bufs, size_t size, long i, int root);
     int (*check)(umb_bench *b, umb_coll_bufs *bufs, size_t size, long i, int root);
+    /* Bytes the library delivers per call, for --path (NULL: not stated). */
+    double (*payload)(int nranks, size_t size);
 } umb_collective;
 
 #define UMB_PER_RANK (-1)

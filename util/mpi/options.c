@@ -49,7 +49,8 @@ bad:
 }
 
 enum { OPT_FORMAT = 256, OPT_PLACE_WITH, OPT_PLACE, OPT_ADVISE, OPT_DEVICE, OPT_TIMEOUT,
-       OPT_ASSUME_AWARE, OPT_ALLOW_OVERSUB, OPT_ROOT_BUFFER, OPT_BUFFER, OPT_BUFFERS, OPT_PLACE_CHECK, OPT_LOOP };
+       OPT_ASSUME_AWARE, OPT_ALLOW_OVERSUB, OPT_ROOT_BUFFER, OPT_BUFFER, OPT_BUFFERS, OPT_PLACE_CHECK, OPT_LOOP,
+       OPT_PATH, OPT_MEASURE_BOUND };
 
 int umb_buffer_kind_parse(const char *s, umb_kind *k, int *was_m)
 {
@@ -87,6 +88,22 @@ int umb_options_uses(const umb_options *o, int (*pred)(umb_kind))
     for (int k = 0; k < UMB_NKINDS; k++)
         if ((o->used_kinds & 1u << k) && pred((umb_kind)k)) return 1;
     return 0;
+}
+
+int umb_options_place_each(const umb_options *o)
+{
+    return o->place_when == UMB_PLACE_EACH && umb_options_uses(o, umb_kind_is_managed);
+}
+
+int umb_options_checks_placement(const umb_options *o)
+{
+    return umb_options_uses(o, umb_kind_is_managed) && o->place_check != UMB_CHECK_OFF;
+}
+
+int umb_options_handshake(const umb_options *o)
+{
+    if (o->loop != UMB_LOOP_AUTO) return o->loop == UMB_LOOP_HANDSHAKE;
+    return umb_options_place_each(o) || o->validate;
 }
 
 /* -k fixed:N or rotate */
@@ -141,6 +158,8 @@ static const struct option long_options[] = {
     {"timeout", required_argument, 0, OPT_TIMEOUT},
     {"assume-cuda-aware", no_argument, 0, OPT_ASSUME_AWARE},
     {"allow-oversubscription", no_argument, 0, OPT_ALLOW_OVERSUB},
+    {"path", no_argument, 0, OPT_PATH},
+    {"measure-bound", no_argument, 0, OPT_MEASURE_BOUND},
     {"accelerator", required_argument, 0, 'd'},
     {"root", required_argument, 0, 'k'},
     {"root-buffer", required_argument, 0, OPT_ROOT_BUFFER},
@@ -271,6 +290,8 @@ static int parse_umbench_option(umb_options *o, int c, const char *a, char *err,
         return parse_timeout(o, a, err, n);
     case OPT_ASSUME_AWARE: o->assume_cuda_aware = 1; return 0;
     case OPT_ALLOW_OVERSUB: o->allow_oversubscription = 1; return 0;
+    case OPT_PATH: o->path = 1; return 0;
+    case OPT_MEASURE_BOUND: o->measure_bound = 1; return 0;
     default: return NOT_MINE;
     }
 }

@@ -52,6 +52,8 @@ typedef struct {
     double timeout;        /* seconds without progress; 0: off */
     size_t mem_limit;      /* -M, bytes per process */
     int assume_cuda_aware, allow_oversubscription;
+    int path;              /* --path: the CUDA copies of every row (CUPTI) and UCX's protocol choices */
+    int measure_bound;     /* --measure-bound: measure the path's bound in the run */
     int nkinds;
     umb_kind kinds[2];     /* point-to-point: SRC DST */
     int m_given;           /* a buffer was given as M */
@@ -67,6 +69,12 @@ int umb_list_kind(const char *list, int i, umb_kind *k);
 int umb_list_length(const char *list);
 /* Whether any rank's buffer is of a kind that pred accepts (used_kinds). */
 int umb_options_uses(const umb_options *o, int (*pred)(umb_kind));
+/* Whether managed buffers are placed before every measured operation. */
+int umb_options_place_each(const umb_options *o);
+/* Whether the run checks placement: managed buffers and --place-check not off. */
+int umb_options_checks_placement(const umb_options *o);
+/* Whether the handshake loop runs (--loop, or placement before each, or -c). */
+int umb_options_handshake(const umb_options *o);
 
 #define UMB_DEFAULT_MEM_LIMIT ((size_t)512 << 20)  /* OMB's default -M */
 

@@ -1,0 +1,116 @@
+#include "ucx_proto.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int umb_ucx_size_parse(const char *s, size_t *v)
+{
+    while (isspace((unsigned char)*s)) s++;
+    if (!strncmp(s, "inf", 3)) {
+        *v = SIZE_MAX;
+        return 0;
+    }
+    char *end;
+    if (!isdigit((unsigned char)*s)) return -1;
+    double x = strtod(s, &end);
+    switch (toupper((unsigned char)*end)) {
+    case 'K': x *= 1024.0; end++; break;
+    case 'M': x *= 1024.0 * 1024; end++; break;
+    case 'G': x *= 1024.0 * 1024 * 1024; end++; break;
+    default: break;
+    }
+    if (*end == 'B' || *end == 'b') end++;
+    while (isspace((unsigned char)*end)) end++;
+    if (*end) return -1;
+    *v = (size_t)x;
+    return 0;
+}
+
+/* The cells of a "| a | b | c |" line (after any log prefix), trimmed. */
+static int cells(const char *line, char out[][160], int max)
+{
+    const char *p = strchr(line, '|');
+    int n = 0;
+    while (p && n < max) {
+        const char *q = strchr(p + 1, '|');
+        if (!q) break;
+        const char *a = p + 1, *b = q;
+        while (a < b && isspace((unsigned char)*a)) a++;
+        while (b > a && isspace((unsigned char)b[-1])) b--;
+        size_t len = (size_t)(b - a) < 159 ? (size_t)(b - a) : 159;
+        memcpy(out[n], a, len);
+        out[n++][len] = '\0';
+        p = q;
+    }
+    return n;
+}
+
+/* "lo..hi" into a range; -1 when the cell is not one. */
+static int range_of(const char *cell, size_t *lo, size_t *hi)
+{
+    const char *dots = strstr(cell, "..");
+    if (!dots) return -1;
+    char a[64];
+    size_t len = (size_t)(dots - cell) < 63 ? (size_t)(dots - cell) : 63;
+    memcpy(a, cell, len);
+    a[len] = '\0';
+    return umb_ucx_size_parse(a, lo) || umb_ucx_size_parse(dots + 2, hi) ? -1 : 0;
+}
+
+/* The memory type named after "from " ("from cuda-managed memory",
+   "from cuda/GPU0"). */
+static void memtype_of(const char *what, char *buf, size_t n)
+{
+    const char *p = strstr(what, " from ");
+    buf[0] = '\0';
+    if (!p) return;
+    p += 6;
+    size_t len = strcspn(p, " /)|");
+    if (len >= n) len = n - 1;
+    memcpy(buf, p, len);
+    buf[len] = '\0';
+}
+
+int umb_ucx_proto_parse(FILE *f, umb_ucx_table *tables, int max)
+{
+    char line[1024], c[4][160];
+    int n = 0;
+    umb_ucx_table *cur = NULL;
+    while (fgets(line, sizeof line, f)) {
+        int k = cells(line, c, 4);
+        if (k < 2) continue;  /* borders ("+----+") and other log lines */
+        size_t lo, hi;
+        if (range_of(c[0], &lo, &hi) == 0) {
+            if (cur && cur->nranges < (int)(sizeof cur->ranges / sizeof cur->ranges[0])) {
+                umb_ucx_range *r = &cur->ranges[cur->nranges++];
+                r->lo = lo;
+                r->hi = hi;
+                snprintf(r->proto, sizeof r->proto, "%.95s", c[1]);
+                snprintf(r->via, sizeof r->via, "%.95s", k > 2 ? c[2] : "");
+            }
+            continue;
+        }
+        /* A title: "| ep name | operation from MEMTYPE memory |". */
+        if (strstr(c[1], " by ") && strstr(c[1], " from ") && n < max) {
+            cur = &tables[n++];
+            memset(cur, 0, sizeof *cur);
+            snprintf(cur->what, sizeof cur->what, "%s", c[1]);
+            memtype_of(cur->what, cur->memtype, sizeof cur->memtype);
+        } else if (!strstr(c[0], "..")) {
+            cur = NULL;  /* some other table */
+        }
+    }
+    return n;
+}
+
+const umb_ucx_range *umb_ucx_proto_find(const umb_ucx_table *t, int n, const char *op, const char *memtype, size_t size)
+{
+    for (int i = 0; i < n; i++) {
+        if (!strstr(t[i].what, op) || strcmp(t[i].memtype, memtype)) continue;
+        for (int j = 0; j < t[i].nranges; j++)
+            if (size >= t[i].ranges[j].lo && size <= t[i].ranges[j].hi) return &t[i].ranges[j];
+    }
+    return NULL;
+}

@@ -1,0 +1,309 @@
+/* --path, an observer of the sweep (docs/method.md, "The path of a row"):
+   per size, the CUDA copies every rank's process made during the timed
+   iterations (CUPTI memcpy records, whatever library made them), by kind;
+   the class of the path they show (staged through the host, direct GPU to
+   GPU, none); the bound of that path and a bandwidth row's share of it;
+   and, over UCX, the protocol UCX itself says it chose (UCX_PROTO_INFO). */
+#include "observer.h"
+
+#include "error.h"
+#include "link.h"
+#include "memkind.h"
+#include "sysinfo.h"
+#include "ucx_proto.h"
+
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PROTO_TEXT 64
+
+/* What each rank sends rank 0 per size. */
+typedef struct {
+    double v[UMB_NALL - UMB_NCTRS];  /* UMB_CPY_* */
+    char proto[PROTO_TEXT];          /* UCX's protocol for this rank's sends of this size, or "" */
+} rank_path;
+
+static struct {
+    char ucx_log[256];   /* the UCX log file we asked for, "" when none */
+    int ucx_asked;       /* we set UCX_PROTO_INFO */
+    double host_gbs;     /* bound of a staged path (lowest host link of the ranks' GPUs), GB/s */
+    double direct_gbs;   /* bound of a direct path */
+    char host_from[160], direct_from[200];
+    /* rank 0's log of every size, for the per-rank table */
+    size_t *sizes;
+    long *iters;
+    rank_path *ranks;    /* [size][rank] */
+    int n, cap;
+    rank_path sum;       /* the size's copies, summed over ranks */
+} P;
+
+static int on(const umb_bench *b) { return b->opt.path; }
+
+/* Before MPI_Init: ask UCX to print its protocol choices into a file of
+   ours, unless the user already set either variable. */
+static void prepare(umb_bench *b)
+{
+    if (!on(b) || getenv("UCX_PROTO_INFO")) return;
+    setenv("UCX_PROTO_INFO", "y", 1);
+    P.ucx_asked = 1;
+    if (getenv("UCX_LOG_FILE")) return;
+    const char *tmp = getenv("TMPDIR");
+    snprintf(P.ucx_log, sizeof P.ucx_log, "%s/umb-ucx-%ld.log", tmp && *tmp ? tmp : "/tmp", (long)getpid());
+    setenv("UCX_LOG_FILE", P.ucx_log, 1);
+}
+
+/* UCX's memory type name for a buffer kind. */
+static const char *memtype_of(umb_kind k)
+{
+    return umb_kind_is_managed(k) ? "cuda-managed" : k == UMB_D ? "cuda" : "host";
+}
+
+/* "rendezvous zero-copy read from remote" -> "rndv zcopy read from remote". */
+static void shorten(const char *proto, char *buf, size_t n)
+{
+    static const char *const words[][2] = {
+        {"rendezvous", "rndv"}, {"zero-copy", "zcopy"}, {"copy-in", "cp-in"}, {"copy-out", "cp-out"},
+        {"pipeline", "ppln"}, {"fragment", "frag"}, {" from remote", ""}, {" to remote", ""},
+    };
+    char tmp[256];
+    snprintf(buf, n, "%s", proto);
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        char *p;
+        while ((p = strstr(buf, words[i][0]))) {
+            snprintf(tmp, sizeof tmp, "%.*s%s%s", (int)(p - buf), buf, words[i][1], p + strlen(words[i][0]));
+            snprintf(buf, n, "%.*s", (int)n - 1, tmp);
+        }
+    }
+}
+
+/* This rank's sends of `size`, as UCX's own tables say. */
+static void ucx_choice(const umb_bench *b, size_t size, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (!P.ucx_log[0]) return;
+    FILE *f = fopen(P.ucx_log, "r");
+    if (!f) return;
+    static umb_ucx_table tables[64];
+    int k = umb_ucx_proto_parse(f, tables, 64);
+    fclose(f);
+    const umb_ucx_range *r = umb_ucx_proto_find(tables, k, "ucp_tag_send", memtype_of(b->kind), size);
+    if (r) snprintf(buf, n, "%.40s%s%.18s", r->proto, r->via[0] ? " via " : "", r->via);
+}
+
+/* The bounds: a staged path crosses each rank's GPU's host link; a direct
+   one the link between the GPUs (findings.h). */
+static void start(umb_bench *b)
+{
+    if (!on(b)) return;
+    P.host_gbs = P.direct_gbs = NAN;
+    if (b->rank != 0 || !b->ranks) return;
+    int gpus = 0, same = 1;
+    for (int r = 0; r < b->nranks; r++) {
+        const umb_rank_facts *f = &b->ranks[r];
+        if (f->gpu < 0) continue;
+        double g = umb_pcie_gbs(f->pcie);
+        if (isfinite(g) && !(g >= P.host_gbs)) {
+            P.host_gbs = g;
+            snprintf(P.host_from, sizeof P.host_from, "rank %d's GPU link, PCIe %s, nominal", r, f->pcie);
+        }
+        if (gpus++ && (strcmp(f->host, b->ranks[0].host) || strcmp(f->gpu_bus, b->ranks[0].gpu_bus))) same = 0;
+    }
+    if (!gpus) snprintf(P.direct_from, sizeof P.direct_from, "no GPU");
+    else if (same) snprintf(P.direct_from, sizeof P.direct_from, "all ranks on one GPU: no nominal figure");
+    else snprintf(P.direct_from, sizeof P.direct_from, "the link between the ranks' GPUs is not known");
+}
+
+static void header(umb_bench *b, umb_header *h, umb_header_part part)
+{
+    if (!on(b) || part != UMB_HDR_END) return;
+    umb_header_str(h, "path", "Path", "%s; per timed iteration, summed over ranks; Path: staged (through host "
+                   "memory), direct (GPU to GPU), none (no CUDA copies: the CPU moved the bytes), mixed",
+                   umb_counters_copies() ? "CUDA copies the process made (CUPTI memcpy records, any library)"
+                                         : "not recorded");
+    if (!umb_counters_copies()) umb_header_str(h, "path_note", "Path note", "%s", b->path_note);
+    if (!b->facts.ucx_loaded)
+        umb_header_str(h, "path_ucx", "UCX protocols", "UCX not loaded");
+    else
+        umb_header_str(h, "path_ucx", "UCX protocols", "%s",
+                       P.ucx_log[0] ? "as UCX prints them (UCX_PROTO_INFO=y and UCX_LOG_FILE, set by --path), "
+                                      "for rank 0's sends of each size; every rank's in the per-rank table"
+                       : P.ucx_asked ? "UCX_PROTO_INFO=y (set by --path), printed where UCX_LOG_FILE says; not read"
+                                     : "not read: UCX_PROTO_INFO was set already");
+    umb_header_str(h, "path_bounds", "Path bounds", "staged: %s (%s); direct: %s%s",
+                   isfinite(P.host_gbs) ? "" : "unknown", P.host_from[0] ? P.host_from : "no GPU link known",
+                   P.direct_from, "");
+    if (isfinite(P.host_gbs)) {
+        /* The figure itself, machine-readable. */
+        umb_header_num(h, "path_bound_staged_gbs", "Path bound staged GB/s", P.host_gbs);
+    }
+}
+
+static void col(umb_col *c, const char *title, const char *key, double v, int decimals, int full_only)
+{
+    umb_num_col(c, title, key, v, decimals);
+    c->full_only = full_only;
+}
+
+/* Path, bytes of copies by kind, copies; bandwidth rows add the bound and the share. */
+static int columns(const umb_bench *b, const umb_metric *m, const char *path, const char *proto, const double *v,
+                   double per, double bound, double share, umb_col *cols)
+{
+    int n = 0;
+    umb_text_col(&cols[n++], "Path", "path", path);
+    col(&cols[n++], "HtoD B/it", "copy_htod_bytes_per_iter", v[UMB_CPY_HTOD - UMB_NCTRS] * per, 0, 0);
+    col(&cols[n++], "DtoH B/it", "copy_dtoh_bytes_per_iter", v[UMB_CPY_DTOH - UMB_NCTRS] * per, 0, 0);
+    col(&cols[n++], "DtoD B/it", "copy_dtod_bytes_per_iter", v[UMB_CPY_DTOD - UMB_NCTRS] * per, 0, 0);
+    col(&cols[n++], "PtoP B/it", "copy_ptop_bytes_per_iter", v[UMB_CPY_PTOP - UMB_NCTRS] * per, 0, 1);
+    col(&cols[n++], "HtoH B/it", "copy_htoh_bytes_per_iter", v[UMB_CPY_HTOH - UMB_NCTRS] * per, 0, 1);
+    col(&cols[n++], "Copies/it", "copies_per_iter", v[UMB_CPY_COUNT - UMB_NCTRS] * per, 1, 1);
+    if (m->rate) {
+        col(&cols[n++], "Bound GB/s", "path_bound_gbs", bound, 1, 0);
+        col(&cols[n++], "% of bound", "path_bound_pct", 100 * share, 1, 0);
+    }
+    if (b->facts.ucx_loaded) umb_text_col(&cols[n++], "UCX protocol", "ucx_protocol", proto && proto[0] ? proto : "-");
+    return n;
+}
+
+static int titles(umb_bench *b, const umb_metric *m, umb_col *cols)
+{
+    double zero[UMB_NALL - UMB_NCTRS] = {0};
+    return on(b) ? columns(b, m, "", "", zero, 0, 0, 0, cols) : 0;
+}
+
+/* Collective: every rank's copies and UCX choice to rank 0. */
+static void end(umb_bench *b, umb_row *row)
+{
+    if (!on(b)) return;
+    rank_path mine, *all = NULL;
+    memset(&mine, 0, sizeof mine);
+    for (int c = UMB_NCTRS; c < UMB_NALL; c++)
+        mine.v[c - UMB_NCTRS] = umb_counters_copies() ? row->phases[UMB_PH_MEASURED].v[c] : NAN;
+    ucx_choice(b, row->size, mine.proto, sizeof mine.proto);
+    if (b->rank == 0) {
+        if (P.n == P.cap) {
+            P.cap = P.cap ? 2 * P.cap : 64;
+            P.sizes = realloc(P.sizes, sizeof *P.sizes * (size_t)P.cap);
+            P.iters = realloc(P.iters, sizeof *P.iters * (size_t)P.cap);
+            P.ranks = realloc(P.ranks, sizeof *P.ranks * (size_t)P.cap * (size_t)b->nranks);
+            if (!P.sizes || !P.iters || !P.ranks) umb_fatal("realloc", __FILE__, __LINE__, "out of memory for the path");
+        }
+        P.sizes[P.n] = row->size;
+        P.iters[P.n] = row->iters;
+        all = &P.ranks[(size_t)P.n++ * (size_t)b->nranks];
+    }
+    UMB_MPI_CHECK(MPI_Gather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD));
+    if (b->rank != 0) return;
+    memset(&P.sum, 0, sizeof P.sum);
+    for (int r = 0; r < b->nranks; r++)
+        for (int c = 0; c < UMB_NALL - UMB_NCTRS; c++) P.sum.v[c] += all[r].v[c];
+    snprintf(P.sum.proto, sizeof P.sum.proto, "%s", all[0].proto);
+}
+
+static int row_columns(umb_bench *b, umb_row *row, umb_col *cols)
+{
+    if (!on(b)) return 0;
+    double per = row->iters > 0 ? 1.0 / (double)row->iters : NAN;
+    const double *v = P.sum.v;
+    umb_copy_bytes c = {
+        .htod = v[UMB_CPY_HTOD - UMB_NCTRS] * per, .dtoh = v[UMB_CPY_DTOH - UMB_NCTRS] * per,
+        .dtod = v[UMB_CPY_DTOD - UMB_NCTRS] * per, .ptop = v[UMB_CPY_PTOP - UMB_NCTRS] * per,
+        .htoh = v[UMB_CPY_HTOH - UMB_NCTRS] * per, .copies = v[UMB_CPY_COUNT - UMB_NCTRS] * per,
+    };
+    umb_path_class path = umb_path_classify(&c, row->payload);
+    double bound = path == UMB_PATH_STAGED ? P.host_gbs : path == UMB_PATH_DIRECT ? P.direct_gbs : NAN;
+    double share = row->metric->rate && isfinite(bound) ? row->stats.avg / (bound * 1000) : NAN;
+    row->facts.path = path;
+    row->facts.copy = c;
+    row->facts.payload = row->payload;
+    row->facts.bound_gbs = bound;
+    row->facts.share = share;
+    char proto[PROTO_TEXT];
+    shorten(P.sum.proto, proto, sizeof proto);
+    proto[31] = '\0';  /* a text column holds 31 characters; the per-rank table has all of it */
+    return columns(b, row->metric, umb_path_name(path), proto, v, per, bound, share, cols);
+}
+
+static void print_table(umb_bench *b)
+{
+    printf("# Path per rank: bytes of CUDA copies over the timed iterations of each size, and UCX's protocol for "
+           "the rank's sends\n");
+    printf("# %-5s %10s %14s %14s %14s %14s %10s  %s\n", "Rank", "Size", "HtoD B", "DtoH B", "DtoD B", "PtoP B", "Copies",
+           "UCX protocol");
+    for (int i = 0; i < P.n; i++)
+        for (int r = 0; r < b->nranks; r++) {
+            const rank_path *x = &P.ranks[(size_t)i * (size_t)b->nranks + (size_t)r];
+            static const int shown[] = {UMB_CPY_HTOD, UMB_CPY_DTOH, UMB_CPY_DTOD, UMB_CPY_PTOP, UMB_CPY_COUNT};
+            printf("# %-5d %10zu", r, P.sizes[i]);
+            for (size_t c = 0; c < sizeof shown / sizeof *shown; c++) {
+                double v = x->v[shown[c] - UMB_NCTRS];
+                if (isfinite(v)) printf(" %*.0f", c + 1 < sizeof shown / sizeof *shown ? 14 : 10, v);
+                else printf(" %*s", c + 1 < sizeof shown / sizeof *shown ? 14 : 10, "n/a");
+            }
+            printf("  %s\n", x->proto[0] ? x->proto : "-");
+        }
+}
+
+static void print_rows(umb_bench *b)
+{
+    int csv = b->opt.format == UMB_FMT_CSV;
+    if (csv) printf("# per-rank path\nrank,size,iterations,copy_htod_bytes,copy_dtoh_bytes,copy_dtod_bytes,copy_ptop_bytes,"
+                    "copy_htoh_bytes,copies,ucx_protocol\n");
+    for (int i = 0; i < P.n; i++)
+        for (int r = 0; r < b->nranks; r++) {
+            const rank_path *x = &P.ranks[(size_t)i * (size_t)b->nranks + (size_t)r];
+            umb_strbuf s = {0};
+            if (csv) {
+                umb_sb_printf(&s, "%d,%zu,%ld", r, P.sizes[i], P.iters[i]);
+                for (int c = 0; c < UMB_NALL - UMB_NCTRS; c++) umb_sb_printf(&s, isfinite(x->v[c]) ? ",%.0f" : ",", x->v[c]);
+                umb_sb_printf(&s, ",\"%s\"", x->proto);
+            } else {
+                static const char *const keys[] = {"copy_htod_bytes", "copy_dtoh_bytes", "copy_dtod_bytes",
+                                                   "copy_ptop_bytes", "copy_htoh_bytes", "copies"};
+                umb_sb_printf(&s, "{\"type\":\"rank_path\",\"program\":");
+                umb_sb_json_string(&s, b->cli->program);
+                umb_sb_printf(&s, ",\"rank\":%d,\"size\":%zu,\"iterations\":%ld", r, P.sizes[i], P.iters[i]);
+                for (int c = 0; c < UMB_NALL - UMB_NCTRS; c++) {
+                    umb_sb_printf(&s, ",\"%s\":", keys[c]);
+                    umb_sb_json_number(&s, x->v[c]);
+                }
+                umb_sb_json_field(&s, "ucx_protocol", x->proto);
+                umb_sb_printf(&s, "}");
+            }
+            printf("%s\n", s.s);
+            umb_sb_free(&s);
+        }
+}
+
+/* Collective: the per-rank table; UCX's other log lines go to stderr, and
+   the file we asked for is removed. */
+static void report(umb_bench *b)
+{
+    if (!on(b)) return;
+    if (b->rank == 0) {
+        if (b->opt.format == UMB_FMT_TABLE) print_table(b);
+        else print_rows(b);
+        fflush(stdout);
+    }
+    if (!P.ucx_log[0]) return;
+    FILE *f = fopen(P.ucx_log, "r");
+    char line[1024];
+    while (f && fgets(line, sizeof line, f))
+        if (strstr(line, " WARN ") || strstr(line, " ERROR ")) fputs(line, stderr);
+    if (f) fclose(f);
+    unlink(P.ucx_log);
+}
+
+const umb_observer umb_path_observer = {
+    .name = "path",
+    .prepare = prepare,
+    .start = start,
+    .header = header,
+    .titles = titles,
+    .end = end,
+    .columns = row_columns,
+    .report = report,
+};

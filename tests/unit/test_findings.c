@@ -110,7 +110,7 @@ static void staged_managed(void)
 {
     umb_row_facts rows[2];
     rows[0] = row(4 << 20, 37900, 38500, UMB_PATH_STAGED);
-    rows[0].copy = (umb_copy_bytes){.htod = 268435456, .dtoh = 268435456, .copies = 2048};
+    rows[0].copy = (umb_copy_bytes){.htod = 268435456, .dtoh = 268435456, .copies = 2048, .migrated = NAN};
     rows[0].payload = 268435456;
     rows[0].bound_gbs = 63.0;
     rows[0].share = 37900 / 63000.0;
@@ -122,6 +122,7 @@ static void staged_managed(void)
     CHECK(s != NULL);
     if (s) {
         CHECK_CONTAINS(s->what, "2.0 bytes copied per byte sent");
+        CHECK_CONTAINS(s->what, "at 4194304 bytes, 60% of the host link (63.0 GB/s)");
         CHECK_CONTAINS(s->advice, "cuda");
     }
     /* Silent: the same ranks with D buffers, and managed rows that went direct. */
@@ -191,12 +192,14 @@ static void ranks_and_binding(void)
 
 static void classify(void)
 {
-    umb_copy_bytes staged = {.htod = 4096, .dtoh = 4096, .copies = 4};
-    umb_copy_bytes direct = {.dtod = 8 << 20, .htod = 64, .copies = 3};
-    umb_copy_bytes control = {.htod = 8, .copies = 1};
-    umb_copy_bytes none = {.copies = 0};
-    umb_copy_bytes mixed = {.htod = 100, .dtod = 100, .copies = 2};
+    umb_copy_bytes staged = {.htod = 4096, .dtoh = 4096, .copies = 4, .migrated = NAN};
+    umb_copy_bytes direct = {.dtod = 8 << 20, .htod = 64, .copies = 3, .migrated = NAN};
+    umb_copy_bytes control = {.htod = 8, .copies = 1, .migrated = NAN};
+    umb_copy_bytes none = {.copies = 0, .migrated = 0};
+    umb_copy_bytes mixed = {.htod = 100, .dtod = 100, .copies = 2, .migrated = NAN};
     umb_copy_bytes unknown = {.copies = NAN};
+    umb_copy_bytes faulted = {.copies = 0, .migrated = 16384};  /* MD MD, 8 B, through a library that is not CUDA-aware */
+    umb_copy_bytes uncounted = {.copies = 0, .migrated = NAN};
     CHECK(umb_path_classify(&staged, 4096) == UMB_PATH_STAGED);
     CHECK(umb_path_classify(&direct, 8 << 20) == UMB_PATH_DIRECT);
     CHECK(umb_path_classify(&control, 1 << 20) == UMB_PATH_NONE);  /* 8 B of control data for 1 MiB sent */
@@ -204,6 +207,9 @@ static void classify(void)
     CHECK(umb_path_classify(&none, 64) == UMB_PATH_NONE);
     CHECK(umb_path_classify(&mixed, 200) == UMB_PATH_MIXED);
     CHECK(umb_path_classify(&unknown, 64) == UMB_PATH_UNKNOWN);
+    CHECK(umb_path_classify(&faulted, 16) == UMB_PATH_MIGRATED);
+    CHECK(umb_path_classify(&uncounted, 16) == UMB_PATH_NONE);
+    CHECK(!strcmp(umb_path_name(UMB_PATH_MIGRATED), "migrated"));
     CHECK(!strcmp(umb_path_name(UMB_PATH_STAGED), "staged"));
     char r[32];
     umb_size_range(8, 2048, r, sizeof r);

@@ -54,9 +54,41 @@ static void infiniband(void)
     CHECK(umb_ucx_proto_find(t, n, "ucp_put", "host", 8) == NULL);
 }
 
+/* UCX 1.22 with CUDA (the libucx-cu13 wheel), two ranks on one H200,
+   recorded by tests/gpu/run-all: the endpoint and the operation on rows
+   of their own, and the loopback ("self") endpoint's tables first. */
+static void cuda(void)
+{
+    static umb_ucx_table t[64];
+    int n = load("ucx-proto-1.22-cuda.txt", t, 64);
+    CHECK(n >= 3);
+    const umb_ucx_range *r = umb_ucx_proto_find(t, n, "ucp_tag_send", "cuda-managed", 8);
+    CHECK(r && !strcmp(r->proto, "eager copy-in copy-out") && !strcmp(r->via, "sysv/memory"));
+    r = umb_ucx_proto_find(t, n, "ucp_tag_send", "cuda-managed", 0);
+    CHECK(r && !strcmp(r->proto, "eager short"));
+    r = umb_ucx_proto_find(t, n, "ucp_tag_send", "cuda-managed", 65536);
+    CHECK(r && strstr(r->proto, "rendezvous cuda_copy") && strstr(r->proto, "frag host"));
+    r = umb_ucx_proto_find(t, n, "ucp_tag_send", "cuda-managed", (size_t)4 << 20);
+    CHECK(r && strstr(r->proto, "rendezvous pipeline cuda_copy") && strstr(r->proto, "frag host"));
+    CHECK(r && r->lo == 524289 && r->hi == 248090417);
+    r = umb_ucx_proto_find(t, n, "ucp_tag_send", "cuda-managed", (size_t)256 << 20);
+    CHECK(r && strstr(r->proto, "frag cuda") && !strcmp(r->via, "cuda_ipc/cuda"));
+    r = umb_ucx_proto_find(t, n, "ucp_tag_send", "cuda", 4096);
+    CHECK(r && !strcmp(r->proto, "eager copy-in copy-out"));
+    r = umb_ucx_proto_find(t, n, "ucp_tag_send", "cuda", 8192);
+    CHECK(r && strstr(r->proto, "rendezvous zero-copy") && !strcmp(r->via, "cuda_ipc/cuda"));
+    /* host memory: the intra-node endpoint's table, not the loopback's */
+    r = umb_ucx_proto_find(t, n, "ucp_tag_send", "host", 8);
+    CHECK(r && strcmp(r->via, "self/memory"));
+    int self = 0;
+    for (int i = 0; i < n; i++) self += strstr(t[i].ep, " self ") != NULL;
+    CHECK(self > 0);
+}
+
 int main(void)
 {
     sizes();
     infiniband();
+    cuda();
     return check_done("test_ucx_proto");
 }

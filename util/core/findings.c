@@ -20,8 +20,12 @@ umb_path_class umb_path_classify(const umb_copy_bytes *c, double payload)
 {
     if (!c || !isfinite(c->copies)) return UMB_PATH_UNKNOWN;
     double host = c->htod + c->dtoh + c->htoh, direct = c->dtod + c->ptop, total = host + direct;
-    if (c->copies <= 0 || total <= 0) return UMB_PATH_NONE;
-    if (isfinite(payload) && payload > 0 && total < CONTROL_SHARE * payload) return UMB_PATH_NONE;
+    int carried = isfinite(payload) && payload > 0 ? total >= CONTROL_SHARE * payload : total > 0;
+    if (c->copies <= 0 || !carried) {
+        int moved = isfinite(c->migrated) && (isfinite(payload) && payload > 0 ? c->migrated >= CONTROL_SHARE * payload
+                                                                               : c->migrated > 0);
+        return moved ? UMB_PATH_MIGRATED : UMB_PATH_NONE;
+    }
     if (host >= 0.9 * total) return UMB_PATH_STAGED;
     if (direct >= 0.9 * total) return UMB_PATH_DIRECT;
     return UMB_PATH_MIXED;
@@ -29,8 +33,8 @@ umb_path_class umb_path_classify(const umb_copy_bytes *c, double payload)
 
 const char *umb_path_name(umb_path_class p)
 {
-    static const char *const names[] = {"unknown", "none", "staged", "direct", "mixed"};
-    return p >= UMB_PATH_UNKNOWN && p <= UMB_PATH_MIXED ? names[p] : "unknown";
+    static const char *const names[] = {"unknown", "none", "staged", "direct", "mixed", "migrated"};
+    return p >= UMB_PATH_UNKNOWN && p <= UMB_PATH_MIGRATED ? names[p] : "unknown";
 }
 
 void umb_row_facts_unknown(umb_row_facts *f)
@@ -39,6 +43,7 @@ void umb_row_facts_unknown(umb_row_facts *f)
     f->typical = f->best = f->payload = f->share = f->bound_gbs = NAN;
     f->placed_pct = f->replaced = f->place_p50_us = NAN;
     f->copy.htod = f->copy.dtoh = f->copy.dtod = f->copy.ptop = f->copy.htoh = f->copy.copies = NAN;
+    f->copy.migrated = NAN;
     f->path = UMB_PATH_UNKNOWN;
 }
 
@@ -127,14 +132,13 @@ static void staged_managed(const umb_run_facts *run, const umb_row_facts *r, int
     if (!managed) return;
     for (int i = 0; i < run->nranks; i++) on_gpu |= run->ranks[i].managed && run->ranks[i].gpu >= 0;
     int first = -1, last = -1;
-    double low_share = INFINITY, per_payload = 0;
+    double per_payload = 0;
     for (int i = 0; i < n; i++) {
         if (r[i].path != UMB_PATH_STAGED) continue;
         int slow = run->bandwidth && isfinite(r[i].share) && r[i].share < 0.5;
         if (!slow && !on_gpu) continue;
         if (first < 0) first = i;
         last = i;
-        if (isfinite(r[i].share) && r[i].share < low_share) low_share = r[i].share;
         double host = r[i].copy.htod + r[i].copy.dtoh;
         if (isfinite(r[i].payload) && r[i].payload > 0 && host / r[i].payload > per_payload) per_payload = host / r[i].payload;
     }
@@ -142,8 +146,10 @@ static void staged_managed(const umb_run_facts *run, const umb_row_facts *r, int
     umb_finding *f = add(out, k, max, "staged-managed");
     if (!f) return;
     umb_size_range(r[first].size, r[last].size, f->rows, sizeof f->rows);
-    char share[96] = "", ratio[96] = "";
-    if (isfinite(low_share)) snprintf(share, sizeof share, ", down to %.0f%% of the path's bound", 100 * low_share);
+    char share[128] = "", ratio[96] = "";
+    if (isfinite(r[last].share))
+        snprintf(share, sizeof share, "; at %zu bytes, %.0f%% of the host link (%.1f GB/s)", r[last].size,
+                 100 * r[last].share, r[last].bound_gbs);
     if (per_payload > 0) snprintf(ratio, sizeof ratio, " (up to %.1f bytes copied per byte sent)", per_payload);
     snprintf(f->what, sizeof f->what,
              "managed buffers went through host memory at sizes %s: device-to-host and host-to-device copies%s%s",

@@ -14,11 +14,14 @@ typedef enum {
     UMB_PATH_STAGED,   /* through host memory: device-to-host and host-to-device copies */
     UMB_PATH_DIRECT,   /* GPU to GPU: device-to-device or peer copies */
     UMB_PATH_MIXED,    /* both kinds, neither dominant */
+    UMB_PATH_MIGRATED, /* no CUDA copies; the driver migrated managed pages (--counters saw them) */
 } umb_path_class;
 
-/* Bytes of CUDA copies per timed iteration, summed over ranks. */
+/* Bytes of CUDA copies per timed iteration, summed over ranks, and the
+   managed bytes the driver migrated (NAN without --counters). */
 typedef struct {
     double htod, dtoh, dtod, ptop, htoh, copies;  /* copies: how many */
+    double migrated;
 } umb_copy_bytes;
 
 /* The class of a row's copies; payload is the bytes the benchmark hands

@@ -47,11 +47,11 @@ static int cells(const char *line, char out[][160], int max)
     return n;
 }
 
-/* "lo..hi" into a range; -1 when the cell is not one. */
+/* "lo..hi" or a single size into a range; -1 when the cell is not one. */
 static int range_of(const char *cell, size_t *lo, size_t *hi)
 {
     const char *dots = strstr(cell, "..");
-    if (!dots) return -1;
+    if (!dots) return umb_ucx_size_parse(cell, lo) ? -1 : (*hi = *lo, 0);
     char a[64];
     size_t len = (size_t)(dots - cell) < 63 ? (size_t)(dots - cell) : 63;
     memcpy(a, cell, len);
@@ -73,13 +73,33 @@ static void memtype_of(const char *what, char *buf, size_t n)
     buf[len] = '\0';
 }
 
+static umb_ucx_table *start_table(umb_ucx_table *tables, int *n, int max, const char *ep, const char *what)
+{
+    if (*n >= max) return NULL;
+    umb_ucx_table *t = &tables[(*n)++];
+    memset(t, 0, sizeof *t);
+    snprintf(t->ep, sizeof t->ep, "%.63s", ep);
+    snprintf(t->what, sizeof t->what, "%.159s", what);
+    memtype_of(t->what, t->memtype, sizeof t->memtype);
+    return t;
+}
+
 int umb_ucx_proto_parse(FILE *f, umb_ucx_table *tables, int max)
 {
-    char line[1024], c[4][160];
+    char line[1024], c[4][160], ep[160] = "";
     int n = 0;
     umb_ucx_table *cur = NULL;
     while (fgets(line, sizeof line, f)) {
         int k = cells(line, c, 4);
+        if (k == 1) {  /* UCX 1.14+: the endpoint's row, then the operation's */
+            if (strstr(c[0], " from ") || strstr(c[0], " into ")) {
+                cur = start_table(tables, &n, max, ep, c[0]);
+            } else {
+                snprintf(ep, sizeof ep, "%s", c[0]);
+                cur = NULL;
+            }
+            continue;
+        }
         if (k < 2) continue;  /* borders ("+----+") and other log lines */
         size_t lo, hi;
         if (range_of(c[0], &lo, &hi) == 0) {
@@ -92,15 +112,10 @@ int umb_ucx_proto_parse(FILE *f, umb_ucx_table *tables, int max)
             }
             continue;
         }
-        /* A title: "| ep name | operation from MEMTYPE memory |". */
-        if (strstr(c[1], " by ") && strstr(c[1], " from ") && n < max) {
-            cur = &tables[n++];
-            memset(cur, 0, sizeof *cur);
-            snprintf(cur->what, sizeof cur->what, "%s", c[1]);
-            memtype_of(cur->what, cur->memtype, sizeof cur->memtype);
-        } else if (!strstr(c[0], "..")) {
-            cur = NULL;  /* some other table */
-        }
+        /* UCX 1.13: "| ep name | operation from MEMTYPE memory |"; else a
+           column header ("| Range | Description | Config |"). */
+        if (strstr(c[1], " from ")) cur = start_table(tables, &n, max, c[0], c[1]);
+        else if (strcmp(c[0], "Range")) cur = NULL;
     }
     return n;
 }
@@ -108,7 +123,7 @@ int umb_ucx_proto_parse(FILE *f, umb_ucx_table *tables, int max)
 const umb_ucx_range *umb_ucx_proto_find(const umb_ucx_table *t, int n, const char *op, const char *memtype, size_t size)
 {
     for (int i = 0; i < n; i++) {
-        if (!strstr(t[i].what, op) || strcmp(t[i].memtype, memtype)) continue;
+        if (!strstr(t[i].what, op) || strcmp(t[i].memtype, memtype) || strstr(t[i].ep, " self ")) continue;
         for (int j = 0; j < t[i].nranges; j++)
             if (size >= t[i].ranges[j].lo && size <= t[i].ranges[j].hi) return &t[i].ranges[j];
     }

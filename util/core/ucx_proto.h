@@ -16,6 +16,7 @@ typedef struct {
 } umb_ucx_range;
 
 typedef struct {
+    char ep[64];         /* "ucp_context_0 intra-node cfg#2" (UCX 1.14+), "mpi ep_cfg[3]" */
     char what[160];      /* "tagged message by ucp_tag_send*() from cuda-managed memory" */
     char memtype[24];    /* "host", "cuda", "cuda-managed", ... */
     int nranges;
@@ -23,11 +24,15 @@ typedef struct {
 } umb_ucx_table;
 
 /* Parses every table in f (log prefixes allowed) into tables[0..max);
-   returns how many. */
+   returns how many. Both layouts: the title in one row beside the
+   endpoint (UCX 1.13), or the endpoint and the title on rows of their own
+   (UCX 1.14 and later); a range is "lo..hi" or one size. */
 int umb_ucx_proto_parse(FILE *f, umb_ucx_table *tables, int max);
 
 /* The range of the first table whose operation contains op ("ucp_tag_send")
-   and whose memory type is memtype, that holds size; NULL when none. */
+   and whose memory type is memtype, that holds size, of an endpoint to
+   another process (a "self" loopback endpoint's tables are skipped); NULL
+   when none. */
 const umb_ucx_range *umb_ucx_proto_find(const umb_ucx_table *t, int n, const char *op, const char *memtype, size_t size);
 
 /* "1K..64K" style bounds: a number with an optional K, M, G suffix, or inf. */

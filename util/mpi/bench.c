@@ -27,8 +27,9 @@ static const umb_observer *const observers[] = {
 };
 #define EACH_OBSERVER(o) for (const umb_observer *const *o = observers; o < observers + sizeof observers / sizeof *observers; o++)
 
-static void observers_prepare(umb_bench *b)
+static void observers_prepare(umb_bench *b, char **argv)
 {
+    EACH_OBSERVER(o) if ((*o)->environment) (*o)->environment(b, argv);
     EACH_OBSERVER(o) if ((*o)->prepare) (*o)->prepare(b);
 }
 
@@ -244,7 +245,7 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
     gpu_choice gpu = {0};
     gpu.needed = !bad && !b->opt.help && !b->opt.version && umb_options_uses(&b->opt, umb_kind_needs_gpu);
 
-    if (!bad && !b->opt.help && !b->opt.version) observers_prepare(b);
+    if (!bad && !b->opt.help && !b->opt.version) observers_prepare(b, argv);
     umb_placement_set_mode(b->opt.place_check);
     choose_gpu_before_init(b, &gpu);
 

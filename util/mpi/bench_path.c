@@ -20,11 +20,13 @@
 #include <unistd.h>
 
 #define PROTO_TEXT 64
+#define RESTARTED "UMB_PATH_UCX_LOG"  /* set across the restart: the log file */
 
 /* What each rank sends rank 0 per size. */
 typedef struct {
     double v[UMB_NALL - UMB_NCTRS];  /* UMB_CPY_* */
     char proto[PROTO_TEXT];          /* UCX's protocol for this rank's sends of this size, or "" */
+    double migrated;                 /* managed bytes the driver migrated (--counters), else NAN */
 } rank_path;
 
 static struct {
@@ -39,21 +41,37 @@ static struct {
     rank_path *ranks;    /* [size][rank] */
     int n, cap;
     rank_path sum;       /* the size's copies, summed over ranks */
+    double migrated;     /* and its migrations */
 } P;
 
 static int on(const umb_bench *b) { return b->opt.path; }
 
-/* Before MPI_Init: ask UCX to print its protocol choices into a file of
-   ours, unless the user already set either variable. */
-static void prepare(umb_bench *b)
+/* Asks UCX to print its protocol choices (UCX_PROTO_INFO=y) into a file of
+   ours (UCX_LOG_FILE), unless the user set either. UCX reads UCX_LOG_FILE
+   when its libraries load, before main where the MPI library links them
+   (Open MPI 5), so the program starts again, once, with both set. */
+static void environment(umb_bench *b, char **argv)
 {
-    if (!on(b) || getenv("UCX_PROTO_INFO")) return;
-    setenv("UCX_PROTO_INFO", "y", 1);
-    P.ucx_asked = 1;
-    if (getenv("UCX_LOG_FILE")) return;
+    if (!on(b)) return;
+    const char *ours = getenv(RESTARTED);
+    if (ours) {
+        snprintf(P.ucx_log, sizeof P.ucx_log, "%s", ours);
+        P.ucx_asked = 1;
+        unsetenv(RESTARTED);
+        return;
+    }
+    if (getenv("UCX_PROTO_INFO") || getenv("UCX_LOG_FILE")) return;
+    char log[256];
     const char *tmp = getenv("TMPDIR");
-    snprintf(P.ucx_log, sizeof P.ucx_log, "%s/umb-ucx-%ld.log", tmp && *tmp ? tmp : "/tmp", (long)getpid());
-    setenv("UCX_LOG_FILE", P.ucx_log, 1);
+    snprintf(log, sizeof log, "%s/umb-ucx-%ld.log", tmp && *tmp ? tmp : "/tmp", (long)getpid());
+    setenv("UCX_PROTO_INFO", "y", 1);
+    setenv("UCX_LOG_FILE", log, 1);
+    setenv(RESTARTED, log, 1);
+    execv("/proc/self/exe", argv);
+    /* No restart: run without UCX's tables. */
+    unsetenv("UCX_PROTO_INFO");
+    unsetenv("UCX_LOG_FILE");
+    unsetenv(RESTARTED);
 }
 
 /* UCX's memory type name for a buffer kind. */
@@ -121,7 +139,8 @@ static void header(umb_bench *b, umb_header *h, umb_header_part part)
 {
     if (!on(b) || part != UMB_HDR_END) return;
     umb_header_str(h, "path", "Path", "%s; per timed iteration, summed over ranks; Path: staged (through host "
-                   "memory), direct (GPU to GPU), none (no CUDA copies: the CPU moved the bytes), mixed",
+                   "memory), direct (GPU to GPU), none (no CUDA copies: the CPU moved the bytes), migrated (no "
+                   "copies; the driver migrated managed pages, with --counters), mixed",
                    umb_counters_copies() ? "CUDA copies the process made (CUPTI memcpy records, any library)"
                                          : "not recorded");
     if (!umb_counters_copies()) umb_header_str(h, "path_note", "Path note", "%s", b->path_note);
@@ -131,8 +150,7 @@ static void header(umb_bench *b, umb_header *h, umb_header_part part)
         umb_header_str(h, "path_ucx", "UCX protocols", "%s",
                        P.ucx_log[0] ? "as UCX prints them (UCX_PROTO_INFO=y and UCX_LOG_FILE, set by --path), "
                                       "for rank 0's sends of each size; every rank's in the per-rank table"
-                       : P.ucx_asked ? "UCX_PROTO_INFO=y (set by --path), printed where UCX_LOG_FILE says; not read"
-                                     : "not read: UCX_PROTO_INFO was set already");
+                                     : "not read: UCX_PROTO_INFO or UCX_LOG_FILE was set already");
     umb_header_str(h, "path_bounds", "Path bounds", "staged: %s (%s); direct: %s%s",
                    isfinite(P.host_gbs) ? "" : "unknown", P.host_from[0] ? P.host_from : "no GPU link known",
                    P.direct_from, "");
@@ -183,6 +201,9 @@ static void end(umb_bench *b, umb_row *row)
     for (int c = UMB_NCTRS; c < UMB_NALL; c++)
         mine.v[c - UMB_NCTRS] = umb_counters_copies() ? row->phases[UMB_PH_MEASURED].v[c] : NAN;
     ucx_choice(b, row->size, mine.proto, sizeof mine.proto);
+    mine.migrated = umb_counters_cupti() ? row->phases[UMB_PH_MEASURED].v[UMB_CTR_HTOD] +
+                                               row->phases[UMB_PH_MEASURED].v[UMB_CTR_DTOH]
+                                         : NAN;
     if (b->rank == 0) {
         if (P.n == P.cap) {
             P.cap = P.cap ? 2 * P.cap : 64;
@@ -201,6 +222,8 @@ static void end(umb_bench *b, umb_row *row)
     for (int r = 0; r < b->nranks; r++)
         for (int c = 0; c < UMB_NALL - UMB_NCTRS; c++) P.sum.v[c] += all[r].v[c];
     snprintf(P.sum.proto, sizeof P.sum.proto, "%s", all[0].proto);
+    P.migrated = 0;
+    for (int r = 0; r < b->nranks; r++) P.migrated += all[r].migrated;
 }
 
 static int row_columns(umb_bench *b, umb_row *row, umb_col *cols)
@@ -212,6 +235,7 @@ static int row_columns(umb_bench *b, umb_row *row, umb_col *cols)
         .htod = v[UMB_CPY_HTOD - UMB_NCTRS] * per, .dtoh = v[UMB_CPY_DTOH - UMB_NCTRS] * per,
         .dtod = v[UMB_CPY_DTOD - UMB_NCTRS] * per, .ptop = v[UMB_CPY_PTOP - UMB_NCTRS] * per,
         .htoh = v[UMB_CPY_HTOH - UMB_NCTRS] * per, .copies = v[UMB_CPY_COUNT - UMB_NCTRS] * per,
+        .migrated = P.migrated * per,
     };
     umb_path_class path = umb_path_classify(&c, row->payload);
     double bound = path == UMB_PATH_STAGED ? P.host_gbs : path == UMB_PATH_DIRECT ? P.direct_gbs : NAN;
@@ -299,7 +323,7 @@ static void report(umb_bench *b)
 
 const umb_observer umb_path_observer = {
     .name = "path",
-    .prepare = prepare,
+    .environment = environment,
     .start = start,
     .header = header,
     .titles = titles,

@@ -30,7 +30,10 @@ typedef struct {
 
 typedef struct {
     const char *name;
-    /* Before MPI_Init and any CUDA context (environment, CUPTI); no MPI. */
+    /* First of all, before any library reads it: the environment; may
+       start the program again (execv) with argv, once. */
+    void (*environment)(umb_bench *b, char **argv);
+    /* Before MPI_Init and any CUDA context (CUPTI); no MPI. */
     void (*prepare)(umb_bench *b);
     /* Collective, before the header is written (rank 0 knows b->ranks). */
     void (*start)(umb_bench *b);

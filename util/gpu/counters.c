@@ -59,7 +59,7 @@ void umb_timeline_free(umb_timeline *tl)
 
 /* The run's state: main thread only. */
 static struct {
-    int on, cupti, copies;
+    int on, cupti, copies, rusage;
     long skip;
     uint64_t dropped;
     umb_phase phase;
@@ -73,9 +73,10 @@ int umb_counters_cupti(void) { return C.cupti; }
 int umb_counters_copies(void) { return C.copies; }
 uint64_t umb_counters_dropped(void) { return C.dropped; }
 
-int umb_counters_start_with(int um, int copies, char *note, size_t n)
+int umb_counters_start_with(int um, int copies, int rusage, char *note, size_t n)
 {
     C.on = 1;
+    C.rusage = rusage;
     int started = (um || copies) && umb_cupti_start(um, copies, note, n);
     C.cupti = started && um;
     C.copies = started && copies;
@@ -83,16 +84,18 @@ int umb_counters_start_with(int um, int copies, char *note, size_t n)
     return started;
 }
 
-int umb_counters_start(int cupti, char *note, size_t n) { return umb_counters_start_with(cupti, 0, note, n); }
+int umb_counters_start(int cupti, char *note, size_t n) { return umb_counters_start_with(cupti, 0, 1, note, n); }
 
 /* The faults since the last change go to the phase being left. */
 static void change(umb_phase p)
 {
-    struct rusage now;
-    getrusage(RUSAGE_SELF, &now);
-    C.faults[C.phase].v[UMB_CTR_MINFLT] += (double)(now.ru_minflt - C.last.ru_minflt);
-    C.faults[C.phase].v[UMB_CTR_MAJFLT] += (double)(now.ru_majflt - C.last.ru_majflt);
-    C.last = now;
+    if (C.rusage) {
+        struct rusage now;
+        getrusage(RUSAGE_SELF, &now);
+        C.faults[C.phase].v[UMB_CTR_MINFLT] += (double)(now.ru_minflt - C.last.ru_minflt);
+        C.faults[C.phase].v[UMB_CTR_MAJFLT] += (double)(now.ru_majflt - C.last.ru_majflt);
+        C.last = now;
+    }
     C.phase = p;
     if (C.cupti || C.copies) umb_timeline_mark(&C.tl, umb_cupti_now(), p);
 }

@@ -56,8 +56,10 @@ uint64_t umb_counters_dropped(void);
    in note). */
 int umb_counters_start(int cupti, char *note, size_t n);
 /* The same, and CUPTI's records of CUDA copies when copies is set (the
-   UMB_CPY_* counts). Returns 1 when CUPTI records what was asked. */
-int umb_counters_start_with(int um, int copies, char *note, size_t n);
+   UMB_CPY_* counts); getrusage only when rusage is set (--path alone reads
+   no faults, so it marks phases without a system call). Returns 1 when
+   CUPTI records what was asked. */
+int umb_counters_start_with(int um, int copies, int rusage, char *note, size_t n);
 /* Whether CUDA copies are recorded. */
 int umb_counters_copies(void);
 int umb_counters_on(void);

@@ -66,7 +66,7 @@ static void prepare(umb_bench *b)
     int with_gpu = (um || copies) && umb_gpu_count(none, sizeof none) > 0;
     if ((um || copies) && !with_gpu) snprintf(note, sizeof note, "no GPU here (%.200s)", none);
     if (copies && !umb_cupti_built()) snprintf(note, sizeof note, "this build has no CUPTI (configure --with-cupti)");
-    umb_counters_start_with(um && with_gpu, copies && with_gpu, note, sizeof note);
+    umb_counters_start_with(um && with_gpu, copies && with_gpu, b->opt.counters != UMB_COUNTERS_OFF, note, sizeof note);
     if (um) snprintf(b->counters_note, sizeof b->counters_note, "%s", note);
     if (copies) snprintf(b->path_note, sizeof b->path_note, "%s", note[0] ? note : "CUPTI did not start");
 }

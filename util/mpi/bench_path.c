@@ -7,7 +7,7 @@
 #include "observer.h"
 
 #include "error.h"
-#include "link.h"
+#include "drive.h"
 #include "memkind.h"
 #include "sysinfo.h"
 #include "ucx_proto.h"
@@ -123,8 +123,8 @@ static void start(umb_bench *b)
     for (int r = 0; r < b->nranks; r++) {
         const umb_rank_facts *f = &b->ranks[r];
         if (f->gpu < 0) continue;
-        double g = umb_pcie_gbs(f->pcie);
-        if (isfinite(g) && !(g >= P.host_gbs)) {
+        double g = umb_pcie_limit_gbs(f->pcie, NULL, 0);
+        if (g > 0 && !(g >= P.host_gbs)) {
             P.host_gbs = g;
             snprintf(P.host_from, sizeof P.host_from, "rank %d's GPU link, PCIe %s, nominal", r, f->pcie);
         }

@@ -86,6 +86,7 @@ static void shorten(const char *proto, char *buf, size_t n)
     static const char *const words[][2] = {
         {"rendezvous", "rndv"}, {"zero-copy", "zcopy"}, {"copy-in", "cp-in"}, {"copy-out", "cp-out"},
         {"pipeline", "ppln"}, {"fragment", "frag"}, {" from remote", ""}, {" to remote", ""},
+        {"(?) ", ""}, {"flushed ", ""}, {"copy to attached", "to attached"},
     };
     char tmp[256];
     snprintf(buf, n, "%s", proto);
@@ -103,6 +104,7 @@ static void ucx_choice(const umb_bench *b, size_t size, char *buf, size_t n)
 {
     buf[0] = '\0';
     if (!P.ucx_log[0]) return;
+    fflush(NULL);  /* UCX's log is a stream of this process: what it holds reaches the file */
     FILE *f = fopen(P.ucx_log, "r");
     if (!f) return;
     static umb_ucx_table tables[64];
@@ -151,9 +153,10 @@ static void header(umb_bench *b, umb_header *h, umb_header_part part)
                        P.ucx_log[0] ? "as UCX prints them (UCX_PROTO_INFO=y and UCX_LOG_FILE, set by --path), "
                                       "for rank 0's sends of each size; every rank's in the per-rank table"
                                      : "not read: UCX_PROTO_INFO or UCX_LOG_FILE was set already");
-    umb_header_str(h, "path_bounds", "Path bounds", "staged: %s (%s); direct: %s%s",
-                   isfinite(P.host_gbs) ? "" : "unknown", P.host_from[0] ? P.host_from : "no GPU link known",
-                   P.direct_from, "");
+    char staged[48] = "unknown";
+    if (isfinite(P.host_gbs)) snprintf(staged, sizeof staged, "%.1f GB/s", P.host_gbs);
+    umb_header_str(h, "path_bounds", "Path bounds", "staged: %s (%s); direct: %s", staged,
+                   P.host_from[0] ? P.host_from : "no GPU link known", P.direct_from);
     if (isfinite(P.host_gbs)) {
         /* The figure itself, machine-readable. */
         umb_header_num(h, "path_bound_staged_gbs", "Path bound staged GB/s", P.host_gbs);

@@ -50,19 +50,6 @@ int umb_cpu_unbound(void)
     return CPU_COUNT(&set) >= online;
 }
 
-int umb_uvm_param(const char *name, char *buf, size_t n)
-{
-    char path[160];
-    snprintf(path, sizeof path, "/sys/module/nvidia_uvm/parameters/%s", name);
-    FILE *f = fopen(path, "r");
-    if (!f) return -1;
-    int ok = fgets(buf, (int)n, f) != NULL;
-    fclose(f);
-    if (!ok) return -1;
-    buf[strcspn(buf, "\n")] = '\0';
-    return 0;
-}
-
 void umb_cpu_numa(char *buf, size_t n)
 {
     cpu_set_t set;
@@ -89,6 +76,13 @@ static int read_line(const char *path, char *buf, size_t n)
     if (!ok) return -1;
     buf[strcspn(buf, "\n")] = '\0';
     return 0;
+}
+
+int umb_uvm_param(const char *name, char *buf, size_t n)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/sys/module/nvidia_uvm/parameters/%s", name);
+    return read_line(path, buf, n);
 }
 
 /* "32.0 GT/s PCIe" -> 5 */

@@ -8,6 +8,7 @@
 #include "cupti_um.h"
 #include "error.h"
 #include "gpu.h"
+#include "ranklog.h"
 
 #include <math.h>
 #include <mpi.h>
@@ -25,13 +26,8 @@ typedef struct {
     umb_counts measured, place;
 } rank_counts;
 
-/* Rank 0's log of every size, for the per-rank table. */
-static struct {
-    size_t *sizes;
-    long *iters;
-    rank_counts *counts;  /* [size][rank] */
-    int n, cap, nranks;
-} logbook;
+/* Rank 0's log of every size, for the per-rank table: rank_counts records. */
+static umb_ranklog logbook;
 
 static int columns(const umb_bench *b, long iters, const rank_counts *sum, umb_col *cols)
 {
@@ -96,22 +92,8 @@ static rank_counts row_sum;  /* rank 0: the size's counts, summed over ranks */
 static void end(umb_bench *b, umb_row *row)
 {
     if (!b->opt.counters) return;
-    rank_counts mine = {row->phases[UMB_PH_MEASURED], row->phases[UMB_PH_PLACE]}, *all = NULL;
-    if (b->rank == 0) {
-        if (logbook.n == logbook.cap) {
-            logbook.cap = logbook.cap ? 2 * logbook.cap : 64;
-            logbook.sizes = realloc(logbook.sizes, sizeof *logbook.sizes * (size_t)logbook.cap);
-            logbook.iters = realloc(logbook.iters, sizeof *logbook.iters * (size_t)logbook.cap);
-            logbook.counts = realloc(logbook.counts, sizeof *logbook.counts * (size_t)logbook.cap * (size_t)b->nranks);
-            if (!logbook.sizes || !logbook.iters || !logbook.counts)
-                umb_fatal("realloc", __FILE__, __LINE__, "out of memory for the counters");
-        }
-        logbook.nranks = b->nranks;
-        logbook.sizes[logbook.n] = row->size;
-        logbook.iters[logbook.n] = row->iters;
-        all = &logbook.counts[(size_t)logbook.n++ * (size_t)b->nranks];
-    }
-    UMB_MPI_CHECK(MPI_Gather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD));
+    rank_counts mine = {row->phases[UMB_PH_MEASURED], row->phases[UMB_PH_PLACE]};
+    const rank_counts *all = umb_ranklog_gather(&logbook, b->rank, b->nranks, row->size, row->iters, &mine, sizeof mine);
     if (b->rank != 0) return;
     memset(&row_sum, 0, sizeof row_sum);
     for (int r = 0; r < b->nranks; r++)
@@ -149,8 +131,8 @@ static void print_table(const who *w, int nranks, FILE *out)
         rank_counts t = {0};
         for (int i = 0; i < logbook.n; i++)
             for (int c = 0; c < UMB_NCTRS; c++) {
-                t.measured.v[c] += logbook.counts[(size_t)i * (size_t)nranks + (size_t)r].measured.v[c];
-                t.place.v[c] += logbook.counts[(size_t)i * (size_t)nranks + (size_t)r].place.v[c];
+                t.measured.v[c] += ((const rank_counts *)umb_ranklog_at(&logbook, i, r))->measured.v[c];
+                t.place.v[c] += ((const rank_counts *)umb_ranklog_at(&logbook, i, r))->place.v[c];
             }
         fprintf(out, "# %-5d %-16.16s %4d", r, w[r].host, w[r].gpu);
         for (int c = 0; c < UMB_NCTRS; c++)
@@ -173,7 +155,7 @@ static void print_rows(umb_bench *b, const who *w, int nranks, FILE *out)
     }
     for (int i = 0; i < logbook.n; i++)
         for (int r = 0; r < nranks; r++) {
-            const rank_counts *rc = &logbook.counts[(size_t)i * (size_t)nranks + (size_t)r];
+            const rank_counts *rc = umb_ranklog_at(&logbook, i, r);
             umb_strbuf s = {0};
             if (csv) {
                 umb_sb_printf(&s, "%d,%s,%d,%d,%zu,%ld", r, w[r].host, w[r].gpu, w[r].cupti, logbook.sizes[i], logbook.iters[i]);

@@ -9,6 +9,7 @@
 #include "error.h"
 #include "drive.h"
 #include "memkind.h"
+#include "ranklog.h"
 #include "sysinfo.h"
 #include "ucx_proto.h"
 
@@ -35,11 +36,7 @@ static struct {
     double host_gbs;     /* bound of a staged path (lowest host link of the ranks' GPUs), GB/s */
     double direct_gbs;   /* bound of a direct path */
     char host_from[160], direct_from[200];
-    /* rank 0's log of every size, for the per-rank table */
-    size_t *sizes;
-    long *iters;
-    rank_path *ranks;    /* [size][rank] */
-    int n, cap;
+    umb_ranklog log;     /* rank 0: rank_path records of every size, for the per-rank table */
     rank_path sum;       /* the size's copies, summed over ranks */
     double migrated;     /* and its migrations */
 } P;
@@ -199,7 +196,7 @@ static int titles(umb_bench *b, const umb_metric *m, umb_col *cols)
 static void end(umb_bench *b, umb_row *row)
 {
     if (!on(b)) return;
-    rank_path mine, *all = NULL;
+    rank_path mine;
     memset(&mine, 0, sizeof mine);
     for (int c = UMB_NCTRS; c < UMB_NALL; c++)
         mine.v[c - UMB_NCTRS] = umb_counters_copies() ? row->phases[UMB_PH_MEASURED].v[c] : NAN;
@@ -207,19 +204,7 @@ static void end(umb_bench *b, umb_row *row)
     mine.migrated = umb_counters_cupti() ? row->phases[UMB_PH_MEASURED].v[UMB_CTR_HTOD] +
                                                row->phases[UMB_PH_MEASURED].v[UMB_CTR_DTOH]
                                          : NAN;
-    if (b->rank == 0) {
-        if (P.n == P.cap) {
-            P.cap = P.cap ? 2 * P.cap : 64;
-            P.sizes = realloc(P.sizes, sizeof *P.sizes * (size_t)P.cap);
-            P.iters = realloc(P.iters, sizeof *P.iters * (size_t)P.cap);
-            P.ranks = realloc(P.ranks, sizeof *P.ranks * (size_t)P.cap * (size_t)b->nranks);
-            if (!P.sizes || !P.iters || !P.ranks) umb_fatal("realloc", __FILE__, __LINE__, "out of memory for the path");
-        }
-        P.sizes[P.n] = row->size;
-        P.iters[P.n] = row->iters;
-        all = &P.ranks[(size_t)P.n++ * (size_t)b->nranks];
-    }
-    UMB_MPI_CHECK(MPI_Gather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD));
+    const rank_path *all = umb_ranklog_gather(&P.log, b->rank, b->nranks, row->size, row->iters, &mine, sizeof mine);
     if (b->rank != 0) return;
     memset(&P.sum, 0, sizeof P.sum);
     for (int r = 0; r < b->nranks; r++)
@@ -260,11 +245,11 @@ static void print_table(umb_bench *b)
            "the rank's sends\n");
     printf("# %-5s %10s %14s %14s %14s %14s %10s  %s\n", "Rank", "Size", "HtoD B", "DtoH B", "DtoD B", "PtoP B", "Copies",
            "UCX protocol");
-    for (int i = 0; i < P.n; i++)
+    for (int i = 0; i < P.log.n; i++)
         for (int r = 0; r < b->nranks; r++) {
-            const rank_path *x = &P.ranks[(size_t)i * (size_t)b->nranks + (size_t)r];
+            const rank_path *x = umb_ranklog_at(&P.log, i, r);
             static const int shown[] = {UMB_CPY_HTOD, UMB_CPY_DTOH, UMB_CPY_DTOD, UMB_CPY_PTOP, UMB_CPY_COUNT};
-            printf("# %-5d %10zu", r, P.sizes[i]);
+            printf("# %-5d %10zu", r, P.log.sizes[i]);
             for (size_t c = 0; c < sizeof shown / sizeof *shown; c++) {
                 double v = x->v[shown[c] - UMB_NCTRS];
                 if (isfinite(v)) printf(" %*.0f", c + 1 < sizeof shown / sizeof *shown ? 14 : 10, v);
@@ -279,12 +264,12 @@ static void print_rows(umb_bench *b)
     int csv = b->opt.format == UMB_FMT_CSV;
     if (csv) printf("# per-rank path\nrank,size,iterations,copy_htod_bytes,copy_dtoh_bytes,copy_dtod_bytes,copy_ptop_bytes,"
                     "copy_htoh_bytes,copies,ucx_protocol\n");
-    for (int i = 0; i < P.n; i++)
+    for (int i = 0; i < P.log.n; i++)
         for (int r = 0; r < b->nranks; r++) {
-            const rank_path *x = &P.ranks[(size_t)i * (size_t)b->nranks + (size_t)r];
+            const rank_path *x = umb_ranklog_at(&P.log, i, r);
             umb_strbuf s = {0};
             if (csv) {
-                umb_sb_printf(&s, "%d,%zu,%ld", r, P.sizes[i], P.iters[i]);
+                umb_sb_printf(&s, "%d,%zu,%ld", r, P.log.sizes[i], P.log.iters[i]);
                 for (int c = 0; c < UMB_NALL - UMB_NCTRS; c++) umb_sb_printf(&s, isfinite(x->v[c]) ? ",%.0f" : ",", x->v[c]);
                 umb_sb_printf(&s, ",\"%s\"", x->proto);
             } else {
@@ -292,7 +277,7 @@ static void print_rows(umb_bench *b)
                                                    "copy_ptop_bytes", "copy_htoh_bytes", "copies"};
                 umb_sb_printf(&s, "{\"type\":\"rank_path\",\"program\":");
                 umb_sb_json_string(&s, b->cli->program);
-                umb_sb_printf(&s, ",\"rank\":%d,\"size\":%zu,\"iterations\":%ld", r, P.sizes[i], P.iters[i]);
+                umb_sb_printf(&s, ",\"rank\":%d,\"size\":%zu,\"iterations\":%ld", r, P.log.sizes[i], P.log.iters[i]);
                 for (int c = 0; c < UMB_NALL - UMB_NCTRS; c++) {
                     umb_sb_printf(&s, ",\"%s\":", keys[c]);
                     umb_sb_json_number(&s, x->v[c]);

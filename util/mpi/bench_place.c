@@ -7,6 +7,7 @@
 
 #include "error.h"
 #include "placement.h"
+#include "ranklog.h"
 #include "residency.h"
 #include "sysinfo.h"
 
@@ -23,11 +24,7 @@ typedef struct {
     double place_p50_us;
 } rank_place;
 
-static struct {
-    size_t *sizes;
-    rank_place *ranks;  /* [size][rank] */
-    int n, cap;
-} logbook;
+static umb_ranklog logbook;  /* rank_place records */
 
 /* What end() agreed for the size, for rank 0's columns. */
 static struct {
@@ -100,7 +97,7 @@ static const umb_place_rec *records(const umb_bench *b, long iters, long *n)
 
 static void log_rank(umb_bench *b, size_t size, const umb_place_rec *r, long n)
 {
-    rank_place mine = {0}, *all = NULL;
+    rank_place mine = {0};
     double *secs = umb_xmalloc(sizeof(double) * (size_t)n, "placement times");
     long k = 0;
     mine.n = n;
@@ -116,17 +113,7 @@ static void log_rank(umb_bench *b, size_t size, const umb_place_rec *r, long n)
     }
     mine.place_p50_us = p50(secs, k);
     free(secs);
-    if (b->rank == 0) {
-        if (logbook.n == logbook.cap) {
-            logbook.cap = logbook.cap ? 2 * logbook.cap : 64;
-            logbook.sizes = realloc(logbook.sizes, sizeof *logbook.sizes * (size_t)logbook.cap);
-            logbook.ranks = realloc(logbook.ranks, sizeof *logbook.ranks * (size_t)logbook.cap * (size_t)b->nranks);
-            if (!logbook.sizes || !logbook.ranks) umb_fatal("realloc", __FILE__, __LINE__, "out of memory for the placement log");
-        }
-        logbook.sizes[logbook.n] = size;
-        all = &logbook.ranks[(size_t)logbook.n++ * (size_t)b->nranks];
-    }
-    UMB_MPI_CHECK(MPI_Gather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD));
+    umb_ranklog_gather(&logbook, b->rank, b->nranks, size, n, &mine, sizeof mine);
 }
 
 static void begin(umb_bench *b, umb_row *row)
@@ -218,7 +205,7 @@ static void print_table(umb_bench *b, const char (*hosts)[64], const int *kinds)
         double *p = umb_xmalloc(sizeof(double) * (size_t)(logbook.n ? logbook.n : 1), "placement p50s");
         long k = 0;
         for (int i = 0; i < logbook.n; i++) {
-            const rank_place *x = &logbook.ranks[(size_t)i * (size_t)b->nranks + (size_t)r];
+            const rank_place *x = umb_ranklog_at(&logbook, i, r);
             if (!x->any) continue;
             any = 1;
             checked &= x->checked;
@@ -239,7 +226,7 @@ static void print_rows(umb_bench *b, const char (*hosts)[64], const int *kinds)
     if (csv) printf("# per-rank placement\nrank,host,buffer,size,records,placed_pct,replacements,not_in_place,place_p50_us\n");
     for (int i = 0; i < logbook.n; i++)
         for (int r = 0; r < b->nranks; r++) {
-            const rank_place *x = &logbook.ranks[(size_t)i * (size_t)b->nranks + (size_t)r];
+            const rank_place *x = umb_ranklog_at(&logbook, i, r);
             double pct = x->any && x->checked && x->n ? 100.0 * (double)x->held / (double)x->n : NAN;
             umb_strbuf s = {0};
             if (csv) {

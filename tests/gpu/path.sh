@@ -44,10 +44,12 @@ objs = [json.loads(l) for l in open(sys.argv[1])]
 rows = [o for o in objs if o["type"] == "result"]
 for r in rows:
     gpu = r["copy_dtod_bytes_per_iter"] + r.get("copy_ptop_bytes_per_iter", 0)
-    print("D D %7d B: path %-7s DtoD+PtoP %9.0f B/it, HtoD %9.0f, DtoH %9.0f, UCX: %s"
-          % (r["size"], r["path"], gpu, r["copy_htod_bytes_per_iter"], r["copy_dtoh_bytes_per_iter"], r.get("ucx_protocol")))
+    print("D D %7d B: path %-7s DtoD+PtoP %9.0f B/it, HtoD %9.0f, DtoH %9.0f"
+          % (r["size"], r["path"], gpu, r["copy_htod_bytes_per_iter"], r["copy_dtoh_bytes_per_iter"]))
     if r["size"] >= 65536:
         assert r["path"] == "direct" and gpu >= r["size"], "not GPU to GPU above 64 KiB: %r" % r
+tables = [o for o in objs if o["type"] == "ucx_protocol"]
+print("UCX's tables: %d ranges, e.g. %s" % (len(tables), tables[:1]))
 print("ok: %d D D rows, direct from 64 KiB" % len(rows))
 PY
 else

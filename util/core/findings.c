@@ -112,8 +112,10 @@ static void inversion(const umb_run_facts *run, const umb_row_facts *r, int n, u
              first == last ? "size" : "sizes", range, first == last ? "takes" : "take", r[ref].size, worst, unit(run), tref, first == last ? "its" : "their", lo_best, 100 * INVERSION_MARGIN,
              INVERSION_FLOOR_US);
     umb_path_class small = r[first].path, large = r[ref].path;
-    if (small == UMB_PATH_UNKNOWN || large == UMB_PATH_UNKNOWN)
+    if ((small == UMB_PATH_UNKNOWN || large == UMB_PATH_UNKNOWN) && !run->path_asked)
         snprintf(f->advice, sizeof f->advice, "run with --path to see which path each size took");
+    else if (small == UMB_PATH_UNKNOWN || large == UMB_PATH_UNKNOWN)
+        snprintf(f->advice, sizeof f->advice, "the path is not known here (the header's Path note says why)");
     else if (small != large)
         snprintf(f->advice, sizeof f->advice,
                  "the smaller sizes went %s, the larger %s: the library switches protocol between them; move its "

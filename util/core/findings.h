@@ -55,6 +55,7 @@ typedef struct {
     int lower_is_better;          /* latency (else bandwidth: time per message = size / rate) */
     int bandwidth;                /* rows carry a share of the bound */
     int ucx;                      /* UCX is the library's transport (names its settings in the advice) */
+    int path_asked;               /* --path was given (an unknown path is then the machine's, not the user's) */
     double thrash_nap_us;         /* uvm_perf_thrashing_nap in us, NAN unknown */
     int thrash_enabled;           /* -1 unknown */
 } umb_run_facts;

@@ -82,7 +82,7 @@ static void report(umb_bench *b)
     if (b->rank != 0) return;
     umb_run_facts run = {
         .nranks = b->nranks, .ranks = b->ranks, .lower_is_better = !F.rate, .bandwidth = F.rate,
-        .ucx = b->facts.ucx_loaded,
+        .ucx = b->facts.ucx_loaded, .path_asked = b->opt.path,
     };
     thrashing(&run);
     umb_finding found[16];

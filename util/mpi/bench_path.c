@@ -3,7 +3,8 @@
    iterations (CUPTI memcpy records, whatever library made them), by kind;
    the class of the path they show (staged through the host, direct GPU to
    GPU, none); the bound of that path and a bandwidth row's share of it;
-   and, over UCX, the protocol UCX itself says it chose (UCX_PROTO_INFO). */
+   and, over UCX, at the end, UCX's own protocol tables for the memory
+   types of the ranks (UCX_PROTO_INFO). */
 #include "observer.h"
 
 #include "error.h"
@@ -20,13 +21,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#define PROTO_TEXT 64
+#define TABLE_TEXT 8192  /* one rank's UCX tables, as text, for rank 0 */
 #define RESTARTED "UMB_PATH_UCX_LOG"  /* set across the restart: the log file */
 
 /* What each rank sends rank 0 per size. */
 typedef struct {
     double v[UMB_NALL - UMB_NCTRS];  /* UMB_CPY_* */
-    char proto[PROTO_TEXT];          /* UCX's protocol for this rank's sends of this size, or "" */
     double migrated;                 /* managed bytes the driver migrated (--counters), else NAN */
 } rank_path;
 
@@ -77,38 +77,29 @@ static const char *memtype_of(umb_kind k)
     return umb_kind_is_managed(k) ? "cuda-managed" : k == UMB_D ? "cuda" : "host";
 }
 
-/* "rendezvous zero-copy read from remote" -> "rndv zcopy read from remote". */
-static void shorten(const char *proto, char *buf, size_t n)
-{
-    static const char *const words[][2] = {
-        {"rendezvous", "rndv"}, {"zero-copy", "zcopy"}, {"copy-in", "cp-in"}, {"copy-out", "cp-out"},
-        {"pipeline", "ppln"}, {"fragment", "frag"}, {" from remote", ""}, {" to remote", ""},
-        {"(?) ", ""}, {"flushed ", ""}, {"copy to attached", "to attached"},
-    };
-    char tmp[256];
-    snprintf(buf, n, "%s", proto);
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
-        char *p;
-        while ((p = strstr(buf, words[i][0]))) {
-            snprintf(tmp, sizeof tmp, "%.*s%s%s", (int)(p - buf), buf, words[i][1], p + strlen(words[i][0]));
-            snprintf(buf, n, "%.*s", (int)n - 1, tmp);
-        }
-    }
-}
-
-/* This rank's sends of `size`, as UCX's own tables say. */
-static void ucx_choice(const umb_bench *b, size_t size, char *buf, size_t n)
+/* This rank's UCX tables for its sends ("ucp_tag_send*" from its memory
+   type, to another process), one line per range: "what|lo|hi|protocol|via". */
+static void ucx_tables(const umb_bench *b, char *buf, size_t n)
 {
     buf[0] = '\0';
     if (!P.ucx_log[0]) return;
     fflush(NULL);  /* UCX's log is a stream of this process: what it holds reaches the file */
     FILE *f = fopen(P.ucx_log, "r");
     if (!f) return;
-    static umb_ucx_table tables[64];
-    int k = umb_ucx_proto_parse(f, tables, 64);
+    static umb_ucx_table t[128];
+    int k = umb_ucx_proto_parse(f, t, 128);
     fclose(f);
-    const umb_ucx_range *r = umb_ucx_proto_find(tables, k, "ucp_tag_send", memtype_of(b->kind), size);
-    if (r) snprintf(buf, n, "%.40s%s%.18s", r->proto, r->via[0] ? " via " : "", r->via);
+    size_t used = 0;
+    for (int i = 0; i < k; i++) {
+        if (!strstr(t[i].what, "ucp_tag_send") || strcmp(t[i].memtype, memtype_of(b->kind)) || strstr(t[i].ep, " self "))
+            continue;
+        int seen = 0;  /* every endpoint configuration prints its own copy */
+        for (int j = 0; j < i && !seen; j++) seen = !strcmp(t[j].what, t[i].what) && !strstr(t[j].ep, " self ");
+        for (int r = 0; !seen && r < t[i].nranges && used < n; r++)
+            used += (size_t)snprintf(buf + used, n - used, "%s|%zu|%zu|%s|%s\n", t[i].what, t[i].ranges[r].lo,
+                                     t[i].ranges[r].hi, t[i].ranges[r].proto, t[i].ranges[r].via);
+    }
+    if (used >= n && n > 1) buf[n - 1] = '\0';
 }
 
 /* The bounds: a staged path crosses each rank's GPU's host link; a direct
@@ -147,9 +138,9 @@ static void header(umb_bench *b, umb_header *h, umb_header_part part)
         umb_header_str(h, "path_ucx", "UCX protocols", "UCX not loaded");
     else
         umb_header_str(h, "path_ucx", "UCX protocols", "%s",
-                       P.ucx_log[0] ? "as UCX prints them (UCX_PROTO_INFO=y and UCX_LOG_FILE, set by --path), "
-                                      "for rank 0's sends of each size; every rank's in the per-rank table"
-                                     : "not read: UCX_PROTO_INFO or UCX_LOG_FILE was set already");
+                       P.ucx_log[0] ? "UCX's own tables for the ranks' sends, at the end (UCX_PROTO_INFO=y and "
+                                      "UCX_LOG_FILE, set by --path)"
+                                    : "not read: UCX_PROTO_INFO or UCX_LOG_FILE was set already");
     char staged[48] = "unknown";
     if (isfinite(P.host_gbs)) snprintf(staged, sizeof staged, "%.1f GB/s", P.host_gbs);
     umb_header_str(h, "path_bounds", "Path bounds", "staged: %s (%s); direct: %s", staged,
@@ -167,8 +158,8 @@ static void col(umb_col *c, const char *title, const char *key, double v, int de
 }
 
 /* Path, bytes of copies by kind, copies; bandwidth rows add the bound and the share. */
-static int columns(const umb_bench *b, const umb_metric *m, const char *path, const char *proto, const double *v,
-                   double per, double bound, double share, umb_col *cols)
+static int columns(const umb_metric *m, const char *path, const double *v, double per, double bound, double share,
+                   umb_col *cols)
 {
     int n = 0;
     umb_text_col(&cols[n++], "Path", "path", path);
@@ -182,14 +173,13 @@ static int columns(const umb_bench *b, const umb_metric *m, const char *path, co
         col(&cols[n++], "Bound GB/s", "path_bound_gbs", bound, 1, 0);
         col(&cols[n++], "% of bound", "path_bound_pct", 100 * share, 1, 0);
     }
-    if (b->facts.ucx_loaded) umb_text_col(&cols[n++], "UCX protocol", "ucx_protocol", proto && proto[0] ? proto : "-");
     return n;
 }
 
 static int titles(umb_bench *b, const umb_metric *m, umb_col *cols)
 {
     double zero[UMB_NALL - UMB_NCTRS] = {0};
-    return on(b) ? columns(b, m, "", "", zero, 0, 0, 0, cols) : 0;
+    return on(b) ? columns(m, "", zero, 0, 0, 0, cols) : 0;
 }
 
 /* Collective: every rank's copies and UCX choice to rank 0. */
@@ -200,7 +190,6 @@ static void end(umb_bench *b, umb_row *row)
     memset(&mine, 0, sizeof mine);
     for (int c = UMB_NCTRS; c < UMB_NALL; c++)
         mine.v[c - UMB_NCTRS] = umb_counters_copies() ? row->phases[UMB_PH_MEASURED].v[c] : NAN;
-    ucx_choice(b, row->size, mine.proto, sizeof mine.proto);
     mine.migrated = umb_counters_cupti() ? row->phases[UMB_PH_MEASURED].v[UMB_CTR_HTOD] +
                                                row->phases[UMB_PH_MEASURED].v[UMB_CTR_DTOH]
                                          : NAN;
@@ -209,7 +198,6 @@ static void end(umb_bench *b, umb_row *row)
     memset(&P.sum, 0, sizeof P.sum);
     for (int r = 0; r < b->nranks; r++)
         for (int c = 0; c < UMB_NALL - UMB_NCTRS; c++) P.sum.v[c] += all[r].v[c];
-    snprintf(P.sum.proto, sizeof P.sum.proto, "%s", all[0].proto);
     P.migrated = 0;
     for (int r = 0; r < b->nranks; r++) P.migrated += all[r].migrated;
 }
@@ -233,18 +221,21 @@ static int row_columns(umb_bench *b, umb_row *row, umb_col *cols)
     row->facts.payload = row->payload;
     row->facts.bound_gbs = bound;
     row->facts.share = share;
-    char proto[PROTO_TEXT];
-    shorten(P.sum.proto, proto, sizeof proto);
-    proto[31] = '\0';  /* a text column holds 31 characters; the per-rank table has all of it */
-    return columns(b, row->metric, umb_path_name(path), proto, v, per, bound, share, cols);
+    return columns(row->metric, umb_path_name(path), v, per, bound, share, cols);
 }
 
 static void print_table(umb_bench *b)
 {
-    printf("# Path per rank: bytes of CUDA copies over the timed iterations of each size, and UCX's protocol for "
-           "the rank's sends\n");
-    printf("# %-5s %10s %14s %14s %14s %14s %10s  %s\n", "Rank", "Size", "HtoD B", "DtoH B", "DtoD B", "PtoP B", "Copies",
-           "UCX protocol");
+    int recorded = 0;
+    for (int i = 0; i < P.log.n; i++)
+        for (int r = 0; r < b->nranks; r++)
+            recorded |= isfinite(((const rank_path *)umb_ranklog_at(&P.log, i, r))->v[UMB_CPY_COUNT - UMB_NCTRS]);
+    if (!recorded) {
+        printf("# Path per rank: not recorded (%s)\n", b->path_note);
+        return;
+    }
+    printf("# Path per rank: bytes of CUDA copies over the timed iterations of each size\n");
+    printf("# %-5s %10s %14s %14s %14s %14s %10s\n", "Rank", "Size", "HtoD B", "DtoH B", "DtoD B", "PtoP B", "Copies");
     for (int i = 0; i < P.log.n; i++)
         for (int r = 0; r < b->nranks; r++) {
             const rank_path *x = umb_ranklog_at(&P.log, i, r);
@@ -255,7 +246,7 @@ static void print_table(umb_bench *b)
                 if (isfinite(v)) printf(" %*.0f", c + 1 < sizeof shown / sizeof *shown ? 14 : 10, v);
                 else printf(" %*s", c + 1 < sizeof shown / sizeof *shown ? 14 : 10, "n/a");
             }
-            printf("  %s\n", x->proto[0] ? x->proto : "-");
+            printf("\n");
         }
 }
 
@@ -263,7 +254,7 @@ static void print_rows(umb_bench *b)
 {
     int csv = b->opt.format == UMB_FMT_CSV;
     if (csv) printf("# per-rank path\nrank,size,iterations,copy_htod_bytes,copy_dtoh_bytes,copy_dtod_bytes,copy_ptop_bytes,"
-                    "copy_htoh_bytes,copies,ucx_protocol\n");
+                    "copy_htoh_bytes,copies\n");
     for (int i = 0; i < P.log.n; i++)
         for (int r = 0; r < b->nranks; r++) {
             const rank_path *x = umb_ranklog_at(&P.log, i, r);
@@ -271,7 +262,6 @@ static void print_rows(umb_bench *b)
             if (csv) {
                 umb_sb_printf(&s, "%d,%zu,%ld", r, P.log.sizes[i], P.log.iters[i]);
                 for (int c = 0; c < UMB_NALL - UMB_NCTRS; c++) umb_sb_printf(&s, isfinite(x->v[c]) ? ",%.0f" : ",", x->v[c]);
-                umb_sb_printf(&s, ",\"%s\"", x->proto);
             } else {
                 static const char *const keys[] = {"copy_htod_bytes", "copy_dtoh_bytes", "copy_dtod_bytes",
                                                    "copy_ptop_bytes", "copy_htoh_bytes", "copies"};
@@ -282,7 +272,6 @@ static void print_rows(umb_bench *b)
                     umb_sb_printf(&s, ",\"%s\":", keys[c]);
                     umb_sb_json_number(&s, x->v[c]);
                 }
-                umb_sb_json_field(&s, "ucx_protocol", x->proto);
                 umb_sb_printf(&s, "}");
             }
             printf("%s\n", s.s);
@@ -290,16 +279,83 @@ static void print_rows(umb_bench *b)
         }
 }
 
-/* Collective: the per-rank table; UCX's other log lines go to stderr, and
-   the file we asked for is removed. */
+/* One UCX table line of a rank: "what|lo|hi|protocol|via", cut in place. */
+static int ucx_fields(char *line, char *f[5])
+{
+    f[0] = line;
+    for (int k = 1; k < 5; k++) {
+        f[k] = strchr(f[k - 1], '|');
+        if (!f[k]) return 0;
+        *f[k]++ = '\0';
+    }
+    return 1;
+}
+
+static void print_ucx_line(umb_bench *b, int rank, char *const f[5], int first_of_table)
+{
+    const char *hi = strcmp(f[2], "18446744073709551615") ? f[2] : "inf";
+    if (b->opt.format == UMB_FMT_TABLE) {
+        if (first_of_table) printf("#   %s (rank %d)\n", f[0], rank);
+        printf("#     %12s..%-12s %s%s%s\n", f[1], hi, f[3], f[4][0] ? " | " : "", f[4]);
+    } else if (b->opt.format == UMB_FMT_CSV) {
+        printf("%d,\"%s\",%s,%s,\"%s\",%s\n", rank, f[0], f[1], hi, f[3], f[4]);
+    } else {
+        umb_strbuf j = {0};
+        umb_sb_printf(&j, "{\"type\":\"ucx_protocol\",\"program\":");
+        umb_sb_json_string(&j, b->cli->program);
+        umb_sb_printf(&j, ",\"rank\":%d", rank);
+        umb_sb_json_field(&j, "operation", f[0]);
+        umb_sb_printf(&j, ",\"from_bytes\":%s,\"to_bytes\":%s", f[1], strcmp(hi, "inf") ? hi : "null");
+        umb_sb_json_field(&j, "protocol", f[3]);
+        umb_sb_json_field(&j, "via", f[4]);
+        printf("%s}\n", j.s);
+        umb_sb_free(&j);
+    }
+}
+
+/* Rank 0: every rank's UCX tables, each distinct table once. */
+static void print_ucx(umb_bench *b, const char *all)
+{
+    int any = 0;
+    char last[200] = "";
+    for (int r = 0; r < b->nranks; r++) {
+        char *copy = strdup(all + (size_t)r * TABLE_TEXT), *save = NULL, *f[5];
+        if (!copy) umb_fatal("strdup", __FILE__, __LINE__, "out of memory for UCX's tables");
+        for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+            if (!ucx_fields(line, f)) continue;
+            int dup = 0;  /* the same table from a lower rank */
+            for (int q = 0; q < r && !dup; q++) dup = strstr(all + (size_t)q * TABLE_TEXT, f[0]) != NULL;
+            if (dup) continue;
+            if (!any++) {
+                if (b->opt.format == UMB_FMT_TABLE) printf("# UCX protocols, as UCX printed them (UCX_PROTO_INFO), for the ranks' sends\n");
+                if (b->opt.format == UMB_FMT_CSV) printf("# UCX protocols\nrank,operation,from_bytes,to_bytes,protocol,via\n");
+            }
+            print_ucx_line(b, r, f, strcmp(last, f[0]) != 0);
+            snprintf(last, sizeof last, "%s", f[0]);
+        }
+        free(copy);
+    }
+    if (!any && b->opt.format == UMB_FMT_TABLE && b->facts.ucx_loaded)
+        printf("# UCX protocols: %s\n", P.ucx_log[0] ? "UCX printed no table for the ranks' sends" : "not read");
+}
+
+/* Collective: the per-rank table and UCX's tables; UCX's other log lines
+   go to stderr, and the file we asked for is removed. */
 static void report(umb_bench *b)
 {
     if (!on(b)) return;
+    char *mine = umb_xmalloc(TABLE_TEXT, "UCX tables"), *all = NULL;
+    ucx_tables(b, mine, TABLE_TEXT);
+    if (b->rank == 0) all = umb_xmalloc((size_t)TABLE_TEXT * (size_t)b->nranks, "UCX tables");
+    UMB_MPI_CHECK(MPI_Gather(mine, TABLE_TEXT, MPI_CHAR, all, TABLE_TEXT, MPI_CHAR, 0, MPI_COMM_WORLD));
     if (b->rank == 0) {
         if (b->opt.format == UMB_FMT_TABLE) print_table(b);
         else print_rows(b);
+        print_ucx(b, all);
         fflush(stdout);
     }
+    free(mine);
+    free(all);
     if (!P.ucx_log[0]) return;
     FILE *f = fopen(P.ucx_log, "r");
     char line[1024];

@@ -38,6 +38,8 @@ _Static_assert(UMB_NPATTERNS == 3 && NMODES == 6, "cfg's defaults list every pat
 static config cfg = {.factors = {0.5}, .nfactors = 1, .patterns = {0, 1, 2}, .npatterns = UMB_NPATTERNS,
                      .modes = {0, 1, 2, 3, 4, 5}, .nmodes = NMODES, .steps = 64};
 static umb_drive drv;        /* --device, --op, --grid, --block, --format, -U, ... */
+static umb_fold_check check; /* every read pass's sum against what was written (fold.h) */
+#define FILL 3               /* every byte of the buffer, written once per factor */
 
 /* A comma-separated list of names; each index at most once. */
 static int parse_names(const char *list, const char *const *names, int nnames, int *out, int *n)
@@ -101,7 +103,7 @@ static const umb_drive_cli cli = {
     .own = own_options,
     .own_parse = own_parse,
     .ctx = &cfg,
-    .exit_usage = "Exit status: 0 ok, 1 bad input or error, 77 no GPU.",
+    .exit_usage = "Exit status: 0 ok, 1 bad input or error, 2 the read check failed, 77 no GPU.",
     .own_usage =
         "What to run:\n"
         "      --factor LIST             factors of free GPU memory, comma-separated (default 0.5); above 1\n"
@@ -220,6 +222,11 @@ static result pass(char *p, size_t size, double factor, int pattern, int m, int 
     double t = umb_access_run(&a), moved = umb_access_bytes(&a);
     umb_counts ph[UMB_NPHASES];
     umb_counters_size_end(ph);
+    if (a.op == UMB_OP_READ) {
+        char what[128];
+        snprintf(what, sizeof what, "factor %g, pattern %s, mode %s", factor, umb_pattern_name((umb_pattern)pattern), mode_names[m]);
+        umb_fold_compare(&check, what, umb_access_sum(), umb_fold_uniform(umb_access_words(&a), FILL));
+    }
     result r = {.factor = factor, .gibs = moved / t / GIB, .pattern = pattern, .mode = m};
     umb_col cols[16];
     int n = 0;
@@ -268,14 +275,15 @@ int main(int argc, char **argv)
         size_t size = bytes[fi];
         char *p = umb_gpu_alloc(UMB_MD, size, why, sizeof why);
         if (!p) umb_fatal("cudaMallocManaged", __FILE__, __LINE__, why);
-        umb_gpu_fill(p, size, 3);   /* populate every page (on the GPU: it fits) */
+        umb_access_fill(p, size, FILL);   /* populate every page (on the GPU: it fits) */
+        umb_drive_corrupt(p, size);       /* the tests' broken word, when asked for */
         for (int pi = 0; pi < cfg.npatterns; pi++)
             for (int mi = 0; mi < cfg.nmodes; mi++, nres++)
                 res[nres] = pass(p, size, cfg.factors[fi], cfg.patterns[pi], cfg.modes[mi], nres, &out);
         umb_gpu_free(UMB_MD, p);
     }
     sweep(res, nres);
-    umb_drive_end(&drv, &cli, umb_access_checksum());
+    int status = umb_drive_end(&drv, &cli, &check);
     free(res);
-    return 0;
+    return status;
 }

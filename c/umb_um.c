@@ -2,7 +2,7 @@
    or writing managed memory. One policy (--advise, --prefetch), or with
    --matrix every combination; each run reported on its own, because the
    first run and later ones differ by up to 100x (docs/method.md). */
-#include "drive.h"   /* access.h, counters.h, memkind.h, output.h, parse.h, umb_numa.h */
+#include "drive.h"   /* access.h, counters.h, fold.h, memkind.h, output.h, parse.h, umb_numa.h */
 #include "error.h"
 #include "gpu.h"
 #include "oversub.h"
@@ -40,6 +40,8 @@ typedef struct {
 
 static config cfg = {.size = (size_t)1 << 30, .mem = UMB_M, .numa_node = -1};
 static umb_drive drv;        /* --repeat (the runs), --device, --op, --grid, --block, --format, -U, ... */
+static umb_fold_check check; /* every read run's sum against what was written (fold.h) */
+#define FILL 1               /* the byte first written; --touch-on-host writes 1 + run before run 2, 3, ... */
 
 enum { O_SIZE = 1000, O_RUNS, O_MEMORY, O_NUMA, O_ADVISE, O_PREFETCH, O_TOUCH, O_MATRIX };
 
@@ -115,7 +117,7 @@ static const umb_drive_cli cli = {
     .common = UMB_DRIVE_REPEAT | UMB_DRIVE_KERNEL,
     .repeat = 3, .repeat_max = MAX_RUNS,
     .own = own_options, .own_short = "f", .own_parse = own_parse, .own_check = own_check, .ctx = &cfg,
-    .exit_usage = "Exit status: 0 ok, 1 bad input or error, 77 no GPU.",
+    .exit_usage = "Exit status: 0 ok, 1 bad input or error, 2 the read check failed, 77 no GPU.",
     .own_usage =
         "What to run:\n"
         "      --size BYTES              buffer size, a multiple of 4K (K, M, G suffixes; default 1G)\n"
@@ -175,10 +177,12 @@ static void *buffer_alloc(const policy *pol, int numa_node, void **host)
     if (!p && cfg.mem == UMB_NH) snprintf(why, sizeof why, "numa_alloc_onnode of %zu bytes on node %d failed", size, numa_node);
     if (!p) umb_fatal(cfg.mem == UMB_NH ? "umb_host_alloc" : "umb_gpu_alloc", __FILE__, __LINE__, why);
     if (cfg.mem == UMB_M && pol->advise) umb_gpu_advise(p, size, pol->advise);
-    if (cfg.mem == UMB_D) umb_gpu_fill(p, size, 1);
-    else umb_host_write(p, size, 1);  /* first touch on the host; numa-host: the pages land on the node */
+    if (cfg.mem == UMB_D) umb_access_fill(p, size, FILL);
+    else umb_host_write(p, size, FILL);  /* first touch on the host; numa-host: the pages land on the node */
     *host = cfg.mem == UMB_NH ? p : NULL;
-    return cfg.mem == UMB_NH ? umb_access_register(p, size) : p;
+    void *d = cfg.mem == UMB_NH ? umb_access_register(p, size) : p;
+    umb_drive_corrupt(d, size);  /* the tests' broken word, when asked for */
+    return d;
 }
 
 static void buffer_free(void *p, void *host, int numa_node)
@@ -217,6 +221,14 @@ static void run_policy(const policy *pol, int numa_node, result *r)
         r->kernel_s[i] = umb_access_run(&a);
         umb_counts ph[UMB_NPHASES];
         umb_counters_size_end(ph);
+        if (a.op == UMB_OP_READ) {
+            char what[128], adv[32], pf[32];
+            advice_label(pol->advise, adv, sizeof adv);
+            prefetch_label(pol, pf, sizeof pf);
+            snprintf(what, sizeof what, "run %d (advice %s, prefetch %s)", i + 1, adv, pf);
+            int byte = i > 0 && cfg.touch_on_host ? FILL + i : FILL;
+            umb_fold_compare(&check, what, umb_access_sum(), umb_fold_uniform(umb_access_words(&a), (uint8_t)byte));
+        }
         r->moved[i] = ph[UMB_PH_MEASURED];
         r->prefetched[i] = ph[UMB_PH_PLACE];
     }
@@ -401,7 +413,7 @@ int main(int argc, char **argv)
         umb_out_row(&out, cfg.size, cols, ncols, 1);
     }
     if (cfg.matrix) summary(res, npol, &out);
-    umb_drive_end(&drv, &cli, umb_access_checksum());
+    int status = umb_drive_end(&drv, &cli, &check);
     free(res);
-    return 0;
+    return status;
 }

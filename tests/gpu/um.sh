@@ -1,7 +1,8 @@
 #!/bin/sh
 # umb_um and umb_oversub on a GPU, small sizes: every memory kind, both
 # operations, the policy matrix, every pattern and mode, the refusal of a
-# factor above free memory. Skipped (77) where there is no GPU.
+# factor above free memory; every read run's check passes (a broken word:
+# tests/gpu/um_check.sh). Skipped (77) where there is no GPU.
 . "$top_srcdir/tests/lib.sh"
 um=$top_builddir/c/umb_um
 ov=$top_builddir/c/umb_oversub
@@ -27,7 +28,8 @@ assert head["gpus"] and isinstance(head["gpus"], list) and "gpu" not in head, he
 peak = head["hbm_peak_gibs"]
 rows = [o for o in objs if o["type"] == "result" and "fastest_for" not in o]
 assert len(rows) == want, "%d rows, expected %d" % (len(rows), want)
-assert objs[-1]["type"] == "checksum", objs[-1]
+checks = [o for o in objs if o["type"] == "check"]
+assert len(checks) <= 1 and all(c["result"] == "pass" and c["runs"] >= 1 and c["failed"] == 0 for c in checks), checks
 for r in rows:
     rates = [v for k, v in r.items() if k.endswith("gibs")]
     assert rates, r
@@ -48,6 +50,9 @@ for mem in managed pinned device numa-host; do
             echo "numa-host: $(cat "$tmp/err")"; continue
         fi
         expect_rc 0 "umb_um --memory $mem --op $op"
+        # Reads end with a passed check of 3 runs; writes read nothing and print none.
+        if [ $op = read ]; then grep -q '^{"type":"check","program":"umb_um","result":"pass","runs":3,' "$tmp/out" || { cat "$tmp/out"; fail "umb_um --memory $mem: no passed check"; }
+        else ! grep -q '"type":"check"' "$tmp/out" || fail "umb_um --memory $mem --op write: a check with nothing read"; fi
         echo "umb_um $mem $op, GiB/s per run: $(check 1 "$mem $op")"
     done
 done

@@ -34,7 +34,12 @@ bad "'x'" list x
 "$S" --prefix "$tmp/p" --dry-run build ompi4-cuda >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "--dry-run build ompi4-cuda"; }
 grep -n '^== ' "$tmp/out" | sed -n '1p' | grep -q 'ucx-cu13' || { cat "$tmp/out"; fail "ucx-cu13 is not built first"; }
 grep -q 'pip download .*libucx-cu13==1.22.0' "$tmp/out" || { cat "$tmp/out"; fail "no pinned libucx-cu13 download"; }
-grep -q 'pool/main/o/openmpi/openmpi_4.1.4.orig.tar.xz' "$tmp/out" || fail "no Debian source download"
+# Debian's source through the machine's apt sources (deb-src made from its
+# deb lines, a private state), pinned by version; no host named anywhere.
+grep -q "apt-get .*Dir::Etc::SourceList=$tmp/p/.cache/.apt/sources.list .* update" "$tmp/out" \
+    && grep -q "apt-get .*source --download-only 'openmpi=4.1.4-3'" "$tmp/out" \
+    && grep -q "tar -xJf $tmp/p/.cache/openmpi_4.1.4.orig.tar.xz" "$tmp/out" || { cat "$tmp/out"; fail "no pinned Debian source download"; }
+! grep -Eq 'https?://' "$tmp/out" || { grep -E 'https?://' "$tmp/out"; fail "--dry-run names a download host"; }
 grep -q "configure --prefix='$tmp/p/ompi4-cuda' --with-cuda=.* --with-ucx=$tmp/p/ucx-cu13/libucx" "$tmp/out" || { cat "$tmp/out"; fail "configure line"; }
 [ ! -e "$tmp/p" ] || { ls -R "$tmp/p"; fail "--dry-run wrote into the prefix"; }
 "$S" --prefix "$tmp/p" --dry-run build mpich4-cuda >"$tmp/out" 2>&1 || fail "--dry-run build mpich4-cuda"
@@ -42,6 +47,10 @@ grep -q 'with-device=ch4:ucx' "$tmp/out" && grep -q 'with-cuda-sm=90' "$tmp/out"
     || { cat "$tmp/out"; fail "mpich4-cuda steps"; }
 "$S" --prefix "$tmp/p" --dry-run pack "$tmp/s.tgz" ompi5-wheel >"$tmp/out" 2>&1 || fail "--dry-run pack"
 grep -q "tar -czf $tmp/s.tgz -C / ${tmp#/}/p/ucx-cu13 ${tmp#/}/p/ompi5-wheel" "$tmp/out" || { cat "$tmp/out"; fail "pack line"; }
+# Several stacks that share ucx-cu13: it is packed once.
+"$S" --prefix "$tmp/p" --dry-run pack "$tmp/s.tgz" ompi5-wheel ompi4-cuda mpich4-cuda >"$tmp/out" 2>&1 || fail "--dry-run pack of three"
+grep -qx "+ tar -czf $tmp/s.tgz -C / ${tmp#/}/p/ucx-cu13 ${tmp#/}/p/ompi5-wheel ${tmp#/}/p/ompi4-cuda ${tmp#/}/p/mpich4-cuda" "$tmp/out" \
+    || { cat "$tmp/out"; fail "pack of three: each stack once, ucx-cu13 first"; }
 
 # env: lines a POSIX shell can eval, naming the stack's tools.
 "$S" --prefix /opt/s env ompi5-wheel >"$tmp/env" || fail "env ompi5-wheel"

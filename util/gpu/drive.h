@@ -9,6 +9,7 @@
 
 #include "access.h"
 #include "counters.h"
+#include "fold.h"
 #include "memkind.h"
 #include "umb_numa.h"
 #include "parse.h"
@@ -115,11 +116,15 @@ int umb_drive_counter_cols(const umb_counts *moved, const umb_counts *placed, lo
 /* --counters: refuses a build without CUPTI (exit 1); starts CUPTI when
    there is a GPU, else a one-line note. Call before any CUDA context. */
 void umb_drive_counters_start(const char *program, char *note, size_t n);
-/* The end of a run of access kernels (umb_um, umb_oversub): the checksum
-   of every word read (umb_access_checksum: printed, so that no read can be
-   optimised away) as {"type":"checksum"} or a '#' line, then the counters'
-   footer. */
-void umb_drive_end(const umb_drive *d, const umb_drive_cli *cli, unsigned long long checksum);
+/* The end of a run of access kernels (umb_um, umb_oversub): the read check
+   (fold.h) as {"type":"check"} or a '#' line, when anything was read (none
+   with --op write), then the counters' footer. Returns the exit status:
+   0, or UMB_EXIT_INVALID when a run's sum was not what was written. */
+int umb_drive_end(const umb_drive *d, const umb_drive_cli *cli, const umb_fold_check *check);
+/* The test hook (umb_fold_corrupt_word): when set, changes that word of
+   [p, p + bytes) (a device-accessible pointer); a bad value or a word past
+   the end: one line, exit 1. */
+void umb_drive_corrupt(void *p, size_t bytes);
 /* "GB/s" or "GiB/s", and bytes per unit. */
 const char *umb_drive_unit(const umb_drive *d);
 double umb_drive_unit_bytes(const umb_drive *d);

@@ -112,18 +112,40 @@ void umb_drive_counters_start(const char *program, char *note, size_t n)
         fprintf(stderr, "%s: note: --counters: %s; counting getrusage faults only\n", program, note);
 }
 
-void umb_drive_end(const umb_drive *d, const umb_drive_cli *cli, unsigned long long checksum)
+int umb_drive_end(const umb_drive *d, const umb_drive_cli *cli, const umb_fold_check *check)
 {
-    if (d->format == UMB_FMT_JSON) {
+    static const char *what = "each read pass's sum of the 32-bit words it read equals what was written times "
+                              "the words the pattern reads (a word lost, changed, or read more or fewer times fails)";
+    if (check->runs && d->format == UMB_FMT_JSON) {
         umb_strbuf b = {0};
-        umb_sb_printf(&b, "{\"type\":\"checksum\",\"program\":");
-        umb_sb_json_string(&b, cli->program);
-        umb_sb_printf(&b, ",\"xor\":\"%016llx\"}\n", checksum);
+        umb_sb_printf(&b, "{\"type\":\"check\"");
+        umb_sb_json_field(&b, "program", cli->program);
+        umb_sb_json_field(&b, "result", check->failed ? "fail" : "pass");
+        umb_sb_printf(&b, ",\"runs\":%ld,\"failed\":%ld", check->runs, check->failed);
+        umb_sb_json_field(&b, "first_failure", check->first);
+        umb_sb_json_field(&b, "what", what);
+        umb_sb_printf(&b, "}\n");
         fputs(b.s, stdout);
         umb_sb_free(&b);
-    } else {
-        printf("# Checksum (XOR of every word read): %016llx\n", checksum);
+    } else if (check->runs && !check->failed) {
+        printf("# Check: Pass: %ld runs; %s\n", check->runs, what);
+    } else if (check->runs) {
+        printf("# Check: Fail: %ld of %ld runs; first %s\n", check->failed, check->runs, check->first);
     }
     umb_counters_footer(d->format, stdout);
     fflush(stdout);
+    if (check->failed) fprintf(stderr, "%s: read check failed: %s\n", cli->program, check->first);
+    return check->failed ? UMB_EXIT_INVALID : UMB_EXIT_OK;
+}
+
+void umb_drive_corrupt(void *p, size_t bytes)
+{
+    long w = umb_fold_corrupt_word();
+    if (w == -1) return;
+    if (w < 0 || (size_t)w >= bytes / 4) {
+        fprintf(stderr, "UMB_TEST_CORRUPT_WORD=%s: expected a word index from 0 to %zu\n",
+                getenv("UMB_TEST_CORRUPT_WORD"), bytes / 4 - 1);
+        exit(UMB_EXIT_USAGE);
+    }
+    umb_access_corrupt_word(p, (size_t)w);
 }

@@ -6,6 +6,7 @@
 #include "gpu_check.h"
 #include "gpu_prefetch.h"
 #include "kernels.h"
+#include "link.h"
 #include "pattern.h"
 #include "placement.h"
 #include "sysinfo.h"
@@ -34,7 +35,8 @@ copy_gpu *copy_use_gpu(copy_run *r, int g)
     char link[128];
     umb_gpu_describe(g, &d);
     umb_pcie_link(d.pci_bus, link, sizeof link);
-    st->limit = umb_pcie_limit_gbs(link, NULL, 0);
+    st->limit = umb_pcie_gbs(link);
+    if (!(st->limit > 0)) st->limit = 0;  /* NAN: unknown */
     st->ready = 1;
     return st;
 }

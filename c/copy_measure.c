@@ -56,13 +56,6 @@ void copy_hold_close(copy_run *r)
     r->flag = r->timed_out = NULL;
 }
 
-int copy_can_peer(int a, int b)
-{
-    int can = 0;
-    UMB_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, a, b));
-    return can;
-}
-
 /* ---- buffers ------------------------------------------------------------ */
 
 void copy_check_memory(const copy_combo *c, int gpu, int peer, size_t bytes)
@@ -78,20 +71,6 @@ void copy_check_memory(const copy_combo *c, int gpu, int peer, size_t bytes)
                     bytes, umb_kind_long(c->kind), copy_dir_name(c->dir), copy_meth_name(c->meth), nbuf, gpus[i], free_b);
             exit(UMB_EXIT_USAGE);
         }
-    }
-}
-
-void copy_peer_access(int a, int b, int on)
-{
-    int g[2] = {a, b};
-    for (int i = 0; i < 2; i++) {
-        umb_gpu_use(g[i]);
-        cudaError_t rc = on ? cudaDeviceEnablePeerAccess(g[1 - i], 0) : cudaDeviceDisablePeerAccess(g[1 - i]);
-        if (rc == cudaErrorPeerAccessAlreadyEnabled || rc == cudaErrorPeerAccessNotEnabled) {
-            cudaGetLastError();
-            rc = cudaSuccess;
-        }
-        UMB_CUDA_CHECK(rc);
     }
 }
 

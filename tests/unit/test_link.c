@@ -95,6 +95,33 @@ static void text(void)
     CHECK(isnan(umb_link_share_pct(55.3, NAN)) && isnan(umb_link_share_pct(NAN, 63)) && isnan(umb_link_share_pct(1, 0)));
 }
 
+static void measured(void)
+{
+    umb_measured_bound b;
+    char t[300];
+    umb_measured_init(&b);
+    CHECK(isnan(b.htod_gbs) && isnan(b.dtoh_gbs) && isnan(b.peer_gbs) && b.peer_access == -1 && b.gpu == -1);
+    umb_measured_format(&b, t, sizeof t);
+    CHECK(!strcmp(t, "not measured"));
+    snprintf(b.why, sizeof b.why, "host-only build");
+    umb_measured_format(&b, t, sizeof t);
+    CHECK(!strcmp(t, "not measured: host-only build"));
+    b.why[0] = '\0';
+    b.gpu = 0, b.htod_gbs = 55.31, b.dtoh_gbs = 55.24, b.bytes = 64 << 20, b.copies = 4, b.reps = 5;
+    umb_measured_format(&b, t, sizeof t);
+    CHECK(!strcmp(t, "GPU 0 pinned HtoD 55.3 GB/s, DtoH 55.2 GB/s; 64 MiB x 4 copies, median of 5"));
+    b.peer_from = 0, b.peer_to = 1, b.peer_access = 1, b.peer_gbs = 389.12;
+    umb_measured_format(&b, t, sizeof t);
+    CHECK(!strcmp(t, "GPU 0 pinned HtoD 55.3 GB/s, DtoH 55.2 GB/s; peer 0->1 (peer access) 389.1 GB/s; 64 MiB x 4 copies, median of 5"));
+    b.htod_gbs = b.dtoh_gbs = NAN, b.peer_access = 0;
+    snprintf(b.why, sizeof b.why, "pinned memory on GPU 0: out of memory");
+    umb_measured_format(&b, t, sizeof t);
+    CHECK(!strcmp(t, "peer 0->1 (staged by the driver) 389.1 GB/s; 64 MiB x 4 copies, median of 5; not measured: pinned memory on GPU 0: out of memory"));
+    b.peer_to = 0, b.why[0] = '\0';
+    umb_measured_format(&b, t, sizeof t);
+    CHECK_CONTAINS(t, "peer 0->0 (within the GPU) 389.1 GB/s");
+}
+
 static void pci(void)
 {
     unsigned d, b, v, f;
@@ -216,6 +243,7 @@ int main(void)
     pcie();
     nvlink();
     text();
+    measured();
     pci();
     topo_files();
     topo_bad();

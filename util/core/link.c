@@ -168,6 +168,31 @@ double umb_link_share_pct(double gbs, double bound_gbs)
     return 100 * gbs / bound_gbs;
 }
 
+void umb_measured_init(umb_measured_bound *b)
+{
+    memset(b, 0, sizeof *b);
+    b->htod_gbs = b->dtoh_gbs = b->peer_gbs = NAN;
+    b->gpu = b->peer_from = b->peer_to = b->peer_access = -1;
+}
+
+void umb_measured_format(const umb_measured_bound *b, char *buf, size_t n)
+{
+    int at = 0, host = !isnan(b->htod_gbs) || !isnan(b->dtoh_gbs), peer = !isnan(b->peer_gbs);
+#define ADD(...) (at += snprintf(buf + at, (size_t)at < n ? n - (size_t)at : 0, __VA_ARGS__))
+    if (n) buf[0] = '\0';
+    if (host) ADD("GPU %d pinned HtoD %.1f GB/s, DtoH %.1f GB/s", b->gpu, b->htod_gbs, b->dtoh_gbs);
+    if (peer) {
+        ADD("%speer %d->%d ", host ? "; " : "", b->peer_from, b->peer_to);
+        if (b->peer_from == b->peer_to) ADD("(within the GPU)");
+        else ADD("(%s)", b->peer_access ? "peer access" : "staged by the driver");
+        ADD(" %.1f GB/s", b->peer_gbs);
+    }
+    if (host || peer) ADD("; %zu MiB x %d copies, median of %d", b->bytes >> 20, b->copies, b->reps);
+    if (b->why[0]) ADD("%snot measured: %s", host || peer ? "; " : "", b->why);
+    else if (!host && !peer) ADD("not measured");
+#undef ADD
+}
+
 /* ---- PCI addresses ------------------------------------------------------ */
 
 /* A hex number of 1..maxdigits digits ending at one of `ends`: 0, or -1. */

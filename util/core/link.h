@@ -65,7 +65,7 @@ typedef struct {
     umb_pcie_level level;  /* the PCIe path (also known for NVLink pairs) */
     int peer;              /* peer access between the two: 1 yes, 0 no, -1 unknown */
     double bound_gbs;      /* nominal GB/s per direction of this link, NAN unknown */
-    char why[160];         /* unknown: the reason; else empty or a note */
+    char why[256];         /* unknown: the reason; else empty or a note */
 } umb_gpu_link;
 
 /* An empty link: kind unknown, level unknown, peer -1, bound NAN. */
@@ -80,6 +80,26 @@ const char *umb_link_kind_name(umb_link_kind kind);
 void umb_link_format(const umb_gpu_link *l, char *buf, size_t n);
 /* 100 x gbs / bound, NAN when either is unknown or the bound is not > 0. */
 double umb_link_share_pct(double gbs, double bound_gbs);
+
+/* The bound measured in the same run (util/gpu/bound.h, --measure-bound):
+   median GB/s of pinned copies between host and one GPU, and of device
+   copies from one GPU to another (or within one). */
+typedef struct {
+    double htod_gbs, dtoh_gbs;  /* NAN: not measured */
+    double peer_gbs;            /* NAN: not measured */
+    int gpu, peer_from, peer_to;
+    int peer_access;            /* the peer copy: 1 GPU to GPU, 0 staged by the driver, -1 not measured */
+    size_t bytes;               /* per copy */
+    int copies, reps;           /* copies per repetition; timed repetitions */
+    char why[192];              /* what was not measured, and why; empty when all was */
+} umb_measured_bound;
+
+/* Nothing measured: NANs, -1s, empty why. */
+void umb_measured_init(umb_measured_bound *b);
+/* "GPU 0 pinned HtoD 55.3 GB/s, DtoH 55.2 GB/s; peer 0->1 (peer access)
+   389.1 GB/s; 64 MiB x 4 copies, median of 5", what was measured, with
+   "not measured (why)" where nothing was. */
+void umb_measured_format(const umb_measured_bound *b, char *buf, size_t n);
 
 /* PCI addresses as umb_gpu_desc and NVML write them ("0000:19:00.0",
    "00000000:19:00.0", "19:00.0"; hex, any case): 0 and the parts, or -1. */

@@ -149,8 +149,9 @@ static void from_nvml(const char *a, const char *b, umb_gpu_link *l)
     nvml_device da, db;
     nvml_return rc;
     int level = -1, status = -1;
-    if ((rc = api.by_bus(a, &da)) != NVML_SUCCESS || (rc = api.by_bus(b, &db)) != NVML_SUCCESS) {
-        snprintf(l->why, sizeof l->why, "NVML does not know GPU %s: %s", rc == NVML_SUCCESS ? b : a, api.error_string(rc));
+    const char *missing = (rc = api.by_bus(a, &da)) != NVML_SUCCESS ? a : (rc = api.by_bus(b, &db)) != NVML_SUCCESS ? b : NULL;
+    if (missing) {
+        snprintf(l->why, sizeof l->why, "NVML does not know GPU %s: %s", missing, api.error_string(rc));
         return;
     }
     if (api.ancestor(da, db, &level) == NVML_SUCCESS) l->level = (umb_pcie_level)level;
@@ -198,10 +199,12 @@ static void from_cuda(const char *a, const char *b, umb_gpu_link *l)
 {
     int da, db, can = 0, rank = 0;
     cudaError_t rc;
-    if ((rc = cudaDeviceGetByPCIBusId(&da, a)) != cudaSuccess || (rc = cudaDeviceGetByPCIBusId(&db, b)) != cudaSuccess) {
+    const char *missing = (rc = cudaDeviceGetByPCIBusId(&da, a)) != cudaSuccess   ? a
+                          : (rc = cudaDeviceGetByPCIBusId(&db, b)) != cudaSuccess ? b
+                                                                                  : NULL;
+    if (missing) {
         cudaGetLastError();
-        snprintf(l->why, sizeof l->why, "%s; CUDA does not see GPU %s either: %s", api.why, rc == cudaSuccess ? b : a,
-                 cudaGetErrorString(rc));
+        snprintf(l->why, sizeof l->why, "%s; CUDA does not see GPU %s either: %s", api.why, missing, cudaGetErrorString(rc));
         return;
     }
     if ((rc = cudaDeviceCanAccessPeer(&can, da, db)) != cudaSuccess) {

@@ -6,6 +6,7 @@
 #include "gpu_check.h"
 #include "gpu_prefetch.h"
 #include "kernels.h"
+#include "link.h"
 #include "pattern.h"
 #include "placement.h"
 #include "sysinfo.h"
@@ -34,7 +35,8 @@ copy_gpu *copy_use_gpu(copy_run *r, int g)
     char link[128];
     umb_gpu_describe(g, &d);
     umb_pcie_link(d.pci_bus, link, sizeof link);
-    st->limit = umb_pcie_limit_gbs(link, NULL, 0);
+    st->limit = umb_pcie_gbs(link);
+    if (!(st->limit > 0)) st->limit = 0;  /* NAN: unknown */
     st->ready = 1;
     return st;
 }
@@ -54,13 +56,6 @@ void copy_hold_close(copy_run *r)
     r->flag = r->timed_out = NULL;
 }
 
-int copy_can_peer(int a, int b)
-{
-    int can = 0;
-    UMB_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, a, b));
-    return can;
-}
-
 /* ---- buffers ------------------------------------------------------------ */
 
 void copy_check_memory(const copy_combo *c, int gpu, int peer, size_t bytes)
@@ -76,20 +71,6 @@ void copy_check_memory(const copy_combo *c, int gpu, int peer, size_t bytes)
                     bytes, umb_kind_long(c->kind), copy_dir_name(c->dir), copy_meth_name(c->meth), nbuf, gpus[i], free_b);
             exit(UMB_EXIT_USAGE);
         }
-    }
-}
-
-void copy_peer_access(int a, int b, int on)
-{
-    int g[2] = {a, b};
-    for (int i = 0; i < 2; i++) {
-        umb_gpu_use(g[i]);
-        cudaError_t rc = on ? cudaDeviceEnablePeerAccess(g[1 - i], 0) : cudaDeviceDisablePeerAccess(g[1 - i]);
-        if (rc == cudaErrorPeerAccessAlreadyEnabled || rc == cudaErrorPeerAccessNotEnabled) {
-            cudaGetLastError();
-            rc = cudaSuccess;
-        }
-        UMB_CUDA_CHECK(rc);
     }
 }
 

@@ -61,14 +61,10 @@ copy_gpu *copy_use_gpu(copy_run *r, int g);
 /* The pinned flag that holds streams: allocated on the first GPU, freed. */
 void copy_hold_open(copy_run *r);
 void copy_hold_close(copy_run *r);
-/* cudaDeviceCanAccessPeer */
-int copy_can_peer(int a, int b);
 
 /* GPU memory a combination takes at `bytes` against what is free on each
    GPU: one line and exit 1 when it does not fit. */
 void copy_check_memory(const copy_combo *c, int gpu, int peer, size_t bytes);
-/* Peer access between a and b on or off, both ways. */
-void copy_peer_access(int a, int b, int on);
 void copy_setup_alloc(const copy_run *r, const copy_combo *c, copy_setup *u, size_t bytes);
 void copy_setup_free(copy_setup *u);
 

@@ -144,7 +144,7 @@ static int run_combo(copy_run *r, int ci, const copy_combo *c, int gpu, int peer
     int valid = 1;
     for (int i = 0; i < r->drv.nsizes; i++) if (r->drv.sizes[i] > most) most = r->drv.sizes[i];
     copy_check_memory(c, gpu, peer, most);
-    if (c->dir == COPY_PEER) copy_peer_access(gpu, peer, c->p2p);
+    if (c->dir == COPY_PEER) umb_gpu_peer_access(gpu, peer, c->p2p);
     memset(&u, 0, sizeof u);
     u.gpu = gpu;
     u.peer = peer;
@@ -213,7 +213,7 @@ static void header_lists(umb_header *h, const copy_run *r, const peer_pairs *pp)
         char p[1024] = "";
         for (int i = 0; i < pp->n && strlen(p) < sizeof p - 32; i++)
             snprintf(p + strlen(p), sizeof p - strlen(p), "%s%d->%d %s", i ? ", " : "", pp->ab[i][0], pp->ab[i][1],
-                     copy_can_peer(pp->ab[i][0], pp->ab[i][1]) ? "possible" : "not possible");
+                     umb_gpu_can_peer(pp->ab[i][0], pp->ab[i][1]) ? "possible" : "not possible");
         umb_header_str(h, "peer_access", "Peer access", "%s", p);
     }
 }
@@ -254,7 +254,7 @@ static int run_all(copy_run *r, const peer_pairs *pp)
             continue;
         }
         for (int p = 0; p < pp->n; p++) {
-            if (c->p2p && !copy_can_peer(pp->ab[p][0], pp->ab[p][1])) continue;  /* the header says so */
+            if (c->p2p && !umb_gpu_can_peer(pp->ab[p][0], pp->ab[p][1])) continue;  /* the header says so */
             valid &= run_combo(r, i, c, pp->ab[p][0], pp->ab[p][1]);
         }
     }

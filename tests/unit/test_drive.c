@@ -2,7 +2,7 @@
    --device, --numa-node, --units, --repeat, the program's own options,
    bad values naming themselves; a kernel driver's groups (umb_um's and
    umb_oversub's: --op, --grid, --block, one GPU, its own --size and -f);
-   the usage of each; the PCIe limit; host memory and the NUMA seam. */
+   the usage of each; host memory and the NUMA seam. */
 #include "drive.h"
 #include "check.h"
 
@@ -232,17 +232,7 @@ int main(void)
     bad("stray", "stray");
     bad("--size", "needs a value");
 
-    /* PCIe limits: the maximum link counts, not the trained-down current one. */
-    char desc[160];
-    CHECK(fabs(umb_pcie_limit_gbs("Gen5 x16 (max Gen5 x16)", desc, sizeof desc) - 63.015) < 0.001);
-    CHECK_CONTAINS(desc, "63.0 GB/s");
-    CHECK_CONTAINS(desc, "Gen5 x16");
-    CHECK(fabs(umb_pcie_limit_gbs("Gen1 x16 (max Gen4 x16)", desc, sizeof desc) - 31.508) < 0.001);
-    CHECK(fabs(umb_pcie_limit_gbs("Gen3 x8 (max Gen3 x8)", NULL, 0) - 7.877) < 0.001);
-    CHECK(fabs(umb_pcie_limit_gbs("Gen2 x4 (max Gen2 x4)", NULL, 0) - 2.0) < 1e-9);
-    CHECK(umb_pcie_limit_gbs("unknown (no link attributes in /sys/bus/pci/devices/x)", desc, sizeof desc) == 0);
-    CHECK_CONTAINS(desc, "unknown");
-    CHECK(umb_pcie_limit_gbs(NULL, NULL, 0) == 0);
+    /* The PCIe limit itself: tests/unit/test_link.c. */
 
     kernel_driver();
     numa();

@@ -3,7 +3,7 @@
    --numa-node, --format, --units, --repeat, --flush, --cputiming, --op,
    --grid, --block, --allow-oversubscription, -U, -h, -v; each driver takes the
    groups it measures with), start-up checks, host memory on a NUMA node,
-   the PCIe limit, the header (GPUs, link, NUMA, versions) and the end. */
+   the header (GPUs, link, NUMA, versions) and the end. */
 #ifndef UMB_DRIVE_H
 #define UMB_DRIVE_H
 
@@ -97,11 +97,6 @@ void *umb_host_alloc(size_t bytes, int node);
 void umb_host_free(void *p, size_t bytes, int node);
 /* Writes a buffer larger than the last-level cache (evicts it); returns its size. */
 size_t umb_cache_flush(void);
-
-/* One-direction PCIe limit in GB/s (10^9) from umb_pcie_link's text,
-   using the maximum generation and width ("Gen5 x16" -> 63.0); writes
-   "PCIe Gen5 x16: 32 GT/s x 16 lanes x 128/130 / 8" to desc. 0 when unknown. */
-double umb_pcie_limit_gbs(const char *link, char *desc, size_t n);
 
 /* The header: program, date, host, CPU binding, NUMA binding (HOST),
    CUDA versions, each GPU in use (`gpus`: name, bus, PCIe link and limit,

@@ -1,5 +1,5 @@
-/* The single-node drivers' report (drive.h): the header, the PCIe limit,
-   the counter columns and the end of a run. */
+/* The single-node drivers' report (drive.h): the header (with the PCIe
+   limit of util/core/link.h), the counter columns and the end of a run. */
 #include "drive.h"
 
 #include "counters.h"
@@ -8,6 +8,7 @@
 #include "config.h"
 #include "error.h"
 #include "gpu.h"
+#include "link.h"
 #include "strbuf.h"
 #include "sysinfo.h"
 
@@ -15,25 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-double umb_pcie_limit_gbs(const char *link, char *desc, size_t n)
-{
-    static const double gts[] = {0, 2.5, 5, 8, 16, 32, 64};
-    int gen = 0, width = 0;
-    const char *m = link ? strstr(link, "max Gen") : NULL;
-    if (desc && n) desc[0] = '\0';
-    if (!m || sscanf(m, "max Gen%d x%d", &gen, &width) != 2 || gen < 1 || gen > 6 || width < 1 || width > 32) {
-        if (desc && n) snprintf(desc, n, "unknown (PCIe link: %s)", link ? link : "unknown");
-        return 0;
-    }
-    /* 8b/10b for Gen1-2, 128b/130b for Gen3-5, FLIT 242/256 for Gen6. */
-    double num = gen <= 2 ? 8 : gen <= 5 ? 128 : 242, den = gen <= 2 ? 10 : gen <= 5 ? 130 : 256;
-    double limit = gts[gen] * width * num / den / 8;
-    if (desc && n)
-        snprintf(desc, n, "%.1f GB/s per direction (PCIe Gen%d x%d: %g GT/s x %d lanes x %g/%g / 8)", limit, gen,
-                 width, gts[gen], width, num, den);
-    return limit;
-}
 
 /* `gpus`: an object per GPU in JSON, two '#' lines each in the table (with
    HMM, whether the GPU may read pageable memory, where `hmm` is set). */
@@ -46,7 +28,8 @@ static void header_gpus(umb_header *h, const umb_drive *d, int hmm)
         char link[128], limit_desc[160];
         umb_gpu_describe(d->devices[i], &g);
         umb_pcie_link(g.pci_bus, link, sizeof link);
-        double limit = umb_pcie_limit_gbs(link, limit_desc, sizeof limit_desc);
+        double limit = umb_pcie_gbs(link);
+        umb_pcie_bound_text(link, limit_desc, sizeof limit_desc);
         int node = umb_pci_numa_node(g.pci_bus);
         umb_sb_printf(&json, "%s{\"gpu\":%d,\"name\":", i ? "," : "", d->devices[i]);
         umb_sb_json_string(&json, g.name);

@@ -50,6 +50,12 @@ void umb_gpu_fill(void *p, size_t bytes, uint32_t seed);
 /* A kernel compares every byte with umb_pattern_byte(seed, i) (memory the
    GPU reads at its host address: WC, REG): the first wrong offset, or -1. */
 long umb_gpu_check(const void *p, size_t bytes, uint32_t seed);
+/* cudaDeviceCanAccessPeer: 1 when GPU a may map GPU b's memory. */
+int umb_gpu_can_peer(int a, int b);
+/* Peer access between GPUs a and b on or off, both ways (needs
+   umb_gpu_can_peer to turn it on); 1 when either way changed, 0 when both
+   already were so. Leaves GPU a in use. */
+int umb_gpu_peer_access(int a, int b, int on);
 /* cudaMemcpy either way between host and GPU memory (checking D and MD,
    writing data into them); the runtime tells the direction from the pointers. */
 void umb_gpu_copy(void *dst, const void *src, size_t bytes);

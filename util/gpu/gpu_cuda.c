@@ -225,3 +225,26 @@ void umb_gpu_copy(void *dst, const void *src, size_t bytes)
     UMB_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream));
     UMB_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
+
+int umb_gpu_can_peer(int a, int b)
+{
+    int can = 0;
+    UMB_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, a, b));
+    return can;
+}
+
+int umb_gpu_peer_access(int a, int b, int on)
+{
+    int g[2] = {a, b}, changed = 0;
+    for (int i = 1; i >= 0; i--) {  /* a last: it stays in use */
+        umb_gpu_use(g[i]);
+        cudaError_t rc = on ? cudaDeviceEnablePeerAccess(g[1 - i], 0) : cudaDeviceDisablePeerAccess(g[1 - i]);
+        if (rc == cudaErrorPeerAccessAlreadyEnabled || rc == cudaErrorPeerAccessNotEnabled) {
+            cudaGetLastError();
+            continue;
+        }
+        UMB_CUDA_CHECK(rc);
+        changed = 1;
+    }
+    return changed;
+}

@@ -47,4 +47,6 @@ void umb_gpu_unadvise(void *p, size_t b) { (void)p; (void)b; unreachable("umb_gp
 void umb_gpu_prefetch(void *p, size_t b, int g) { (void)p; (void)b; (void)g; unreachable("umb_gpu_prefetch"); }
 void umb_gpu_touch(void *p, size_t b) { (void)p; (void)b; unreachable("umb_gpu_touch"); }
 void umb_gpu_fill(void *p, size_t b, uint32_t s) { (void)p; (void)b; (void)s; unreachable("umb_gpu_fill"); }
+int umb_gpu_can_peer(int a, int b) { (void)a; (void)b; return 0; }
+int umb_gpu_peer_access(int a, int b, int on) { (void)a; (void)b; (void)on; unreachable("umb_gpu_peer_access"); return 0; }
 void umb_gpu_copy(void *d, const void *s, size_t b) { (void)d; (void)s; (void)b; unreachable("umb_gpu_copy"); }

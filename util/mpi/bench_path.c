@@ -8,7 +8,9 @@
 #include "observer.h"
 
 #include "error.h"
-#include "drive.h"
+#include "bound.h"
+#include "link.h"
+#include "topo.h"
 #include "memkind.h"
 #include "ranklog.h"
 #include "sysinfo.h"
@@ -37,6 +39,10 @@ static struct {
     double direct_gbs;   /* bound of a direct path */
     char host_from[160], direct_from[200];
     umb_ranklog log;     /* rank 0: rank_path records of every size, for the per-rank table */
+    int pairs, same;     /* rank 0: GPU pairs named in the header, and how many share one GPU */
+    char *links_json, *links_text;
+    umb_measured_bound measured;
+    char measured_text[256];
     rank_path sum;       /* the size's copies, summed over ranks */
     double migrated;     /* and its migrations */
 } P;
@@ -102,32 +108,99 @@ static void ucx_tables(const umb_bench *b, char *buf, size_t n)
     if (used >= n && n > 1) buf[n - 1] = '\0';
 }
 
+/* Rank 0: the link between rank 0's GPU and every other rank's on its
+   host; the bound of a direct path is the narrowest (NAN on one GPU). */
+static void gpu_links(const umb_bench *b)
+{
+    const umb_rank_facts *r0 = &b->ranks[0];
+    umb_strbuf json = {0}, text = {0};
+    umb_sb_printf(&json, "[");
+    for (int r = 1; r < b->nranks; r++) {
+        const umb_rank_facts *f = &b->ranks[r];
+        if (r0->gpu < 0 || f->gpu < 0) continue;
+        umb_gpu_link l;
+        char line[320];
+        umb_link_init(&l);
+        if (strcmp(f->host, r0->host)) snprintf(l.why, sizeof l.why, "another host: the network, not a GPU link");
+        else umb_topo_link(r0->gpu_bus, f->gpu_bus, &l);
+        umb_link_format(&l, line, sizeof line);
+        umb_sb_printf(&json, "%s{\"ranks\":[0,%d],\"kind\":\"%s\",\"nvlinks\":%d,\"nvlink_gen\":%d,\"level\":",
+                      json.s[1] ? "," : "", r, umb_link_kind_name(l.kind), l.nvlinks, l.nvlink_gen);
+        umb_sb_json_string(&json, umb_pcie_level_name(l.level));
+        umb_sb_printf(&json, ",\"peer\":%d,\"bound_gbs\":", l.peer);
+        umb_sb_json_number(&json, l.bound_gbs);
+        umb_sb_json_field(&json, "text", line);
+        umb_sb_printf(&json, "}");
+        umb_sb_printf(&text, "# GPU link: rank 0 (%s) - rank %d (%s): %s\n", r0->gpu_bus, r, f->gpu_bus, line);
+        if (l.kind == UMB_LINK_SAME) P.same++;
+        else if (!(l.bound_gbs >= P.direct_gbs)) P.direct_gbs = l.bound_gbs;
+        if (!P.direct_from[0] || l.kind != UMB_LINK_SAME) snprintf(P.direct_from, sizeof P.direct_from, "%.199s", line);
+        P.pairs++;
+    }
+    umb_sb_printf(&json, "]");
+    if (P.pairs) {
+        P.links_json = json.s, P.links_text = text.s;  /* for the header */
+    } else {
+        umb_sb_free(&json);
+        umb_sb_free(&text);
+    }
+}
+
+/* --measure-bound, collective: rank 0 copies while the others wait (one
+   copy at a time on a shared link): pinned host memory each way on its
+   GPU, and its GPU to rank 1's (or within its GPU when they share it). */
+static void measure(umb_bench *b)
+{
+    umb_measured_init(&P.measured);
+    if (b->rank == 0 && b->gpu >= 0) {
+        int peer = b->nranks > 1 && !strcmp(b->ranks[1].host, b->ranks[0].host) ? b->ranks[1].gpu : -1;
+        if (umb_bound_measure_host(b->gpu, &P.measured) == 0) {
+            double host = fmin(P.measured.htod_gbs, P.measured.dtoh_gbs);
+            if (host > 0) {
+                P.host_gbs = host;
+                snprintf(P.host_from, sizeof P.host_from, "measured on rank 0's GPU, pinned copies");
+            }
+        }
+        if (peer >= 0 && umb_bound_measure_peer(b->gpu, peer, &P.measured) == 0 && P.measured.peer_gbs > 0) {
+            P.direct_gbs = P.measured.peer_gbs;
+            snprintf(P.direct_from, sizeof P.direct_from, "measured, GPU %d to GPU %d", b->gpu, peer);
+        }
+        umb_measured_format(&P.measured, P.measured_text, sizeof P.measured_text);
+    }
+    UMB_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+}
+
 /* The bounds: a staged path crosses each rank's GPU's host link; a direct
-   one the link between the GPUs (findings.h). */
+   one the link between the GPUs (nominal, or measured). */
 static void start(umb_bench *b)
 {
-    if (!on(b)) return;
     P.host_gbs = P.direct_gbs = NAN;
-    if (b->rank != 0 || !b->ranks) return;
-    int gpus = 0, same = 1;
-    for (int r = 0; r < b->nranks; r++) {
-        const umb_rank_facts *f = &b->ranks[r];
-        if (f->gpu < 0) continue;
-        double g = umb_pcie_limit_gbs(f->pcie, NULL, 0);
-        if (g > 0 && !(g >= P.host_gbs)) {
-            P.host_gbs = g;
-            snprintf(P.host_from, sizeof P.host_from, "rank %d's GPU link, PCIe %s, nominal", r, f->pcie);
+    if (b->rank == 0 && b->ranks) {
+        for (int r = 0; r < b->nranks; r++) {
+            const umb_rank_facts *f = &b->ranks[r];
+            double g = f->gpu >= 0 ? umb_pcie_gbs(f->pcie) : NAN;
+            if (g > 0 && !(g >= P.host_gbs)) {
+                P.host_gbs = g;
+                snprintf(P.host_from, sizeof P.host_from, "rank %d's GPU link, PCIe %s, nominal", r, f->pcie);
+            }
         }
-        if (gpus++ && (strcmp(f->host, b->ranks[0].host) || strcmp(f->gpu_bus, b->ranks[0].gpu_bus))) same = 0;
+        gpu_links(b);
     }
-    if (!gpus) snprintf(P.direct_from, sizeof P.direct_from, "no GPU");
-    else if (same) snprintf(P.direct_from, sizeof P.direct_from, "all ranks on one GPU: no nominal figure");
-    else snprintf(P.direct_from, sizeof P.direct_from, "the link between the ranks' GPUs is not known");
+    if (b->opt.measure_bound) measure(b);
 }
 
 static void header(umb_bench *b, umb_header *h, umb_header_part part)
 {
-    if (!on(b) || part != UMB_HDR_END) return;
+    if (part != UMB_HDR_END) return;
+    if (P.links_json) {  /* with or without --path: the header names the GPUs' links */
+        umb_header_json(h, "gpu_links", P.links_json, P.links_text);
+        free(P.links_json);
+        free(P.links_text);
+        P.links_json = P.links_text = NULL;
+    }
+    if (b->opt.measure_bound)
+        umb_header_str(h, "measured_bound", "Measured bound", "%s", P.measured_text[0] ? P.measured_text : "not measured: no GPU on rank 0");
+    if (!on(b)) return;
     umb_header_str(h, "path", "Path", "%s; per timed iteration, summed over ranks; Path: staged (through host "
                    "memory), direct (GPU to GPU), none (no CUDA copies: the CPU moved the bytes), migrated (no "
                    "copies; the driver migrated managed pages, with --counters), mixed",

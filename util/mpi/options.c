@@ -291,7 +291,7 @@ static int parse_umbench_option(umb_options *o, int c, const char *a, char *err,
     case OPT_ASSUME_AWARE: o->assume_cuda_aware = 1; return 0;
     case OPT_ALLOW_OVERSUB: o->allow_oversubscription = 1; return 0;
     case OPT_PATH: o->path = 1; return 0;
-    case OPT_MEASURE_BOUND: o->measure_bound = 1; return 0;
+    case OPT_MEASURE_BOUND: o->measure_bound = o->path = 1; return 0;  /* a bound serves the path */
     default: return NOT_MINE;
     }
 }

@@ -214,6 +214,9 @@ static void header(umb_bench *b, umb_header *h, umb_header_part part)
                        P.ucx_log[0] ? "UCX's own tables for the ranks' sends, at the end (UCX_PROTO_INFO=y and "
                                       "UCX_LOG_FILE, set by --path)"
                                     : "not read: UCX_PROTO_INFO or UCX_LOG_FILE was set already");
+    if (!P.direct_from[0]) snprintf(P.direct_from, sizeof P.direct_from, "no pair of GPUs");
+    else if (P.pairs && P.same == P.pairs && !isfinite(P.direct_gbs))
+        snprintf(P.direct_from, sizeof P.direct_from, "all ranks on one GPU: no nominal figure (--measure-bound measures one)");
     char staged[48] = "unknown";
     if (isfinite(P.host_gbs)) snprintf(staged, sizeof staged, "%.1f GB/s", P.host_gbs);
     umb_header_str(h, "path_bounds", "Path bounds", "staged: %s (%s); direct: %s", staged,

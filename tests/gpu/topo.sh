@@ -16,6 +16,7 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi topo -m >"$tmp/topo.txt" 
 fi
 run_cmd "$probe" $args
 [ "$rc" -ne 77 ] || skip "$(cat "$tmp/err")"
+[ "$rc" -eq 0 ] || { echo "nvidia-smi topo -m printed:"; od -c "$tmp/topo.txt" | head -20; }
 cat "$tmp/out"
 expect_rc 0 "topo_probe $args"
 [ -n "${PYTHON3:-}" ] || skip "python3 not found: cannot check the probe's lines"

@@ -232,6 +232,10 @@ static void topo_bad(void)
         CHECK(umb_topo_parse(bad[i].text, &m, why, sizeof why) == -1);
         CHECK_CONTAINS(why, bad[i].names);
     }
+    /* One GPU, as nvidia-smi prints it: the header underlined with terminal escapes. */
+    CHECK(umb_topo_parse("\033[4m\tGPU0\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID\033[0m\nGPU0\t X \t0-15\t0\t\tN/A\n",
+                         &m, why, sizeof why) == 0);
+    CHECK(m.ngpus == 1 && m.e[0][0].kind == UMB_LINK_SAME);
     umb_topo_entry e;
     CHECK(umb_topo_entry_parse("NV0", &e) == -1 && umb_topo_entry_parse("NV", &e) == -1 && umb_topo_entry_parse("NV2a", &e) == -1);
     CHECK(umb_topo_entry_parse("SOC", &e) == 0 && e.kind == UMB_LINK_PCIE && e.level == UMB_LEVEL_SYS);

@@ -279,8 +279,18 @@ static int tokens(const char *line, size_t len, char *buf, size_t n, char **tok)
 {
     int k = 0;
     if (len >= n) len = n - 1;
-    memcpy(buf, line, len);
-    buf[len] = '\0';
+    /* nvidia-smi underlines its header on a terminal and sometimes when
+       piped ("\033[4m"): drop terminal escape sequences. */
+    size_t o = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (line[i] == '\033' && i + 1 < len && line[i + 1] == '[') {
+            i += 2;
+            while (i < len && !isalpha((unsigned char)line[i])) i++;
+            continue;
+        }
+        buf[o++] = line[i];
+    }
+    buf[o] = '\0';
     for (char *save = NULL, *t = strtok_r(buf, " \t\r\v\f", &save); t && k < MAX_TOKENS; t = strtok_r(NULL, " \t\r\v\f", &save))
         tok[k++] = t;
     return k;

@@ -16,7 +16,7 @@ rc=0
 [ "$rc" -eq 0 ] || { cat "$tmp/out" "$tmp/err"; fail "overhead: exit $rc"; }
 for name in latency bw bcast; do
     grep -q "^# $name: worst median ratio [0-9.]* at [0-9]* B (target" "$tmp/out" || { cat "$tmp/out"; fail "$name: no summary line"; }
-    grep -q "^# $name: missed beyond the noise (bootstrap 90% interval of the median past the target): .*; missed within it: " "$tmp/out" \
+    grep -q "^# $name: missed beyond the noise (90% interval of the median past the target): .*; missed within it: " "$tmp/out" \
         || { cat "$tmp/out"; fail "$name: no noise verdict"; }
 done
 # 1 B .. 16 KiB for latency and bw (15 rows each), 1 B .. 1 KiB for bcast (11).

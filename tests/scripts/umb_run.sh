@@ -23,10 +23,13 @@ for r in m["runs"]:
     if r["status"] == 0:
         results = [o["size"] for o in lines[1:] if o["type"] == "result"]
         assert lines[0]["type"] == "header" and results == [8, 16, 32, 64, 128, 256], r
-        # Managed buffers add a placement row per rank and size after the results.
-        assert all(o["type"] in ("result", "rank_placement", "finding") for o in lines[1:]), r
+        # Managed buffers add a placement row per rank and size after the results,
+        # then the findings; umb-run's own "run" line comes last.
+        assert all(o["type"] in ("result", "rank_placement", "finding") for o in lines[1:-1]), r
     else:
-        assert r["skipped"] and not lines, r
+        assert r["skipped"] and len(lines) == 1, r
+    assert lines[-1] == {"type": "run", "round": 1, "config": "default", "env": {}, "launcher_flags": []}, lines[-1]
+    assert r["round"] == 1 and r["config"] == "default" and r["file"].count(".") == 1, r
 ok = {(r["program"], r["buffers"]) for r in m["runs"] if r["status"] == 0}
 assert {("umb_latency", "H H"), ("umb_bw", "H H"), ("umb_bcast", "H")} <= ok, ok
 PY
@@ -35,12 +38,54 @@ done
 $CMP "$tmp/a" "$tmp/b" >"$tmp/cmp" || { cat "$tmp/cmp"; fail "umb-compare"; }
 grep -q '^## umb_latency H H: avg latency, us' "$tmp/cmp" || fail "umb-compare: no latency table"
 grep -q '^## umb_bw H H: bandwidth, MB/s' "$tmp/cmp" || fail "umb-compare: no bandwidth table"
-grep -q '^size  *\[0\]  *\[1\]  *\[1\]/\[0\]$' "$tmp/cmp" || fail "umb-compare: columns"
-# Each ratio is the second column over the first (the columns are rounded
-# to 0.01, so allow for that).
-awk '/^[0-9]/ && NF == 4 { n++; r = $3 / $2; e = 0.006 * (r / $2 + r / $3) + 0.006; if (r - $4 > e || $4 - r > e) bad = 1 }
+grep -q '^size  *side  *\[0\] median  *\[i\] median  *ratio  *95% interval  *\[0\] sprd  *\[i\] sprd  *verdict$' "$tmp/cmp" \
+    || { cat "$tmp/cmp"; fail "umb-compare: columns"; }
+# One round each: every row says no verdict is possible; its ratio is the
+# second median over the first (rounded to 0.01, so allow for that).
+awk '/^[0-9]/ { n++; if ($0 !~ /no verdict \(1 round: nothing to tell noise from\)$/ || $7 != "-") bad = 1
+                r = $4 / $3; e = 0.006 * (r / $3 + r / $4) + 0.002; if (r - $5 > e || $5 - r > e) bad = 1 }
      END { exit !(n >= 18 && !bad) }' "$tmp/cmp" \
-    || { cat "$tmp/cmp"; fail "umb-compare: ratios"; }
+    || { cat "$tmp/cmp"; fail "umb-compare: ratios or verdicts"; }
+grep -q '^# \[1\] against \[0\]: faster at 0 sizes, slower at 0, the same within the noise at 0, no verdict at [0-9]*$' "$tmp/cmp" \
+    || { cat "$tmp/cmp"; fail "umb-compare: summary"; }
+
+# Rounds and configurations: interleaved, the order turned each round, each
+# run's round and configuration in its file and in run.json; a value may hold
+# commas; launcher flags after ":-".
+$RUN --match '^umb_latency H H$' --rounds 2 --config x:OMPI_MCA_btl_vader_eager_limit=8192,UMB_T=a,b --config "y::--bind-to none" \
+    --out "$tmp/r" -- -m 8:8 -i 10 >"$tmp/run-r.log" 2>&1 || { cat "$tmp/run-r.log"; fail "umb-run --rounds 2 --config"; }
+grep -q '^\[6/6 .*umb_latency H H  (round 2, default)$' "$tmp/run-r.log" || { cat "$tmp/run-r.log"; fail "umb-run --rounds: progress"; }
+"$PYTHON3" - "$tmp/r" <<'PY' || fail "umb-run --rounds 2 --config: manifest"
+import json, os, sys
+d = sys.argv[1]
+m = json.load(open(os.path.join(d, "run.json")))
+assert [(r["round"], r["config"]) for r in m["runs"]] == [(1, "default"), (1, "x"), (1, "y"), (2, "x"), (2, "y"), (2, "default")], m["runs"]
+assert m["configs"][1] == {"name": "x", "env": {"OMPI_MCA_btl_vader_eager_limit": "8192", "UMB_T": "a,b"}, "launcher_flags": []}, m["configs"]
+assert m["configs"][2]["launcher_flags"] == ["--bind-to", "none"] and m["rounds"] == 2 and m["rounds_done"] == 2, m
+for r in m["runs"]:
+    assert r["status"] == 0 and r["file"] == "umb_latency-H-H.%s.r%d.jsonl" % (r["config"], r["round"]), r
+    # The configuration's flags come right after the launcher, before its own.
+    assert (r["command"][1:3] == ["--bind-to", "none"]) == (r["config"] == "y"), r["command"]
+    last = json.loads(open(os.path.join(d, r["file"])).read().splitlines()[-1])
+    assert last["type"] == "run" and (last["round"], last["config"]) == (r["round"], r["config"]), last
+PY
+$CMP "$tmp/r" >"$tmp/cmp" && grep -q '^# \[2\] r/y: ' "$tmp/cmp" && grep -q 'no verdict (2 rounds; a 95% interval needs 6)$' "$tmp/cmp" \
+    || { cat "$tmp/cmp"; fail "umb-compare of one folder's configurations"; }
+
+# --precision: +-50% is reached at round 6 (the first with a 95% interval);
+# +-0.001% is not, and the sizes are named; --budget starts no new round.
+$RUN --match '^umb_latency H H$' --precision 50% --rounds 9 --out "$tmp/p" -- -m 8:16 -i 10 >"$tmp/run-p.log" 2>&1 \
+    || { cat "$tmp/run-p.log"; fail "umb-run --precision 50%"; }
+grep -q '^umb-run: precision +-50% reached at every size after 6 rounds$' "$tmp/run-p.log" || { cat "$tmp/run-p.log"; fail "umb-run --precision 50%: not after 6 rounds"; }
+$RUN --match '^umb_latency H H$' --precision 0.001% --rounds 6 --out "$tmp/q" -- -m 8:16 -i 10 >"$tmp/run-q.log" 2>&1 \
+    || { cat "$tmp/run-q.log"; fail "umb-run --precision 0.001%"; }
+grep -q '^umb-run: precision +-0.001% not reached after 6 rounds at 2 sizes' "$tmp/run-q.log" && grep -q '^    umb_latency H H default 16 B: +-' "$tmp/run-q.log" \
+    || { cat "$tmp/run-q.log"; fail "umb-run --precision 0.001%: not-converged sizes"; }
+"$PYTHON3" -c "import json,sys; m=json.load(open(sys.argv[1])); p=m['precision']; assert not p['converged'] and len(p['not_converged']) == 2 and m['rounds_done'] == 6, p" \
+    "$tmp/q/run.json" || fail "umb-run --precision: manifest"
+$RUN --match '^umb_latency H H$' --rounds 5 --budget 0.01 --out "$tmp/bud" -- -m 8:8 -i 10 >"$tmp/run-b.log" 2>&1 || { cat "$tmp/run-b.log"; fail "umb-run --budget"; }
+grep -q '^umb-run: --budget 0.01 s spent after round 1$' "$tmp/run-b.log" && grep -q ': 1 runs, 0 skipped' "$tmp/run-b.log" \
+    || { cat "$tmp/run-b.log"; fail "umb-run --budget: more than one round"; }
 
 rc=0; $CMP "$tmp/a" >"$tmp/o" 2>&1 || rc=$?
 [ $rc -ne 0 ] && grep -q "two or more results folders" "$tmp/o" || fail "umb-compare with one folder"
@@ -48,7 +93,8 @@ rc=0; $RUN --np 1 >"$tmp/o" 2>&1 || rc=$?
 [ $rc -ne 0 ] && grep -q -- "--np 1" "$tmp/o" || fail "umb-run --np 1"
 # A stray word before "--" is refused in one line (exit 1), not passed on
 # to every program; a set name given bare gets a hint.
-for args in "quick --out $tmp/stray" "--out $tmp/stray -f" "--set nope"; do
+for args in "quick --out $tmp/stray" "--out $tmp/stray -f" "--set nope" "--config default --out $tmp/stray" "--config a:b --out $tmp/stray" \
+        "--precision 0% --out $tmp/stray" "--rounds 0 --out $tmp/stray" "--match ^nothing --out $tmp/stray" "--config x --config x --out $tmp/stray"; do
     rc=0; $RUN $args >"$tmp/o" 2>&1 || rc=$?
     [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/o")" -eq 1 ] && grep -q '^umb-run: ' "$tmp/o" || { cat "$tmp/o"; fail "umb-run $args: exit $rc"; }
 done

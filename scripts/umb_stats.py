@@ -1,0 +1,123 @@
+"""umb_stats: the statistics of umbench's comparisons, shared by umb-run
+(when to stop repeating rounds), umb-compare (ratios, intervals, verdicts),
+umb-tune and tests/tools/overhead (docs/method.md, "Comparing runs").
+
+Intervals of a median are distribution-free: the order statistics
+[x_(k), x_(n+1-k)] whose binomial coverage is at least the level, the same
+rule as util/core/precision.c. With few rounds a percentile bootstrap of the
+median claims more than it holds (at 7 rounds its "95%" interval covers
+87.5%), and these machines give few rounds (docs/decisions.md).
+"""
+import json
+import math
+import statistics
+
+LEVEL = 0.95
+# The result keys a comparison reads, and whether higher is better.
+METRICS = {"avg_latency_us": False, "avg_bandwidth_mbs": True}
+
+
+def median_interval_rank(n, level=LEVEL):
+    """The lower rank k (1-based) of the interval that covers the median of n
+    samples with at least `level`; 0 when n is too small (n < 6 at 95%)."""
+    tail, cdf, k = (1 - level) / 2, 0.0, 0
+    for j in range(n // 2 + 1):
+        cdf += math.comb(n, j) / 2 ** n  # integers: exact for any n
+        if cdf > tail:
+            break
+        k = j + 1
+    return k
+
+
+def rounds_needed(level=LEVEL):
+    """The fewest samples that have an interval at this level."""
+    return next(n for n in range(1, 100) if median_interval_rank(n, level))
+
+
+def median_interval(values, level=LEVEL):
+    """(lo, hi) of the median, or None with too few values."""
+    s = sorted(values)
+    k = median_interval_rank(len(s), level)
+    return (s[k - 1], s[len(s) - k]) if k else None
+
+
+def reached(values, level=LEVEL):
+    """The interval's half-width over the median (0.02: +-2%); inf without one."""
+    iv = median_interval(values, level)
+    med = statistics.median(values) if values else 0
+    return (iv[1] - iv[0]) / 2 / abs(med) if iv and med else math.inf
+
+
+def quartiles(values):
+    q = statistics.quantiles(values, n=4, method="inclusive") if len(values) > 1 else [values[0]] * 3
+    return q[0], q[2]
+
+
+def spread(values):
+    """A side's own spread between rounds: (Q3 - Q1) / median; None with one value."""
+    if len(values) < 2 or not statistics.median(values):
+        return None
+    q1, q3 = quartiles(values)
+    return (q3 - q1) / abs(statistics.median(values))
+
+
+def stray(ratio):
+    """How far a ratio lies from 1 either way (1.05 and 1/1.05 both 0.05)."""
+    return max(ratio, 1 / ratio) - 1
+
+
+def compare(base, other, higher_better, floor=0.0, level=LEVEL):
+    """other against base, each {round: value}, paired by round (interleaved
+    rounds share the machine's state). The verdict is "faster" or "slower"
+    only where the whole interval of the median ratio lies beyond 1 by more
+    than `floor` (an A/A stray, or the smallest effect worth naming)."""
+    rounds = sorted(r for r in base if r in other and base[r] and other[r] is not None)
+    ratios = [other[r] / base[r] for r in rounds]
+    out = {"n": len(ratios), "ratio": statistics.median(ratios) if ratios else None, "interval": None,
+           "spread_base": spread([base[r] for r in rounds]), "spread_other": spread([other[r] for r in rounds])}
+    if not ratios:
+        out["verdict"] = "no verdict (no round has both)"
+        return out
+    out["interval"] = iv = median_interval(ratios, level)
+    if len(ratios) == 1:
+        out["verdict"] = "no verdict (1 round: nothing to tell noise from)"
+    elif not iv:
+        out["verdict"] = "no verdict (%d rounds; a %d%% interval needs %d)" % (len(ratios), round(level * 100), rounds_needed(level))
+    elif iv[0] > 1 + floor or iv[1] < 1 / (1 + floor):
+        bigger = iv[0] > 1
+        out["verdict"] = "faster" if bigger == higher_better else "slower"
+    else:
+        out["verdict"] = "same within the noise"
+    return out
+
+
+def change(ratio, higher_better):
+    """'+12%' faster or slower in words: how much better (+) or worse (-) other is."""
+    gain = ratio - 1 if higher_better else 1 / ratio - 1
+    return "%+.1f%%" % (100 * gain)
+
+
+def read_results(path):
+    """One program's JSON Lines: {"program", "buffers", "metric", "rows":
+    {size: value}, "round", "config"}; round and config come from umb-run's
+    "run" line (1 and None without one). Null values (no iteration could be
+    placed) are left out."""
+    out = {"program": None, "buffers": None, "metric": None, "rows": {}, "round": 1, "config": None}
+    try:
+        lines = open(path).read().splitlines()
+    except OSError:
+        return out
+    for line in lines:
+        try:
+            o = json.loads(line)
+        except ValueError:
+            continue
+        if o.get("type") == "run":
+            out["round"], out["config"] = o.get("round", 1), o.get("config")
+        if o.get("type") != "result":
+            continue
+        out["program"], out["buffers"] = o.get("program"), o.get("buffers")
+        out["metric"] = out["metric"] or next((k for k in METRICS if k in o), None)
+        if out["metric"] and o.get(out["metric"]) is not None:
+            out["rows"][o["size"]] = o[out["metric"]]
+    return out

@@ -1,0 +1,58 @@
+#include "precision.h"
+
+#include <math.h>
+
+long umb_median_interval_rank(long n, double level)
+{
+    /* Each tail may hold at most (1 - level) / 2 of Binomial(n, 1/2): the
+       chance that fewer than k samples fall below the median. */
+    double tail = (1.0 - level) / 2.0, cdf = 0, logp = -(double)n * log(2.0);
+    long k = 0;
+    for (long j = 0; j <= n / 2; j++) {
+        cdf += exp(logp);
+        if (cdf > tail) break;
+        k = j + 1;
+        logp += log((double)(n - j) / (double)(j + 1));  /* P(X = j + 1) from P(X = j) */
+    }
+    return k;
+}
+
+static double mean_of(const double *s, long n)
+{
+    double sum = 0;
+    for (long i = 0; i < n; i++) sum += s[i];
+    return sum / (double)n;
+}
+
+int umb_precision_interval(const double *samples, long n, umb_precision_of of, double *lo, double *hi)
+{
+    if (of == UMB_PRECISION_MEDIAN) {
+        long k = umb_median_interval_rank(n, UMB_PRECISION_LEVEL);
+        if (k < 1) return -1;
+        *lo = samples[k - 1];
+        *hi = samples[n - k];
+        return 0;
+    }
+    if (n < UMB_PRECISION_MEAN_MIN) return -1;
+    double m = mean_of(samples, n), var = 0;
+    for (long i = 0; i < n; i++) var += (samples[i] - m) * (samples[i] - m);
+    double half = 1.959964 * sqrt(var / (double)(n - 1) / (double)n);
+    *lo = m - half;
+    *hi = m + half;
+    return 0;
+}
+
+double umb_precision_reached(const double *samples, long n, umb_precision_of of)
+{
+    double lo, hi;
+    if (umb_precision_interval(samples, n, of, &lo, &hi) != 0) return INFINITY;
+    double centre = of == UMB_PRECISION_MEDIAN ? (n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2)
+                                               : mean_of(samples, n);
+    if (centre == 0) return INFINITY;
+    return (hi - lo) / 2.0 / fabs(centre);
+}
+
+int umb_precision_met(const double *samples, long n, umb_precision_of of, double target)
+{
+    return umb_precision_reached(samples, n, of) <= target;
+}

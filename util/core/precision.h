@@ -1,0 +1,31 @@
+/* The precision rule: is a size's estimate known well enough to stop
+   measuring it? (docs/method.md, "Precision: when to stop"). No MPI, no
+   CUDA; scripts/umb_stats.py holds the same rule for umb-run's rounds. */
+#ifndef UMB_PRECISION_H
+#define UMB_PRECISION_H
+
+typedef enum { UMB_PRECISION_MEDIAN, UMB_PRECISION_MEAN } umb_precision_of;
+
+/* The confidence level of every interval here. */
+#define UMB_PRECISION_LEVEL 0.95
+/* The mean's interval is a normal approximation: trusted from this many samples. */
+#define UMB_PRECISION_MEAN_MIN 30
+
+/* The lower rank k (1-based) of the distribution-free interval
+   [x_(k), x_(n+1-k)] of sorted samples that covers the median with at least
+   `level` (binomial order statistics, no assumption on the distribution);
+   0 when n samples are too few for one (n < 6 at 95%). */
+long umb_median_interval_rank(long n, double level);
+
+/* The 95% interval of the median (samples sorted ascending) or of the mean
+   (any order): 0 and *lo, *hi, or -1 when n is too small for one. */
+int umb_precision_interval(const double *samples, long n, umb_precision_of of, double *lo, double *hi);
+
+/* The interval's half-width over the statistic (0.02: +-2%); INFINITY when
+   there is no interval or the statistic is 0. */
+double umb_precision_reached(const double *samples, long n, umb_precision_of of);
+
+/* 1 when umb_precision_reached() <= target (a fraction, 0.02 for 2%). */
+int umb_precision_met(const double *samples, long n, umb_precision_of of, double target);
+
+#endif

@@ -1,0 +1,55 @@
+#!/bin/sh
+# umb-run's findings (any machine, no MPI run): on recorded result files,
+# the rule that needs two runs (managed buffers staged where D buffers of
+# the same program went GPU to GPU) fires where the paths say so and stays
+# silent where both went direct; every program's findings reach run.json;
+# umb-compare names the findings one side has and the other not.
+. "$top_srcdir/tests/lib.sh"
+[ -n "${PYTHON3:-}" ] || skip "python3 not found"
+"$PYTHON3" - "$top_srcdir/scripts" "$tmp" <<'PY' || fail "umb-run's findings (above)"
+import importlib.machinery, importlib.util, json, os, subprocess, sys
+scripts, tmp = sys.argv[1], sys.argv[2]
+loader = importlib.machinery.SourceFileLoader("umb_run", os.path.join(scripts, "umb-run"))
+spec = importlib.util.spec_from_loader("umb_run", loader)
+run = importlib.util.module_from_spec(spec)
+sys.path.insert(0, scripts)
+loader.exec_module(run)
+
+def folder(name, md_path_4m, extra_finding=None):
+    d = os.path.join(tmp, name)
+    os.makedirs(d)
+    runs = []
+    for pair, paths in (("D D", {8: "staged", 4194304: "direct"}), ("MD MD", {8: "staged", 4194304: md_path_4m})):
+        f = "umb_bw-%s.jsonl" % pair.replace(" ", "-")
+        with open(os.path.join(d, f), "w") as out:
+            out.write(json.dumps({"type": "header", "program": "umb_bw"}) + "\n")
+            for size, p in paths.items():
+                out.write(json.dumps({"type": "result", "program": "umb_bw", "buffers": pair, "size": size, "path": p,
+                                      "avg_bandwidth_mbs": 300000.0 if p == "direct" else 37900.0}) + "\n")
+            if extra_finding and pair == "MD MD":
+                out.write(json.dumps(dict(extra_finding, type="finding", program="umb_bw", buffers=pair)) + "\n")
+        runs.append({"program": "umb_bw", "buffers": pair, "file": f, "status": 0, "config": "default",
+                     "findings": run.read_findings(os.path.join(d, f))})
+    found = run.gather_findings(d, runs)
+    json.dump({"runs": runs, "findings": found, "configs": [{"name": "default", "env": {}, "launcher_flags": []}]},
+              open(os.path.join(d, "run.json"), "w"))
+    return found
+
+staged = {"finding": "staged-managed", "rows": "8-4194304", "what": "managed buffers went through host memory", "try": "x"}
+a = folder("a", "staged", staged)
+kinds = sorted(f["finding"] for f in a)
+assert kinds == ["staged-managed", "staged-where-device-direct"], a
+cross = [f for f in a if f["finding"] == "staged-where-device-direct"][0]
+assert cross["rows"] == "4194304" and cross["buffers"] == "MD MD" and cross["source"] == "umb-run", cross
+assert "MD MD 37900 against D D 300000" in cross["what"], cross["what"]
+b = folder("b", "direct")
+assert b == [], b  # MD MD direct where D D is: nothing to say
+out = subprocess.run([sys.executable, os.path.join(scripts, "umb-compare"), os.path.join(tmp, "a"), os.path.join(tmp, "b")],
+                     capture_output=True, text=True)
+print(out.stdout[-600:], out.stderr[-300:])
+assert out.returncode == 0, out.stderr
+assert "## Findings that differ between the sides" in out.stdout, out.stdout
+assert "staged-where-device-direct" in out.stdout and "not in [1]" in out.stdout, out.stdout
+print("ok")
+PY
+exit 0

@@ -72,11 +72,12 @@ PY
 $CMP "$tmp/r" >"$tmp/cmp" && grep -q '^# \[2\] r/y: ' "$tmp/cmp" && grep -q 'no verdict (2 rounds; a 95% interval needs 6)$' "$tmp/cmp" \
     || { cat "$tmp/cmp"; fail "umb-compare of one folder's configurations"; }
 
-# --precision: +-50% is reached at round 6 (the first with a 95% interval);
-# +-0.001% is not, and the sizes are named; --budget starts no new round.
+# --precision: +-50% is reached, not before round 6 (the first with a 95%
+# interval; a machine busy with other tests may need a few more); +-0.001%
+# is not, and the sizes are named; --budget starts no new round.
 $RUN --match '^umb_latency H H$' --precision 50% --rounds 9 --out "$tmp/p" -- -m 8:16 -i 10 >"$tmp/run-p.log" 2>&1 \
     || { cat "$tmp/run-p.log"; fail "umb-run --precision 50%"; }
-grep -q '^umb-run: precision +-50% reached at every size after 6 rounds$' "$tmp/run-p.log" || { cat "$tmp/run-p.log"; fail "umb-run --precision 50%: not after 6 rounds"; }
+grep -Eq '^umb-run: precision \+-50% reached at every size after [6-9] rounds$' "$tmp/run-p.log" || { cat "$tmp/run-p.log"; fail "umb-run --precision 50%: not reached in rounds 6 to 9"; }
 $RUN --match '^umb_latency H H$' --precision 0.001% --rounds 6 --out "$tmp/q" -- -m 8:16 -i 10 >"$tmp/run-q.log" 2>&1 \
     || { cat "$tmp/run-q.log"; fail "umb-run --precision 0.001%"; }
 grep -q '^umb-run: precision +-0.001% not reached after 6 rounds at 2 sizes' "$tmp/run-q.log" && grep -q '^    umb_latency H H default 16 B: +-' "$tmp/run-q.log" \

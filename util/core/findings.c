@@ -228,8 +228,9 @@ static void shared_gpu(const umb_run_facts *run, umb_finding *out, int *k, int m
         umb_finding *f = add(out, k, max, "shared-gpu");
         if (!f) return;
         snprintf(f->rows, sizeof f->rows, "ranks %s", ranks);
-        snprintf(f->what, sizeof f->what, "ranks %s share GPU %s on %s: their CUDA contexts take turns on it, which "
-                 "every GPU path they use pays for (docs/stacks.md)", ranks, a->gpu_bus, a->host);
+        snprintf(f->what, sizeof f->what, "ranks %s share GPU %s on %s: unless MPS runs them in one context, their CUDA "
+                 "contexts take turns on it, which every GPU path they use pays for (docs/stacks.md)", ranks, a->gpu_bus,
+                 a->host);
         snprintf(f->advice, sizeof f->advice, "one GPU per rank, or run the ranks under MPS (nvidia-cuda-mps-control -d)");
     }
 }

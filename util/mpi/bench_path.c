@@ -78,9 +78,12 @@ static void environment(umb_bench *b, char **argv)
 }
 
 /* UCX's memory type name for a buffer kind. */
-static const char *memtype_of(umb_kind k)
+/* UCX's memory type for a buffer kind: a UCX without its CUDA transports
+   sees every buffer as host memory. */
+static const char *memtype_of(const umb_bench *b)
 {
-    return umb_kind_is_managed(k) ? "cuda-managed" : k == UMB_D ? "cuda" : "host";
+    if (!b->facts.ucx_cuda) return "host";
+    return umb_kind_is_managed(b->kind) ? "cuda-managed" : b->kind == UMB_D ? "cuda" : "host";
 }
 
 /* This rank's UCX tables for its sends ("ucp_tag_send*" from its memory
@@ -97,7 +100,7 @@ static void ucx_tables(const umb_bench *b, char *buf, size_t n)
     fclose(f);
     size_t used = 0;
     for (int i = 0; i < k; i++) {
-        if (!strstr(t[i].what, "ucp_tag_send") || strcmp(t[i].memtype, memtype_of(b->kind)) || strstr(t[i].ep, " self "))
+        if (!strstr(t[i].what, "ucp_tag_send") || strcmp(t[i].memtype, memtype_of(b)) || strstr(t[i].ep, " self "))
             continue;
         int seen = 0;  /* every endpoint configuration prints its own copy */
         for (int j = 0; j < i && !seen; j++) seen = !strcmp(t[j].what, t[i].what) && !strstr(t[j].ep, " self ");

@@ -59,7 +59,7 @@ static void inversion(void)
 {
     umb_row_facts rows[16];
     int n = 0;
-    for (size_t s = 1; s <= 2048; s *= 2) rows[n++] = row(s, 15.3 + (double)(n % 3), 15.0, UMB_PATH_STAGED);
+    for (size_t s = 1; s <= 2048; s *= 2, n++) rows[n] = row(s, 15.3 + (double)(n % 3), 15.0, UMB_PATH_STAGED);
     rows[n++] = row(4096, 8.2, 7.9, UMB_PATH_DIRECT);
     rows[n++] = row(8192, 8.6, 8.3, UMB_PATH_DIRECT);
     rows[n++] = row(65536, 11.0, 10.5, UMB_PATH_DIRECT);

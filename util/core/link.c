@@ -195,7 +195,8 @@ void umb_measured_format(const umb_measured_bound *b, char *buf, size_t n)
 
 /* ---- PCI addresses ------------------------------------------------------ */
 
-/* A hex number of 1..maxdigits digits ending at one of `ends`: 0, or -1. */
+/* A hex number of 1..maxdigits digits ending at one of `ends` (at the end
+of the text when ends is ""): 0, or -1. */
 static int hex_field(const char **s, int maxdigits, const char *ends, unsigned *out)
 {
     const char *p = *s;
@@ -206,7 +207,8 @@ static int hex_field(const char **s, int maxdigits, const char *ends, unsigned *
         v = v * 16 + (unsigned)(isdigit(c) ? c - '0' : c - 'a' + 10);
         digits++;
     }
-    if (!digits || !strchr(ends, *p)) return -1;
+    /* strchr finds the terminator in any string: the text's end only ends "" */
+    if (!digits || (*p ? !strchr(ends, *p) : *ends != '\0')) return -1;
     *out = (unsigned)v;
     *s = p;
     return 0;

@@ -1,6 +1,7 @@
 /* gpu.h for a host-only build (configure --without-cuda): no GPU, ever. */
 #include "gpu.h"
 
+#include "access.h"
 #include "error.h"
 
 #include <stdio.h>
@@ -50,3 +51,6 @@ void umb_gpu_fill(void *p, size_t b, uint32_t s) { (void)p; (void)b; (void)s; un
 int umb_gpu_can_peer(int a, int b) { (void)a; (void)b; return 0; }
 int umb_gpu_peer_access(int a, int b, int on) { (void)a; (void)b; (void)on; unreachable("umb_gpu_peer_access"); return 0; }
 void umb_gpu_copy(void *d, const void *s, size_t b) { (void)d; (void)s; (void)b; unreachable("umb_gpu_copy"); }
+
+/* access.h: drive_header.c's test hook reaches it in every build. */
+void umb_access_corrupt_word(void *p, size_t w) { (void)p; (void)w; unreachable("umb_access_corrupt_word"); }

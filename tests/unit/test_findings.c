@@ -22,7 +22,7 @@ static void two_ranks(const char *bus1, int managed, int bound)
         ranks[r].gpu = r;
         ranks[r].gpu_numa = 0;
         ranks[r].all_cpus = !bound;
-        ranks[r].managed = managed;
+        ranks[r].managed = ranks[r].managed_on_gpu = managed;  /* MD */
         ranks[r].device = !managed;
     }
 }
@@ -125,6 +125,18 @@ static void staged_managed(void)
         CHECK_CONTAINS(s->what, "at 4194304 bytes, 60% of the host link (63.0 GB/s)");
         CHECK_CONTAINS(s->advice, "cuda");
     }
+    /* MH MH staged is the host's own path: said only below half of the bound. */
+    ranks[0].managed_on_gpu = ranks[1].managed_on_gpu = 0;
+    k = umb_findings(&run, rows, 1, f, 16);
+    CHECK(find(f, k, "staged-managed") == NULL);  /* 60% of the host link */
+    rows[0].share = 0.3;
+    k = umb_findings(&run, rows, 1, f, 16);
+    CHECK(find(f, k, "staged-managed") != NULL);  /* 30% */
+    umb_run_facts lat = run_of(0);
+    k = umb_findings(&lat, rows, 1, f, 16);
+    CHECK(find(f, k, "staged-managed") == NULL);  /* a latency row has no share */
+    rows[0].share = 37900 / 63000.0;
+    ranks[0].managed_on_gpu = ranks[1].managed_on_gpu = 1;
     /* Silent: the same ranks with D buffers, and managed rows that went direct. */
     two_ranks("0000:2a:00.0", 0, 1);
     k = umb_findings(&run, rows, 1, f, 16);

@@ -132,7 +132,7 @@ static void staged_managed(const umb_run_facts *run, const umb_row_facts *r, int
     int on_gpu = 0, managed = 0;
     for (int i = 0; i < run->nranks; i++) managed |= run->ranks[i].managed;
     if (!managed) return;
-    for (int i = 0; i < run->nranks; i++) on_gpu |= run->ranks[i].managed && run->ranks[i].gpu >= 0;
+    for (int i = 0; i < run->nranks; i++) on_gpu |= run->ranks[i].managed_on_gpu;
     int first = -1, last = -1;
     double per_payload = 0;
     for (int i = 0; i < n; i++) {

@@ -47,6 +47,7 @@ typedef struct {
     char host[64], gpu_bus[32], cpus[96], cpu_numa[32], pcie[64];  /* pcie: the GPU's link, as the header shows it */
     int gpu, gpu_numa, all_cpus;  /* all_cpus: may run on every online CPU (not bound) */
     int managed, device;          /* its buffer is managed (MH/MD), device (D) */
+    int managed_on_gpu;           /* its buffer is MD: managed, placed on the GPU */
 } umb_rank_facts;
 
 typedef struct {

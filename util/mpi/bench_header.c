@@ -105,6 +105,7 @@ static void keep_rank_facts(umb_bench *b, const rank_info *all)
         f->all_cpus = r->unbound;
         f->managed = umb_kind_is_managed((umb_kind)r->kind);
         f->device = r->kind == UMB_D;
+        f->managed_on_gpu = r->kind == UMB_MD;
     }
 }
 

@@ -72,12 +72,48 @@ PY
 $CMP "$tmp/r" >"$tmp/cmp" && grep -q '^# \[2\] r/y: ' "$tmp/cmp" && grep -q 'no verdict (2 rounds; a 95% interval needs 6)$' "$tmp/cmp" \
     || { cat "$tmp/cmp"; fail "umb-compare of one folder's configurations"; }
 
-# --precision: +-50% is reached, not before round 6 (the first with a 95%
-# interval; a machine busy with other tests may need a few more); +-0.001%
-# is not, and the sizes are named; --budget starts no new round.
-$RUN --match '^umb_latency H H$' --precision 50% --rounds 9 --out "$tmp/p" -- -m 8:16 -i 10 >"$tmp/run-p.log" 2>&1 \
+# --precision: umb-run stops after the first round whose values put every
+# size within +-50% (never before round 6, the first with a 95% interval),
+# or reports the sizes that are not after the last round. Which of the two
+# depends on the machine's load (MPICH's busy-polling ranks on a busy 2-core
+# machine take scheduler slices), so the test recomputes the rule from the
+# result files and checks that umb-run acted on it; +-0.001% is never reached.
+$RUN --match '^umb_latency H H$' --precision 50% --rounds 12 --out "$tmp/p" -- -m 8:16 -i 10 >"$tmp/run-p.log" 2>&1 \
     || { cat "$tmp/run-p.log"; fail "umb-run --precision 50%"; }
-grep -Eq '^umb-run: precision \+-50% reached at every size after [6-9] rounds$' "$tmp/run-p.log" || { cat "$tmp/run-p.log"; fail "umb-run --precision 50%: not reached in rounds 6 to 9"; }
+"$PYTHON3" - "$tmp/p" "$tmp/run-p.log" <<'PY' || { cat "$tmp/run-p.log"; fail "umb-run --precision 50%: stopped at the wrong round"; }
+import json, math, os, statistics, sys
+d, log = sys.argv[1], open(sys.argv[2]).read()
+m = json.load(open(os.path.join(d, "run.json")))
+def rank(n):  # binomial order statistics: the interval [x_k, x_(n+1-k)] covers the median at >= 95%
+    k, cdf = 0, 0.0
+    for j in range(n // 2 + 1):
+        cdf += math.comb(n, j) / 2 ** n
+        if cdf > 0.025:
+            break
+        k = j + 1
+    return k
+by_size = {}
+first = None
+for rnd in range(1, m["rounds_done"] + 1):
+    for r in m["runs"]:
+        if r["round"] == rnd:
+            for l in open(os.path.join(d, r["file"])):
+                o = json.loads(l)
+                if o["type"] == "result":
+                    by_size.setdefault(o["size"], []).append(o["avg_latency_us"])
+    def ok(v):
+        s, k = sorted(v), rank(len(v))
+        return k > 0 and (s[-k] - s[k - 1]) / 2 <= 0.5 * statistics.median(v)
+    if first is None and by_size and all(ok(v) for v in by_size.values()):
+        first = rnd
+assert sorted(by_size) == [8, 16], by_size
+if first is not None:
+    assert first >= 6 and m["rounds_done"] == first and m["precision"]["converged"], (first, m["precision"])
+    assert "umb-run: precision +-50%% reached at every size after %d rounds\n" % first in log
+else:
+    assert m["rounds_done"] == 12 and not m["precision"]["converged"], m["precision"]
+    assert "umb-run: precision +-50% not reached after 12 rounds" in log
+PY
 $RUN --match '^umb_latency H H$' --precision 0.001% --rounds 6 --out "$tmp/q" -- -m 8:16 -i 10 >"$tmp/run-q.log" 2>&1 \
     || { cat "$tmp/run-q.log"; fail "umb-run --precision 0.001%"; }
 grep -q '^umb-run: precision +-0.001% not reached after 6 rounds at 2 sizes' "$tmp/run-q.log" && grep -q '^    umb_latency H H default 16 B: +-' "$tmp/run-q.log" \

@@ -124,6 +124,14 @@ $RUN --match '^umb_latency H H$' --rounds 5 --budget 0.01 --out "$tmp/bud" -- -m
 grep -q '^umb-run: --budget 0.01 s spent after round 1$' "$tmp/run-b.log" && grep -q ': 1 runs, 0 skipped' "$tmp/run-b.log" \
     || { cat "$tmp/run-b.log"; fail "umb-run --budget: more than one round"; }
 
+# --run-limit stops a run that takes longer and keeps it as status 124
+# (umb-run then ends with 1, as for any failed run).
+start=$(date +%s)
+rc=0; $RUN --match '^umb_latency H H$' --run-limit 2 --out "$tmp/lim" -- -m 1:1 -i 1000000000 >"$tmp/run-l.log" 2>&1 || rc=$?
+[ $rc -eq 1 ] && [ $(( $(date +%s) - start )) -le 30 ] && grep -q '^    STOPPED: stopped after 2 s (--run-limit)$' "$tmp/run-l.log" \
+    && "$PYTHON3" -c "import json,sys; r=json.load(open(sys.argv[1]))['runs']; assert len(r)==1 and r[0]['status']==124, r" "$tmp/lim/run.json" \
+    || { cat "$tmp/run-l.log"; fail "umb-run --run-limit: not stopped, or not kept as 124"; }
+
 rc=0; $CMP "$tmp/a" >"$tmp/o" 2>&1 || rc=$?
 [ $rc -ne 0 ] && grep -q "two or more results folders" "$tmp/o" || fail "umb-compare with one folder"
 rc=0; $RUN --np 1 >"$tmp/o" 2>&1 || rc=$?
@@ -131,7 +139,7 @@ rc=0; $RUN --np 1 >"$tmp/o" 2>&1 || rc=$?
 # A stray word before "--" is refused in one line (exit 1), not passed on
 # to every program; a set name given bare gets a hint.
 for args in "quick --out $tmp/stray" "--out $tmp/stray -f" "--set nope" "--config default --out $tmp/stray" "--config a:b --out $tmp/stray" \
-        "--precision 0% --out $tmp/stray" "--rounds 0 --out $tmp/stray" "--match ^nothing --out $tmp/stray" "--config x --config x --out $tmp/stray"; do
+        "--precision 0% --out $tmp/stray" "--run-limit 0 --out $tmp/stray" "--rounds 0 --out $tmp/stray" "--match ^nothing --out $tmp/stray" "--config x --config x --out $tmp/stray"; do
     rc=0; $RUN $args >"$tmp/o" 2>&1 || rc=$?
     [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/o")" -eq 1 ] && grep -q '^umb-run: ' "$tmp/o" || { cat "$tmp/o"; fail "umb-run $args: exit $rc"; }
 done

@@ -67,13 +67,18 @@ static void *watch(void *arg)
     return NULL;
 }
 
+void umb_watchdog_where(int rank, const char *host)
+{
+    my_rank = rank;
+    snprintf(my_host, sizeof my_host, "%s", host);
+}
+
 void umb_watchdog_start(double seconds, int rank, const char *host)
 {
     pthread_t t;
     if (seconds <= 0) return;
     limit = seconds;
-    my_rank = rank;
-    snprintf(my_host, sizeof my_host, "%s", host);
+    umb_watchdog_where(rank, host);
     if (pthread_create(&t, NULL, watch, NULL) != 0)
         umb_fatal("pthread_create", __FILE__, __LINE__, "cannot start the --timeout watchdog");
     pthread_detach(t);

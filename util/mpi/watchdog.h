@@ -4,8 +4,12 @@
 
 #include <stddef.h>
 
-/* Starts the watchdog (seconds <= 0: does nothing). */
+/* Starts the watchdog (seconds <= 0: does nothing); it may start before
+   MPI_Init (rank -1), so that a start-up or an ending that hangs (a launcher
+   killed under the ranks) ends too. */
 void umb_watchdog_start(double seconds, int rank, const char *host);
+/* The rank and host the abort message names, once known. */
+void umb_watchdog_where(int rank, const char *host);
 /* Marks progress: called once per iteration (warm-up included), as it
    starts or, in the back-to-back loops, once its messages are under way;
    a few stores, plus the --counters and placement-log marks. */

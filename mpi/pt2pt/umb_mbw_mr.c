@@ -26,6 +26,7 @@ typedef struct {
     MPI_Request *reqs;
     int pairs, sender, peer;
     double *all;  /* rank 0: every rank's window times, rank by rank */
+    long all_iters;  /* iterations `all` has room for (--precision grows them) */
 } pair_streams;
 
 /* One timed window per iteration and pair. Before it, outside the timer:
@@ -89,6 +90,11 @@ static void place(umb_bench *b, void *ctx, size_t size)
 static void summarize(umb_bench *b, void *ctx, size_t size, double *times, long iters, umb_stats *s, umb_col *extra)
 {
     pair_streams *ps = ctx;
+    if (b->rank == 0 && iters > ps->all_iters) {
+        free(ps->all);
+        ps->all = umb_xmalloc(sizeof(double) * (size_t)iters * (size_t)b->nranks, "all window times");
+        ps->all_iters = iters;
+    }
     UMB_MPI_CHECK(MPI_Gather(times, (int)iters, MPI_DOUBLE, ps->all, (int)iters, MPI_DOUBLE, 0, MPI_COMM_WORLD));
     if (b->rank != 0) return;
     double mb = (double)size * ps->w.window / 1e6, sum_bw = 0, sum_rate = 0;
@@ -127,8 +133,8 @@ int main(int argc, char **argv)
     ps.peer = ps.sender ? b.rank + ps.pairs : b.rank - ps.pairs;
     umb_window_alloc(&b, &ps.w, b.opt.max_size);
     ps.reqs = umb_xmalloc(sizeof(MPI_Request) * (size_t)ps.w.window, "requests");
-    long most = b.opt.iters > b.opt.iters_large ? b.opt.iters : b.opt.iters_large;
-    ps.all = b.rank == 0 ? umb_xmalloc(sizeof(double) * (size_t)most * (size_t)b.nranks, "all window times") : NULL;
+    ps.all = NULL;
+    ps.all_iters = 0;
 
     umb_bench_header(&b, &h);
     if (b.rank == 0) {

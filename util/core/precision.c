@@ -56,3 +56,21 @@ int umb_precision_met(const double *samples, long n, umb_precision_of of, double
 {
     return umb_precision_reached(samples, n, of) <= target;
 }
+
+long umb_precision_next(long n, long skip, double reached, double target, double seconds, double left, long most)
+{
+    if (reached <= target || n < 1) return 0;
+    double want = isfinite(reached) ? ceil((double)n * (reached / target) * (reached / target) * 1.25) : 2.0 * (double)n;
+    if (want < UMB_PRECISION_MEAN_MIN) want = UMB_PRECISION_MEAN_MIN;
+    if (want > 10.0 * (double)n) want = 10.0 * (double)n;
+    if (want > (double)most) want = (double)most;
+    double per = seconds / (double)(n + skip);  /* one iteration, warm-up alike */
+    if (per > 0) {
+        double fits = floor(left / per) - (double)skip;
+        if (fits < want) {
+            if (fits < 1.5 * (double)n) return 0;  /* a little more would not change the answer */
+            want = fits;
+        }
+    }
+    return want > (double)n ? (long)want : 0;
+}

@@ -28,4 +28,13 @@ double umb_precision_reached(const double *samples, long n, umb_precision_of of)
 /* 1 when umb_precision_reached() <= target (a fraction, 0.02 for 2%). */
 int umb_precision_met(const double *samples, long n, umb_precision_of of, double target);
 
+/* The timed iterations of a size's next attempt, after one of n timed
+   iterations (behind `skip` warm-up ones) that reached `reached` (INFINITY:
+   no interval yet) in `seconds`, with `left` seconds of the size's budget
+   still to spend: enough for `target` by the interval's 1/sqrt(n) law with
+   a quarter more, at most ten times n and `most`; only what the budget
+   allows, and then not less than half as many again. 0: stop (the target
+   is met, or no larger attempt fits). */
+long umb_precision_next(long n, long skip, double reached, double target, double seconds, double left, long most);
+
 #endif

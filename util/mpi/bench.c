@@ -23,7 +23,7 @@
 /* The observers (observer.h), in the order their hooks run and their
    columns appear. */
 static const umb_observer *const observers[] = {
-    &umb_place_observer, &umb_counters_observer, &umb_path_observer, &umb_findings_observer,
+    &umb_place_observer, &umb_counters_observer, &umb_path_observer, &umb_precision_observer, &umb_findings_observer,
 };
 #define EACH_OBSERVER(o) for (const umb_observer *const *o = observers; o < observers + sizeof observers / sizeof *observers; o++)
 
@@ -247,6 +247,7 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
 
     if (!bad && !b->opt.help && !b->opt.version) observers_prepare(b, argv);
     umb_placement_set_mode(b->opt.place_check);
+    if (!bad) umb_watchdog_start(b->opt.timeout, -1, "(before MPI_Init)");
     choose_gpu_before_init(b, &gpu);
 
     UMB_MPI_CHECK(MPI_Init(&argc, &argv));
@@ -255,6 +256,7 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
     MPI_Comm_size(MPI_COMM_WORLD, &b->nranks);
     umb_hostname(b->host, sizeof b->host);
     umb_error_context(cli->program, b->rank, b->host);
+    umb_watchdog_where(b->rank, b->host);
 
     answer_help_or_version(b);
     check_usage(b, bad, err, ranks);
@@ -270,7 +272,6 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
     b->out.program = cli->program;
     b->out.buffers = b->buffers;
     b->out.out = stdout;
-    umb_watchdog_start(b->opt.timeout, b->rank, b->host);
 }
 
 void umb_bench_alloc(umb_bench *b, umb_buffer *buf, size_t bytes) { umb_bench_alloc_kind(b, buf, b->kind, bytes); }
@@ -311,6 +312,37 @@ static void summarize_row(umb_bench *b, const umb_sweep *sw, void *ctx, umb_row 
     else no_stats(&row->stats);
 }
 
+/* Room for n timed iterations' times and flags. */
+static void ensure_slots(long n, long *slots, double **times, double **scratch, int **keep)
+{
+    if (n <= *slots) return;
+    free(*times);
+    free(*scratch);
+    free(*keep);
+    *slots = n;
+    *times = umb_xmalloc(sizeof(double) * (size_t)n, "iteration times");
+    *scratch = umb_xmalloc(sizeof(double) * (size_t)n, "iteration times");
+    *keep = umb_xmalloc(sizeof(int) * (size_t)n, "iteration flags");
+}
+
+/* One attempt at a size, observed: returns whether every -c check passed. */
+static int attempt(umb_bench *b, const umb_sweep *sw, void *ctx, umb_row *row, double *times)
+{
+    for (long i = 0; i < row->iters; i++) row->keep[i] = 1, times[i] = 0;  /* 0: a rank that times nothing (a responder) */
+    row->split = NULL;
+    row->times = times;
+    EACH_OBSERVER(o) if ((*o)->begin) (*o)->begin(b, row);
+    if (!umb_bench_place_each(b)) sw->place(b, ctx, row->size);
+    UMB_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    int valid = 1;
+    if (umb_bench_handshake(b)) valid = sw->handshake(b, ctx, row->size, row->iters, row->skip, times);
+    else sw->classic(b, ctx, row->size, row->iters, row->skip, times);
+    EACH_OBSERVER(o) if ((*o)->stop) (*o)->stop(b, row);  /* first: what is counted ends with the loop */
+    valid = umb_bench_all_valid(b, valid);
+    EACH_OBSERVER(o) if ((*o)->end) (*o)->end(b, row);
+    return valid;
+}
+
 void umb_bench_sweep(umb_bench *b, const umb_sweep *sw, void *ctx)
 {
     umb_col extra[2], more[64];
@@ -318,28 +350,23 @@ void umb_bench_sweep(umb_bench *b, const umb_sweep *sw, void *ctx)
     memcpy(extra, sw->extra, sizeof extra);
     if (b->rank == 0) EACH_OBSERVER(o) if ((*o)->titles) nmore += (*o)->titles(b, sw->metric, more + nmore);
     umb_bench_columns(b, sw->metric, extra, sw->nextra, more, nmore);
-    long most = b->opt.iters > b->opt.iters_large ? b->opt.iters : b->opt.iters_large;
-    size_t slots = (size_t)(most > 0 ? most : 1);
-    double *times = umb_xmalloc(sizeof(double) * slots, "iteration times");
-    double *scratch = umb_xmalloc(sizeof(double) * slots, "iteration times");
-    int *keep = umb_xmalloc(sizeof(int) * slots, "iteration flags");
+    double *times = NULL, *scratch = NULL;
+    int *keep = NULL;
+    long slots = 0;
     umb_progress_phase(sw->phase);
     for (size_t size = b->opt.min_size; size <= b->opt.max_size; size = umb_size_next(size)) {
-        umb_row row = {.size = size, .metric = sw->metric, .keep = keep,
-                       .payload = sw->payload ? sw->payload(b, ctx, size) : NAN};
+        umb_row row = {.size = size, .metric = sw->metric, .payload = sw->payload ? sw->payload(b, ctx, size) : NAN};
         umb_row_facts_unknown(&row.facts);
         umb_iterations(&b->opt, b->cli, size, &row.iters, &row.skip);
-        for (long i = 0; i < row.iters; i++) keep[i] = 1;
-        EACH_OBSERVER(o) if ((*o)->begin) (*o)->begin(b, &row);
         umb_progress_size(size);
-        if (!umb_bench_place_each(b)) sw->place(b, ctx, size);
-        UMB_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
-        int valid = 1;
-        if (umb_bench_handshake(b)) valid = sw->handshake(b, ctx, size, row.iters, row.skip, times);
-        else sw->classic(b, ctx, size, row.iters, row.skip, times);
-        EACH_OBSERVER(o) if ((*o)->stop) (*o)->stop(b, &row);  /* first: what is counted ends with the loop */
-        valid = umb_bench_all_valid(b, valid);
-        EACH_OBSERVER(o) if ((*o)->end) (*o)->end(b, &row);
+        int valid;
+        for (;; row.attempt++) {  /* until no observer asks for another attempt (--precision) */
+            ensure_slots(row.iters > 0 ? row.iters : 1, &slots, &times, &scratch, &keep);
+            row.keep = keep;
+            valid = attempt(b, sw, ctx, &row, times);
+            if (!row.again) break;
+            row.iters = row.again;
+        }
         summarize_row(b, sw, ctx, &row, times, scratch, extra);
         nmore = 0;
         if (b->rank == 0) EACH_OBSERVER(o) if ((*o)->columns) nmore += (*o)->columns(b, &row, more + nmore);

@@ -194,8 +194,12 @@ void umb_bench_header(umb_bench *b, umb_header *h)
         umb_header_str(h, "hints", "Hints", "none");
     }
     umb_bench_observers_header(b, h, UMB_HDR_PLACEMENT);
-    umb_header_str(h, "iterations", "Iterations", "%ld (warm-up %ld); above %zu bytes: %ld (warm-up %ld)",
-                   o->iters, o->skip, b->cli->large_size, o->iters_large, o->skip_large);
+    long first, skip, first_large, skip_large;  /* a precision's first attempt, else the fixed counts */
+    umb_iterations(o, b->cli, 1, &first, &skip);
+    umb_iterations(o, b->cli, b->cli->large_size + 1, &first_large, &skip_large);
+    umb_header_str(h, "iterations", "Iterations", "%s%ld (warm-up %ld); above %zu bytes: %ld (warm-up %ld)",
+                   umb_options_precision(o) ? "as the precision needs, from " : "", first, skip,
+                   b->cli->large_size, first_large, skip_large);
     umb_header_str(h, "validation", "Validation", "%s", o->validate ? "on: every byte of every message" : "off");
     if (o->timeout > 0) umb_header_str(h, "timeout", "Timeout", "%.0f s without progress ends the job", o->timeout);
     if (umb_options_uses(o, is_device) && b->aware == UMB_VERDICT_UNKNOWN && !o->assume_cuda_aware)

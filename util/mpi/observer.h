@@ -22,6 +22,9 @@ typedef struct {
     double payload;          /* bytes handed to the library per timed iteration (NAN unknown) */
     int *keep;               /* per timed iteration: 0 leaves it out of the row (every rank agrees) */
     int *split;              /* NULL, or per timed iteration 1/0: the row also gets each group's stats */
+    const double *times;     /* per timed iteration: this rank's seconds, as the loop measured them */
+    int attempt;             /* 0, then 1, 2... when the size runs again */
+    long again;              /* set by an observer's end (every rank alike): run the size again with this many timed iterations */
     umb_counts phases[UMB_NPHASES];  /* what was counted, per phase (counters.h), when counting is on */
     umb_stats stats;         /* rank 0: the row, over the kept iterations */
     umb_stats group[2];      /* rank 0, with split: split 1, split 0 */
@@ -45,7 +48,8 @@ typedef struct {
     void (*begin)(umb_bench *b, umb_row *row);
     /* Right after the loop, on this rank alone: stop counting. */
     void (*stop)(umb_bench *b, umb_row *row);
-    /* Collective, after the ranks agreed on validity: gather; may clear keep[] and set split. */
+    /* Collective, after the ranks agreed on validity: gather; may clear
+       keep[] and set split, and set again (only the last attempt makes the row). */
     void (*end)(umb_bench *b, umb_row *row);
     /* Rank 0, once the row's statistics are known: its columns; returns how many. */
     int (*columns)(umb_bench *b, umb_row *row, umb_col *cols);
@@ -56,6 +60,7 @@ typedef struct {
 extern const umb_observer umb_place_observer;     /* bench_place.c */
 extern const umb_observer umb_counters_observer;  /* bench_counters.c */
 extern const umb_observer umb_path_observer;      /* bench_path.c */
+extern const umb_observer umb_precision_observer; /* bench_precision.c */
 extern const umb_observer umb_findings_observer;  /* bench_findings.c */
 
 #endif

@@ -50,7 +50,7 @@ bad:
 
 enum { OPT_FORMAT = 256, OPT_PLACE_WITH, OPT_PLACE, OPT_ADVISE, OPT_DEVICE, OPT_TIMEOUT,
        OPT_ASSUME_AWARE, OPT_ALLOW_OVERSUB, OPT_ROOT_BUFFER, OPT_BUFFER, OPT_BUFFERS, OPT_PLACE_CHECK, OPT_LOOP,
-       OPT_PATH, OPT_MEASURE_BOUND };
+       OPT_PATH, OPT_MEASURE_BOUND, OPT_PRECISION, OPT_SIZE_BUDGET };
 
 int umb_buffer_kind_parse(const char *s, umb_kind *k, int *was_m)
 {
@@ -93,6 +93,12 @@ int umb_options_uses(const umb_options *o, int (*pred)(umb_kind))
 int umb_options_place_each(const umb_options *o)
 {
     return o->place_when == UMB_PLACE_EACH && umb_options_uses(o, umb_kind_is_managed);
+}
+
+double umb_options_precision(const umb_options *o)
+{
+    if (o->precision_given) return o->precision;
+    return umb_options_place_each(o) && !o->iters_given ? UMB_DEFAULT_MANAGED_PRECISION : 0;
 }
 
 int umb_options_checks_placement(const umb_options *o)
@@ -160,6 +166,8 @@ static const struct option long_options[] = {
     {"allow-oversubscription", no_argument, 0, OPT_ALLOW_OVERSUB},
     {"path", no_argument, 0, OPT_PATH},
     {"measure-bound", no_argument, 0, OPT_MEASURE_BOUND},
+    {"precision", required_argument, 0, OPT_PRECISION},
+    {"size-budget", required_argument, 0, OPT_SIZE_BUDGET},
     {"accelerator", required_argument, 0, 'd'},
     {"root", required_argument, 0, 'k'},
     {"root-buffer", required_argument, 0, OPT_ROOT_BUFFER},
@@ -188,6 +196,7 @@ static void set_defaults(umb_options *o, const umb_cli *cli)
     o->window = cli->window;
     o->device = -1;
     o->mem_limit = UMB_DEFAULT_MEM_LIMIT;
+    o->size_budget = UMB_DEFAULT_SIZE_BUDGET;
 }
 
 /* The options OMB has: -m -i -x -f -c -M -W -h -v. */
@@ -200,6 +209,7 @@ static int parse_omb_option(umb_options *o, const umb_cli *cli, int c, const cha
     case 'i':
         if (parse_count(a, &v)) return umb_errf(err, n, "-i %s: iterations must be a positive integer", a);
         o->iters = o->iters_large = v;
+        o->iters_given = 1;
         return 0;
     case 'x':
         if (umb_parse_long(a, 0, LONG_MAX, &v))
@@ -233,6 +243,25 @@ static int parse_timeout(umb_options *o, const char *a, char *err, size_t n)
     if (errno || *end || end == a || !(t >= 0) || t > 1e6)
         return umb_errf(err, n, "--timeout %s: expected seconds >= 0 (0 turns the watchdog off)", a);
     o->timeout = t;
+    return 0;
+}
+
+/* --precision P% (P in (0, 100], the % may be left out) or off. */
+static int parse_precision(umb_options *o, const char *a, char *err, size_t n)
+{
+    char *end;
+    if (!strcmp(a, "off")) {
+        o->precision = 0;
+        o->precision_given = -1;
+        return 0;
+    }
+    errno = 0;
+    double p = strtod(a, &end);
+    if (*end == '%') end++;
+    if (errno || *end || end == a || !(p > 0) || p > 100)
+        return umb_errf(err, n, "--precision %s: expected a percentage above 0 and at most 100 (e.g. 2%%), or off", a);
+    o->precision = p / 100;
+    o->precision_given = 1;
     return 0;
 }
 
@@ -288,6 +317,17 @@ static int parse_umbench_option(umb_options *o, int c, const char *a, char *err,
         return 0;
     case OPT_TIMEOUT:
         return parse_timeout(o, a, err, n);
+    case OPT_PRECISION:
+        return parse_precision(o, a, err, n);
+    case OPT_SIZE_BUDGET: {
+        char *end;
+        errno = 0;
+        double t = strtod(a, &end);
+        if (errno || *end || end == a || !(t > 0) || t > 1e6)
+            return umb_errf(err, n, "--size-budget %s: expected seconds above 0 (fractions allowed)", a);
+        o->size_budget = t;
+        return 0;
+    }
     case OPT_ASSUME_AWARE: o->assume_cuda_aware = 1; return 0;
     case OPT_ALLOW_OVERSUB: o->allow_oversubscription = 1; return 0;
     case OPT_PATH: o->path = 1; return 0;
@@ -431,4 +471,6 @@ void umb_iterations(const umb_options *o, const umb_cli *cli, size_t size, long 
     int large = size > cli->large_size;
     *iters = large ? o->iters_large : o->iters;
     *skip = large ? o->skip_large : o->skip;
+    /* With a precision, a first attempt; the precision observer asks for more. */
+    if (umb_options_precision(o) && !o->iters_given && *iters > UMB_PRECISION_FIRST_ITERS) *iters = UMB_PRECISION_FIRST_ITERS;
 }

@@ -54,6 +54,10 @@ typedef struct {
     int assume_cuda_aware, allow_oversubscription;
     int path;              /* --path: the CUDA copies of every row (CUPTI) and UCX's protocol choices */
     int measure_bound;     /* --measure-bound: measure the path's bound in the run */
+    int iters_given;       /* -i was given */
+    double precision;      /* --precision as a fraction (0.02) */
+    int precision_given;   /* 1: --precision P%, -1: --precision off, 0: the default */
+    double size_budget;    /* --size-budget: seconds per size with a precision */
     int nkinds;
     umb_kind kinds[2];     /* point-to-point: SRC DST */
     int m_given;           /* a buffer was given as M */
@@ -71,12 +75,19 @@ int umb_list_length(const char *list);
 int umb_options_uses(const umb_options *o, int (*pred)(umb_kind));
 /* Whether managed buffers are placed before every measured operation. */
 int umb_options_place_each(const umb_options *o);
+/* The precision that ends each size (a fraction; 0: fixed counts): as
+   --precision says, else UMB_DEFAULT_MANAGED_PRECISION for managed buffers
+   placed before each iteration without -i (docs/method.md), else 0. */
+double umb_options_precision(const umb_options *o);
 /* Whether the run checks placement: managed buffers and --place-check not off. */
 int umb_options_checks_placement(const umb_options *o);
 /* Whether the handshake loop runs (--loop, or placement before each, or -c). */
 int umb_options_handshake(const umb_options *o);
 
 #define UMB_DEFAULT_MEM_LIMIT ((size_t)512 << 20)  /* OMB's default -M */
+#define UMB_DEFAULT_SIZE_BUDGET 3.0              /* --size-budget, seconds */
+#define UMB_DEFAULT_MANAGED_PRECISION 0.02       /* placed managed buffers without -i */
+#define UMB_PRECISION_FIRST_ITERS 100            /* a precision's first attempt without -i */
 
 /* Parses argv. Returns 0; 1 with one line in err (no newline) naming the
    bad value and the accepted ones; or 2 for an unknown option (the caller
@@ -96,7 +107,7 @@ size_t umb_size_next(size_t size);
    managed (so no slot sees pages another already moved) or with -c (so
    every message can be checked), else one shared by all slots, as OMB. */
 int umb_window_buffers(const umb_options *o);
-/* Iterations and warm-up for one size. */
+/* Iterations and warm-up for one size (with a precision: its first attempt). */
 void umb_iterations(const umb_options *o, const umb_cli *cli, size_t size,
                     long *iters, long *skip);
 

@@ -14,7 +14,8 @@ typedef struct {
 } umb_ranklog;
 
 /* Collective: every rank's `mine` (rec bytes) for this size, gathered into
-   rank 0's log. Returns rank 0's new row of nranks records, NULL elsewhere. */
+   rank 0's log (a size logged again replaces its row). Returns rank 0's new
+   row of nranks records, NULL elsewhere. */
 void *umb_ranklog_gather(umb_ranklog *l, int rank, int nranks, size_t size, long iters, const void *mine, size_t rec);
 
 /* Rank 0: the record of rank r for the i-th size logged. */

@@ -1,0 +1,55 @@
+#!/bin/sh
+# --precision on host buffers: every size runs until the 95% interval of its
+# mean is within the target, or its --size-budget is spent; the row says how
+# close it got, the end lists the sizes that did not get there, and the JSON
+# agrees with the rows. Without it, host buffers keep OMB's fixed counts.
+# The rule and the next attempt's count: tests/unit/test_precision.
+. "$top_srcdir/tests/lib.sh"
+[ -n "${PYTHON3:-}" ] || skip "python3 not found"
+check() {  # check TARGET_PCT FIRST_ITERS: rows, closing record and iteration counts agree
+    "$PYTHON3" - "$tmp/out" "$1" "$2" <<'PY' || fail "precision fields (above)"
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+target, first = float(sys.argv[2]), int(sys.argv[3])
+head, rows = objs[0], [o for o in objs if o["type"] == "result"]
+rec = [o for o in objs if o["type"] == "precision"]
+assert "precision" in head and len(rec) == 1 and rec[0]["target_pct"] == target, (head, rec)
+missed = {m["size"] for m in rec[0]["not_converged"]}
+assert rec[0]["sizes"] == len(rows), rec
+for r in rows:
+    p = r["precision_pct"]
+    # A row met the target or is listed; it ran at least the first attempt's count,
+    # and an attempt with no interval (fewer than 30 samples) is never the last.
+    assert (p is not None and p <= target) == (r["size"] not in missed), (r, missed)
+    assert r["iterations"] >= min(first, 30) and (p is not None or r["size"] in missed), r
+print("sizes %d, not converged %d, iterations %s" % (len(rows), len(missed), [r["iterations"] for r in rows]))
+PY
+}
+run_mpi 2 "$PT2PT/umb_latency" --precision 5% -m 1:1K --format json H H
+expect_rc 0 "umb_latency --precision 5%"
+check 5 100
+# -i gives the first attempt: 10 samples have no interval, so a second runs.
+run_mpi 2 "$PT2PT/umb_bw" --precision 5% -i 10 -m 1:256 --format json H H
+expect_rc 0 "umb_bw --precision 5% -i 10"
+check 5 30
+# A target no run can meet, with a small budget: every size is listed, and the
+# budget bounds the run (9 sizes of 0.2 s, plus each size's last attempt).
+start=$(date +%s)
+run_mpi 2 "$PT2PT/umb_latency" --precision 0.001% --size-budget 0.2 -m 1:256 --format json H H
+expect_rc 0 "umb_latency --precision 0.001%"
+[ $(( $(date +%s) - start )) -le 60 ] || fail "--size-budget 0.2 over 9 sizes took more than 60 s"
+check 0.001 100
+"$PYTHON3" -c "import json,sys; r=[json.loads(l) for l in open(sys.argv[1])][-2]; assert r['type']=='precision' and len(r['not_converged'])==9, r" "$tmp/out" \
+    || { tail -3 "$tmp/out"; fail "not every size listed"; }
+# The table: the column, the header line and the closing line.
+run_mpi 2 "$top_builddir/mpi/collective/umb_bcast" --precision 0.001% --size-budget 0.1 -m 4:16
+expect_rc 0 "umb_bcast --precision 0.001%"
+grep -q '^# Precision: +-0.001% (--precision): ' "$tmp/out" && grep -q '^# Size .* +-% (95%)' "$tmp/out" \
+    && grep -q '^# Precision +-0.001%: reached at 0 of 3 sizes; not within 0.1 s per size (--size-budget) at: 4 B' "$tmp/out" \
+    || { cat "$tmp/out"; fail "precision lines of the table"; }
+# Host buffers without --precision: OMB's counts, no precision column.
+run_mpi 2 "$PT2PT/umb_latency" -m 1:4 H H
+expect_rc 0 "umb_latency H H"
+grep -q '^# Iterations: 10000 (warm-up 100)' "$tmp/out" && ! grep -q 'Precision' "$tmp/out" \
+    || { cat "$tmp/out"; fail "fixed counts without --precision"; }
+exit 0

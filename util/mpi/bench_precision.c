@@ -1,0 +1,134 @@
+/* --precision, an observer of the sweep (docs/method.md, "Precision: when
+   to stop"): after each attempt at a size it asks whether the 95% interval
+   of the mean of the kept iterations is within the target on every rank;
+   when not, and the size's budget allows a larger attempt, it sets the
+   row's `again` and the sweep runs the size again, whole, with more
+   iterations. Only the last attempt makes the row; its column says how
+   close it got, and the end lists the sizes that did not get there. */
+#include "observer.h"
+
+#include "error.h"
+#include "precision.h"
+
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MOST_ITERS 1000000  /* per attempt: 20 MB of iteration records */
+#define LISTED 64           /* sizes named in the closing report */
+
+static struct {
+    double size_start, attempt_start;
+    double reached;                 /* the size's last attempt, over ranks (the widest) */
+    int missed, rows;               /* rank 0: sizes that did not get there, of how many */
+    size_t missed_size[LISTED];
+    double missed_pct[LISTED];
+} S;
+
+static double target(const umb_bench *b) { return umb_options_precision(&b->opt); }
+
+static void header(umb_bench *b, umb_header *h, umb_header_part part)
+{
+    if (part != UMB_HDR_PLACEMENT || !target(b)) return;
+    umb_header_str(h, "precision", "Precision",
+                   "+-%g%% (%s): a size runs again, with more iterations, until the 95%% interval of its mean "
+                   "is that narrow on every rank or %g s (--size-budget) are spent",
+                   100 * target(b), b->opt.precision_given ? "--precision"
+                                    : "the default for managed buffers placed before each iteration; "
+                                      "--precision off: OMB's fixed counts",
+                   b->opt.size_budget);
+}
+
+static int titles(umb_bench *b, const umb_metric *m, umb_col *cols)
+{
+    (void)m;
+    if (!target(b)) return 0;
+    umb_num_col(&cols[0], "+-% (95%)", "precision_pct", 0, 1);
+    return 1;
+}
+
+static void begin(umb_bench *b, umb_row *row)
+{
+    if (!target(b)) return;
+    S.attempt_start = MPI_Wtime();
+    if (row->attempt == 0) S.size_start = S.attempt_start;
+}
+
+/* Collective: the widest interval of any rank's kept iterations, and
+   whether to run the size again. */
+static void end(umb_bench *b, umb_row *row)
+{
+    row->again = 0;
+    if (!target(b)) return;
+    double *kept = umb_xmalloc(sizeof(double) * (size_t)(row->iters > 0 ? row->iters : 1), "precision samples");
+    long n = 0, timed = 0;
+    for (long i = 0; i < row->iters; i++)
+        if (row->keep[i]) timed += (kept[n++] = row->times[i]) != 0;
+    double now = MPI_Wtime();
+    /* A rank that timed none of its kept iterations (ping-pong's responder) has no say: -1. */
+    double mine[3] = {n && !timed ? -1 : umb_precision_reached(kept, n, UMB_PRECISION_MEAN), now - S.attempt_start,
+                      now - S.size_start}, all[3];
+    free(kept);
+    UMB_MPI_CHECK(MPI_Allreduce(mine, all, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+    S.reached = all[0] < 0 ? INFINITY : all[0];
+    row->again = umb_precision_next(row->iters, row->skip, S.reached, target(b), all[1], b->opt.size_budget - all[2], MOST_ITERS);
+}
+
+static int row_columns(umb_bench *b, umb_row *row, umb_col *cols)
+{
+    if (!target(b)) return 0;
+    S.rows++;
+    if (!(S.reached <= target(b))) {
+        if (S.missed < LISTED) {
+            S.missed_size[S.missed] = row->size;
+            S.missed_pct[S.missed] = 100 * S.reached;
+        }
+        S.missed++;
+    }
+    umb_num_col(&cols[0], "+-% (95%)", "precision_pct", isfinite(S.reached) ? 100 * S.reached : NAN, 1);
+    return 1;
+}
+
+static void report(umb_bench *b)
+{
+    if (!target(b) || b->rank != 0) return;
+    int listed = S.missed < LISTED ? S.missed : LISTED;
+    if (b->opt.format == UMB_FMT_TABLE) {
+        printf("# Precision +-%g%%: reached at %d of %d sizes", 100 * target(b), S.rows - S.missed, S.rows);
+        if (S.missed) {
+            printf("; not within %g s per size (--size-budget) at:", b->opt.size_budget);
+            for (int i = 0; i < listed; i++)
+                printf(isfinite(S.missed_pct[i]) ? " %zu B (+-%.1f%%)" : " %zu B (no interval)", S.missed_size[i], S.missed_pct[i]);
+        }
+        printf("\n");
+    } else if (b->opt.format == UMB_FMT_JSON) {
+        umb_strbuf s = {0};
+        umb_sb_printf(&s, "{\"type\":\"precision\",\"program\":");
+        umb_sb_json_string(&s, b->cli->program);
+        umb_sb_json_field(&s, "buffers", b->buffers);
+        umb_sb_printf(&s, ",\"target_pct\":%g,\"size_budget_s\":%g,\"sizes\":%d,\"not_converged\":[", 100 * target(b),
+                      b->opt.size_budget, S.rows);
+        for (int i = 0; i < listed; i++)
+            umb_sb_printf(&s, isfinite(S.missed_pct[i]) ? "%s{\"size\":%zu,\"reached_pct\":%.2f}" : "%s{\"size\":%zu,\"reached_pct\":null}",
+                          i ? "," : "", S.missed_size[i], S.missed_pct[i]);
+        umb_sb_printf(&s, "]}");
+        printf("%s\n", s.s);
+        umb_sb_free(&s);
+    } else {
+        printf("# precision\ntarget_pct,size_budget_s,sizes,not_converged\n%g,%g,%d,%d\n", 100 * target(b),
+               b->opt.size_budget, S.rows, S.missed);
+    }
+    fflush(stdout);
+}
+
+const umb_observer umb_precision_observer = {
+    .name = "precision",
+    .header = header,
+    .titles = titles,
+    .begin = begin,
+    .end = end,
+    .columns = row_columns,
+    .report = report,
+};

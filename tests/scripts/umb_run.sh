@@ -24,8 +24,9 @@ for r in m["runs"]:
         results = [o["size"] for o in lines[1:] if o["type"] == "result"]
         assert lines[0]["type"] == "header" and results == [8, 16, 32, 64, 128, 256], r
         # Managed buffers add a placement row per rank and size after the results,
-        # then the findings; umb-run's own "run" line comes last.
-        assert all(o["type"] in ("result", "rank_placement", "finding") for o in lines[1:-1]), r
+        # a precision run its closing record, then the findings; umb-run's own
+        # "run" line comes last.
+        assert all(o["type"] in ("result", "rank_placement", "precision", "finding") for o in lines[1:-1]), r
     else:
         assert r["skipped"] and len(lines) == 1, r
     assert lines[-1] == {"type": "run", "round": 1, "config": "default", "env": {}, "launcher_flags": []}, lines[-1]

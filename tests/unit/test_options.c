@@ -73,21 +73,21 @@ int main(void)
     CHECK(parse(&o, "--message-size 2:2M") == 0 && o.min_size == 2 && o.max_size == (2 << 20));
     /* Precision: placed managed buffers without -i get the default; -i,
        --precision off, --place once and host buffers keep fixed counts. */
-    long it, sk;
+    long first, warm;
     CHECK(parse(&o, "MD MD") == 0 && umb_options_precision(&o) == UMB_DEFAULT_MANAGED_PRECISION);
-    umb_iterations(&o, &cli, 1, &it, &sk);
-    CHECK(it == UMB_PRECISION_FIRST_ITERS && sk == cli.skip);
+    umb_iterations(&o, &cli, 1, &first, &warm);
+    CHECK(first == UMB_PRECISION_FIRST_ITERS && warm == cli.skip);
     CHECK(parse(&o, "H MH") == 0 && umb_options_precision(&o) == UMB_DEFAULT_MANAGED_PRECISION);
     CHECK(parse(&o, "-i 50 MD MD") == 0 && umb_options_precision(&o) == 0);
     CHECK(parse(&o, "--precision off MD MD") == 0 && umb_options_precision(&o) == 0);
-    umb_iterations(&o, &cli, 1, &it, &sk);
-    CHECK(it == cli.iters);
+    umb_iterations(&o, &cli, 1, &first, &warm);
+    CHECK(first == cli.iters);
     CHECK(parse(&o, "--place once MD MD") == 0 && umb_options_precision(&o) == 0);
     CHECK(parse(&o, "H H") == 0 && umb_options_precision(&o) == 0);
     CHECK(parse(&o, "--precision 5% H H") == 0 && umb_options_precision(&o) == 0.05 && o.size_budget == UMB_DEFAULT_SIZE_BUDGET);
     CHECK(parse(&o, "--precision 0.5 --size-budget 1.5 -i 7 H H") == 0 && umb_options_precision(&o) == 0.005 && o.size_budget == 1.5);
-    umb_iterations(&o, &cli, 1, &it, &sk);
-    CHECK(it == 7);  /* -i: the first attempt */
+    umb_iterations(&o, &cli, 1, &first, &warm);
+    CHECK(first == 7);  /* -i: the first attempt */
     CHECK(parse(&o, "--precision 101%") == 1 && strstr(err, "--precision 101%") && strstr(err, "off"));
     CHECK(parse(&o, "-i 5 -x 0") == 0 && o.iters == 5 && o.iters_large == 5 && o.skip == 0 && o.skip_large == 0);
     CHECK(parse(&o, "--iterations=7 --warmup=3") == 0 && o.iters == 7 && o.skip == 3);

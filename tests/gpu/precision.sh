@@ -1,6 +1,6 @@
 #!/bin/sh
 # The precision default on the GPU machine: managed buffers placed before
-# each iteration, without -i, run each size until +-5% (or 2 s), not OMB's
+# each iteration, without -i, run each size until +-5% (or 3 s), not OMB's
 # 10000 placements. The placement check runs on every row, a retried size
 # leaves one per-rank placement record per rank, of the row's own attempt,
 # and every row met the target or is named at the end. Skips without a GPU.

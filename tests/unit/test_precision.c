@@ -83,13 +83,13 @@ int main(void)
     CHECK(covered >= 0.935 * 2000 && covered < 2000);
 
     /* The next attempt: met is 0; +-4% for 2% needs 4 x 1.25 = 5 times the
-       iterations; no interval doubles (at least 30); ten times at most and
-       `most`; the budget cuts it, and stops it below 1.5 times. */
+       iterations; no interval doubles (at least 30); `most` at most; the
+       budget cuts it, and stops it below 1.5 times. */
     CHECK(umb_precision_next(100, 10, 0.019, 0.02, 1.0, 10.0, 1000000) == 0);
     CHECK(umb_precision_next(100, 10, 0.04, 0.02, 0.011, 10.0, 1000000) == 500);
     CHECK(umb_precision_next(10, 0, INFINITY, 0.02, 0.001, 10.0, 1000000) == 30);
     CHECK(umb_precision_next(100, 0, INFINITY, 0.02, 0.001, 10.0, 1000000) == 200);
-    CHECK(umb_precision_next(100, 0, 1.0, 0.02, 0.001, 1e9, 1000000) == 1000);
+    CHECK(umb_precision_next(100, 0, 1.0, 0.02, 0.001, 1e9, 1000000) == 312500);
     CHECK(umb_precision_next(100, 0, 1.0, 0.02, 0.001, 1e9, 700) == 700);
     CHECK(umb_precision_next(100, 10, 0.04, 0.02, 1.1, 3.0, 1000000) == 290);  /* 10 ms each: 300 fit, less the warm-up */
     CHECK(umb_precision_next(100, 10, 0.04, 0.02, 1.1, 1.5, 1000000) == 0);    /* 140 fit: not worth another attempt */

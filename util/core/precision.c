@@ -62,7 +62,6 @@ long umb_precision_next(long n, long skip, double reached, double target, double
     if (reached <= target || n < 1) return 0;
     double want = isfinite(reached) ? ceil((double)n * (reached / target) * (reached / target) * 1.25) : 2.0 * (double)n;
     if (want < UMB_PRECISION_MEAN_MIN) want = UMB_PRECISION_MEAN_MIN;
-    if (want > 10.0 * (double)n) want = 10.0 * (double)n;
     if (want > (double)most) want = (double)most;
     double per = seconds / (double)(n + skip);  /* one iteration, warm-up alike */
     if (per > 0) {

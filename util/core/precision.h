@@ -32,9 +32,11 @@ int umb_precision_met(const double *samples, long n, umb_precision_of of, double
    iterations (behind `skip` warm-up ones) that reached `reached` (INFINITY:
    no interval yet) in `seconds`, with `left` seconds of the size's budget
    still to spend: enough for `target` by the interval's 1/sqrt(n) law with
-   a quarter more, at most ten times n and `most`; only what the budget
-   allows, and then not less than half as many again. 0: stop (the target
-   is met, or no larger attempt fits). */
+   a quarter more, at most `most`; only what the budget allows, and then
+   not less than half as many again (the budget, not a cap on the step,
+   bounds an estimate from a small first attempt: a cap of ten times n left
+   placed managed rows short of 5% in 3 s, their third attempt not fitting).
+   0: stop (the target is met, or no larger attempt fits). */
 long umb_precision_next(long n, long skip, double reached, double target, double seconds, double left, long most);
 
 #endif

@@ -85,7 +85,7 @@ int umb_options_checks_placement(const umb_options *o);
 int umb_options_handshake(const umb_options *o);
 
 #define UMB_DEFAULT_MEM_LIMIT ((size_t)512 << 20)  /* OMB's default -M */
-#define UMB_DEFAULT_SIZE_BUDGET 2.0              /* --size-budget, seconds */
+#define UMB_DEFAULT_SIZE_BUDGET 3.0              /* --size-budget, seconds */
 #define UMB_DEFAULT_MANAGED_PRECISION 0.05       /* placed managed buffers without -i */
 #define UMB_PRECISION_FIRST_ITERS 100            /* a precision's first attempt without -i */
 

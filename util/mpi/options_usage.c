@@ -37,7 +37,7 @@ void umb_usage(const umb_cli *cli, FILE *f)
         "      --precision P%%|off        run each size until the 95%% interval of its mean is within +-P%%\n"
         "                                (from -i, or 100, iterations; at most --size-budget); off: fixed\n"
         "                                counts for placed managed buffers too (default: 5%% for those)\n"
-        "      --size-budget S           seconds per size that --precision may take (default 2)\n"
+        "      --size-budget S           seconds per size that --precision may take (default 3)\n"
         "      --format table|csv|json   output format (default table; json: one object per line)\n"
         "      --place-with kernel|prefetch  how managed buffers are placed (default kernel)\n"
         "      --place each|once         place before every measured operation (default) or once per size\n"

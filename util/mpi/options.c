@@ -234,16 +234,13 @@ static int parse_omb_option(umb_options *o, const umb_cli *cli, int c, const cha
     }
 }
 
-/* --timeout S: seconds, fractions allowed. */
-static int parse_timeout(umb_options *o, const char *a, char *err, size_t n)
+/* Seconds, fractions allowed, from 0 to 1e6: 0, else -1. */
+static int parse_seconds(const char *a, double *t)
 {
     char *end;
     errno = 0;
-    double t = strtod(a, &end);
-    if (errno || *end || end == a || !(t >= 0) || t > 1e6)
-        return umb_errf(err, n, "--timeout %s: expected seconds >= 0 (0 turns the watchdog off)", a);
-    o->timeout = t;
-    return 0;
+    *t = strtod(a, &end);
+    return errno || *end || end == a || !(*t >= 0) || *t > 1e6 ? -1 : 0;
 }
 
 /* --precision P% (P in (0, 100], the % may be left out) or off. */
@@ -316,18 +313,15 @@ static int parse_umbench_option(umb_options *o, int c, const char *a, char *err,
         o->device = (int)v;
         return 0;
     case OPT_TIMEOUT:
-        return parse_timeout(o, a, err, n);
+        if (parse_seconds(a, &o->timeout))
+            return umb_errf(err, n, "--timeout %s: expected seconds >= 0 (0 turns the watchdog off)", a);
+        return 0;
     case OPT_PRECISION:
         return parse_precision(o, a, err, n);
-    case OPT_SIZE_BUDGET: {
-        char *end;
-        errno = 0;
-        double t = strtod(a, &end);
-        if (errno || *end || end == a || !(t > 0) || t > 1e6)
+    case OPT_SIZE_BUDGET:
+        if (parse_seconds(a, &o->size_budget) || !(o->size_budget > 0))
             return umb_errf(err, n, "--size-budget %s: expected seconds above 0 (fractions allowed)", a);
-        o->size_budget = t;
         return 0;
-    }
     case OPT_ASSUME_AWARE: o->assume_cuda_aware = 1; return 0;
     case OPT_ALLOW_OVERSUB: o->allow_oversubscription = 1; return 0;
     case OPT_PATH: o->path = 1; return 0;

@@ -247,7 +247,7 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
 
     if (!bad && !b->opt.help && !b->opt.version) observers_prepare(b, argv);
     umb_placement_set_mode(b->opt.place_check);
-    if (!bad) umb_watchdog_start(b->opt.timeout, -1, "(before MPI_Init)");
+    if (!bad) umb_watchdog_start(b->opt.timeout);
     choose_gpu_before_init(b, &gpu);
 
     UMB_MPI_CHECK(MPI_Init(&argc, &argv));

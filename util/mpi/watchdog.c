@@ -15,8 +15,8 @@ static atomic_size_t current_size;
 static atomic_long current_iteration;
 static const char *_Atomic current_phase = "setup";
 static double limit;
-static int my_rank;
-static char my_host[256];
+static int my_rank = -1;  /* until umb_watchdog_where */
+static char my_host[256] = "(before MPI_Init)";
 
 /* Only the main thread writes: relaxed loads and stores, no locked
    instruction in the timed loops. */
@@ -73,12 +73,11 @@ void umb_watchdog_where(int rank, const char *host)
     snprintf(my_host, sizeof my_host, "%s", host);
 }
 
-void umb_watchdog_start(double seconds, int rank, const char *host)
+void umb_watchdog_start(double seconds)
 {
     pthread_t t;
     if (seconds <= 0) return;
     limit = seconds;
-    umb_watchdog_where(rank, host);
     if (pthread_create(&t, NULL, watch, NULL) != 0)
         umb_fatal("pthread_create", __FILE__, __LINE__, "cannot start the --timeout watchdog");
     pthread_detach(t);

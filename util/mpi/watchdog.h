@@ -4,10 +4,10 @@
 
 #include <stddef.h>
 
-/* Starts the watchdog (seconds <= 0: does nothing); it may start before
-   MPI_Init (rank -1), so that a start-up or an ending that hangs (a launcher
-   killed under the ranks) ends too. */
-void umb_watchdog_start(double seconds, int rank, const char *host);
+/* Starts the watchdog (seconds <= 0: does nothing) before MPI_Init, so
+   that a start-up or an ending that hangs (a launcher killed under the
+   ranks) ends too; its message names rank -1 until umb_watchdog_where. */
+void umb_watchdog_start(double seconds);
 /* The rank and host the abort message names, once known. */
 void umb_watchdog_where(int rank, const char *host);
 /* Marks progress: called once per iteration (warm-up included), as it

@@ -11,7 +11,11 @@ export MPIEXEC MPIEXEC_FLAGS="$mpi_flags"
 for d in a b; do $RUN --out "$tmp/$d" -- -m 8:1K -i 10 -x 1 >/dev/null 2>&1 || fail "umb-run $d"; done
 "$PYTHON3" "$top_srcdir/scripts/umb-compare" "$tmp/a" "$tmp/b" --plot "$tmp/p.png" >/dev/null || fail "umb-compare --plot"
 "$PYTHON3" "$top_srcdir/scripts/umb-plot" "$tmp/a" >/dev/null || fail "umb-plot"
-"$PYTHON3" - "$tmp/p.png" "$tmp/a/plot.png" <<'PY' || fail "PNG"
+# As the README runs them: through their "env python3" line, which may find a
+# pyenv or conda python3 without the distribution's matplotlib.
+"$top_srcdir/scripts/umb-compare" "$tmp/a" "$tmp/b" --plot "$tmp/q.png" >/dev/null || fail "scripts/umb-compare --plot (python3 on PATH: $(command -v python3))"
+"$top_srcdir/scripts/umb-plot" "$tmp/b" >/dev/null || fail "scripts/umb-plot (python3 on PATH: $(command -v python3))"
+"$PYTHON3" - "$tmp/p.png" "$tmp/a/plot.png" "$tmp/q.png" "$tmp/b/plot.png" <<'PY' || fail "PNG"
 import struct, sys, os
 for path in sys.argv[1:]:
     data = open(path, "rb").read()

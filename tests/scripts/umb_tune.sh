@@ -7,6 +7,8 @@
 # a variable Open MPI does not know are refused in one line each. (The
 # single-copy mechanism at 256 KiB-1 MiB was the large effect before: from
 # 3x faster to 3x slower between runs on one VM, not a test's ground.)
+# A setting whose run stalls (a stand-in launcher sleeps when it is set) is
+# stopped at --run-limit once, listed as stalled, and not run again.
 # The catalogue itself: every entry complete.
 . "$top_srcdir/tests/lib.sh"
 [ -n "${PYTHON3:-}" ] || skip "python3 not found"
@@ -29,14 +31,16 @@ cat >"$tmp/cat.json" <<'JSON'
  {"name": "tcp", "library": "openmpi", "variable": "OMPI_MCA_btl", "values": ["self,tcp"], "what": "w", "doc": "d", "versions": "v"},
  {"name": "single_copy", "library": "openmpi", "variable": "OMPI_MCA_btl_vader_single_copy_mechanism", "values": ["cma"], "what": "w", "doc": "d", "versions": "v"},
  {"name": "eager", "library": "openmpi", "variable": "OMPI_MCA_btl_vader_eager_limit", "values": ["8192"], "what": "w", "doc": "d", "versions": "v"},
+ {"name": "stall", "library": "openmpi", "variable": "OMPI_MCA_btl_vader_fbox_max", "values": ["31"], "what": "w", "doc": "d", "versions": "v"},
  {"name": "bogus", "library": "openmpi", "variable": "OMPI_MCA_btl_vader_no_such_thing", "values": ["1"], "what": "w", "doc": "d", "versions": "v"},
  {"name": "cvar", "library": "mpich", "variable": "MPIR_CVAR_ENABLE_GPU", "values": ["0"], "what": "w", "doc": "d", "versions": "v"}
 ]}
 JSON
-export MPIEXEC MPIEXEC_FLAGS="$mpi_flags"
+printf '#!/bin/sh\n[ "${OMPI_MCA_btl_vader_fbox_max:-}" = 31 ] && exec sleep 120\nexec "%s" "$@"\n' "$MPIEXEC" >"$tmp/launch" && chmod +x "$tmp/launch"
+export MPIEXEC="$tmp/launch" MPIEXEC_FLAGS="$mpi_flags"
 rc=0
 timeout 600 "$PYTHON3" "$top_srcdir/scripts/umb-tune" --catalogue "$tmp/cat.json" --bindir "$PT2PT:$top_builddir/mpi/collective" \
-    --out "$tmp/t" --match '^umb_latency H H$' --min-effect 10% -- -m 8:64 -i 200 -x 10 >"$tmp/o" 2>&1 || rc=$?
+    --run-limit 15 --out "$tmp/t" --match '^umb_latency H H$' --min-effect 10% -- -m 8:64 -i 200 -x 10 >"$tmp/o" 2>&1 || rc=$?
 [ $rc -eq 0 ] || { cat "$tmp/o"; fail "umb-tune: exit $rc"; }
 grep -q "^umb-tune: not tried: OMPI_MCA_btl_vader_no_such_thing=1: Open MPI .* does not know OMPI_MCA_btl_vader_no_such_thing (ompi_info)$" "$tmp/o" \
     && grep -q "^umb-tune: not tried: OMPI_MCA_btl_vader_single_copy_mechanism=cma: already the default$" "$tmp/o" \
@@ -44,6 +48,8 @@ grep -q "^umb-tune: not tried: OMPI_MCA_btl_vader_no_such_thing=1: Open MPI .* d
 # Found it must be, ranked first, as a loss: no export line for it.
 grep -Eq "^1 +OMPI_MCA_btl=self,tcp +umb_latency H H +[0-9]+ .*-[0-9.]+% " "$tmp/o" \
     || { cat "$tmp/o"; fail "umb-tune: the TCP setting not first in the ranked table, as a loss"; }
+grep -Eq "^OMPI_MCA_btl_vader_fbox_max=31 +umb_latency H H +no result within 15 s, at least [0-9]+x slower than the defaults \([0-9.]+ s\)$" "$tmp/o" \
+    || { cat "$tmp/o"; fail "umb-tune: the stalled setting not listed"; }
 grep -q "^# umb_latency H H: no setting beats the defaults beyond the noise without a loss$" "$tmp/o" && ! grep -q "^export " "$tmp/o" \
     || { cat "$tmp/o"; fail "umb-tune: an export line for a setting that did not help"; }
 "$PYTHON3" - "$tmp/t" <<'PY' || { cat "$tmp/o"; fail "umb-tune: findings"; }
@@ -57,10 +63,14 @@ assert len(big) == 4 and all(f["gain"] < -0.5 and (f["interval"][0] > 2 or f["in
 # The setting that cannot matter at these sizes is not a finding.
 assert not [f for f in t["findings"] if f["variable"] == "OMPI_MCA_btl_vader_eager_limit"], t["findings"]
 assert [r["why"] for r in t["refused"] if r["variable"].endswith("no_such_thing")], t["refused"]
+stall = [x for x in t["tried"] if x["variable"] == "OMPI_MCA_btl_vader_fbox_max"]
+assert stall and stall[0]["stopped"][0]["at_least_x_slower"] >= 1 and "failed_runs" not in stall[0], stall
 m = json.load(open(os.path.join(d, "run.json")))
-# 6 rounds x (default, again, self,tcp, 8192), each round's order turned.
-assert len(m["runs"]) == 24 and all(r["status"] == 0 for r in m["runs"]), m["runs"]
+# 6 rounds x (default, again, self,tcp, 8192), each round's order turned;
+# the stalled setting once, in round 1.
+stopped = [r for r in m["runs"] if r["status"] != 0]
+assert len(m["runs"]) == 25 and [(r["config"], r["round"], r["status"]) for r in stopped] == [("stall-31", 1, 124)], m["runs"]
 firsts = [next(r["config"] for r in m["runs"] if r["round"] == k) for k in range(1, 7)]
-assert len(set(firsts)) == 4, firsts
+assert len(set(firsts)) >= 4, firsts
 PY
 exit 0

@@ -99,10 +99,11 @@ def change(ratio, higher_better):
 
 def read_results(path):
     """One program's JSON Lines: {"program", "buffers", "metric", "rows":
-    {size: value}, "round", "config"}; round and config come from umb-run's
-    "run" line (1 and None without one). Null values (no iteration could be
-    placed) are left out."""
-    out = {"program": None, "buffers": None, "metric": None, "rows": {}, "round": 1, "config": None}
+    {size: value}, "paths": {size: path class}, "round", "config"}; round and
+    config come from umb-run's "run" line (1 and None without one), paths from
+    rows measured with --path. Null values (no iteration could be placed)
+    are left out."""
+    out = {"program": None, "buffers": None, "metric": None, "rows": {}, "paths": {}, "round": 1, "config": None}
     try:
         lines = open(path).read().splitlines()
     except OSError:
@@ -120,4 +121,6 @@ def read_results(path):
         out["metric"] = out["metric"] or next((k for k in METRICS if k in o), None)
         if out["metric"] and o.get(out["metric"]) is not None:
             out["rows"][o["size"]] = o[out["metric"]]
+        if o.get("path"):
+            out["paths"][o["size"]] = o["path"]
     return out

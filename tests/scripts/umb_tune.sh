@@ -52,6 +52,35 @@ grep -Eq "^OMPI_MCA_btl_vader_fbox_max=31 +umb_latency H H +no result within 15 
     || { cat "$tmp/o"; fail "umb-tune: the stalled setting not listed"; }
 grep -q "^# umb_latency H H: no setting beats the defaults beyond the noise without a loss$" "$tmp/o" && ! grep -q "^export " "$tmp/o" \
     || { cat "$tmp/o"; fail "umb-tune: an export line for a setting that did not help"; }
+grep -q "^rank setting .* path (defaults->setting)$" "$tmp/o" && grep -Eq "^1 +OMPI_MCA_btl=self,tcp .* -$" "$tmp/o" \
+    || { cat "$tmp/o"; fail "umb-tune: no path column, or a path without --path"; }
+# --report prints the same report again from the folder, running nothing.
+"$PYTHON3" "$top_srcdir/scripts/umb-tune" --report "$tmp/t" --min-effect 10% >"$tmp/r" 2>&1 || { cat "$tmp/r"; fail "umb-tune --report"; }
+grep "^1 " "$tmp/o" >"$tmp/o1" && grep "^1 " "$tmp/r" | cmp -s - "$tmp/o1" && grep -q "^OMPI_MCA_btl_vader_fbox_max=31 .*no result within 15 s" "$tmp/r" \
+    && ! grep -q "^\[" "$tmp/r" || { cat "$tmp/r"; fail "umb-tune --report: not the search's report"; }
+rc=0; "$PYTHON3" "$top_srcdir/scripts/umb-tune" --report "$tmp/nothing" >"$tmp/r" 2>&1 || rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <"$tmp/r")" -eq 1 ] && grep -q "^umb-tune: --report $tmp/nothing: no tune.json" "$tmp/r" || { cat "$tmp/r"; fail "umb-tune --report of a folder without a search"; }
+# The path column on recorded rows: what changed, else the path both took.
+mkdir -p "$tmp/paths"
+for c in default:staged:direct x:direct:direct; do
+    cfg=${c%%:*} p8=${c#*:}; p16=${p8#*:} p8=${p8%%:*}
+    for r in 1 2 3; do
+        printf '{"type":"result","program":"umb_bw","buffers":"MD MD","size":8,"avg_bandwidth_mbs":1,"path":"%s"}\n{"type":"result","program":"umb_bw","buffers":"MD MD","size":16,"avg_bandwidth_mbs":1,"path":"%s"}\n{"type":"run","round":%d,"config":"%s"}\n' \
+            "$p8" "$p16" $r "$cfg" >"$tmp/paths/umb_bw-MD-MD.$cfg.r$r.jsonl"
+    done
+done
+"$PYTHON3" - "$top_srcdir/scripts/umb-tune" "$tmp/paths" <<'PY' || fail "umb-tune: the path column on recorded rows"
+import importlib.machinery, importlib.util, sys
+loader = importlib.machinery.SourceFileLoader("umb_tune", sys.argv[1])
+tune = importlib.util.module_from_spec(importlib.util.spec_from_loader("umb_tune", loader))
+loader.exec_module(tune)
+p = tune.row_paths(sys.argv[2])
+assert p == {("default", "umb_bw", "MD MD", 8): "staged", ("default", "umb_bw", "MD MD", 16): "direct",
+             ("x", "umb_bw", "MD MD", 8): "direct", ("x", "umb_bw", "MD MD", 16): "direct"}, p
+both = [{"path": [p[("default", "umb_bw", "MD MD", s)], p[("x", "umb_bw", "MD MD", s)]]} for s in (8, 16)]
+assert tune.path_change(both) == "staged->direct", tune.path_change(both)
+assert tune.path_change(both[1:]) == "direct (same)" and tune.path_change([{"path": [None, "direct"]}]) == "-"
+PY
 "$PYTHON3" - "$tmp/t" <<'PY' || { cat "$tmp/o"; fail "umb-tune: findings"; }
 import json, os, sys
 d = sys.argv[1]

@@ -74,7 +74,8 @@ import importlib.machinery, importlib.util, sys
 loader = importlib.machinery.SourceFileLoader("umb_tune", sys.argv[1])
 tune = importlib.util.module_from_spec(importlib.util.spec_from_loader("umb_tune", loader))
 loader.exec_module(tune)
-p = tune.row_paths(sys.argv[2])
+cmp = tune.umb_compare()
+p = tune.row_paths(cmp, cmp.load(sys.argv[2]))
 assert p == {("default", "umb_bw", "MD MD", 8): "staged", ("default", "umb_bw", "MD MD", 16): "direct",
              ("x", "umb_bw", "MD MD", 8): "direct", ("x", "umb_bw", "MD MD", 16): "direct"}, p
 both = [{"path": [p[("default", "umb_bw", "MD MD", s)], p[("x", "umb_bw", "MD MD", s)]]} for s in (8, 16)]

@@ -288,6 +288,5 @@ int main(int argc, char **argv)
     int valid = run_all(&run, &pairs);
     copy_hold_close(&run);
     umb_counters_footer(run.drv.format, stdout);
-    if (!valid) return UMB_EXIT_INVALID;
-    return run.above_limit ? UMB_EXIT_USAGE : 0;
+    return umb_output_end(COPY_PROGRAM, run.drv.format, 1, !valid ? UMB_EXIT_INVALID : run.above_limit ? UMB_EXIT_USAGE : 0);
 }

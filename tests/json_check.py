@@ -3,7 +3,7 @@ the rest are results with the given keys and sane values (and, with
 --counters and --path, the per-rank "rank_counters" and "rank_path" rows
 after them, and the "finding" records at the end).
 
-usage: json_check.py [--rows N] [--header KEY ...] [--keys KEY ...] [--validation pass]
+usage: json_check.py [--no-end] [--rows N] [--header KEY ...] [--keys KEY ...] [--validation pass]
 """
 import argparse
 import json
@@ -16,6 +16,7 @@ ap.add_argument("--header", nargs="*", default=[])
 ap.add_argument("--keys", nargs="*", default=[])
 ap.add_argument("--validation")
 ap.add_argument("--positive", nargs="*", default=[])
+ap.add_argument("--no-end", action="store_true", help="output of the formatter alone, not of a program")
 a = ap.parse_args()
 
 lines = [l for l in sys.stdin.read().splitlines() if l.strip()]
@@ -27,6 +28,11 @@ for n, line in enumerate(lines, 1):
         objs.append(json.loads(line))
     except ValueError as e:
         sys.exit("line %d is not JSON (%s): %s" % (n, e, line[:200]))
+# A program's last object says its output is whole (util/core/output.h, umb_output_end).
+if not a.no_end:
+    if objs[-1].get("type") != "end" or not isinstance(objs[-1].get("status"), int):
+        sys.exit("the last object is not the end record: %r" % objs[-1])
+    objs = objs[:-1]
 head, rows = objs[0], [o for o in objs[1:] if o.get("type") not in ("rank_counters", "rank_placement", "counters", "rank_path", "finding")]
 if head.get("type") != "header":
     sys.exit("first object is not the header: %r" % head)

@@ -1,14 +1,23 @@
 #include "output.h"
 
+#include "error.h"
 #include "parse.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define SIZE_WIDTH 10   /* OMB's column widths */
 #define FIELD_WIDTH 18
 #define COUNT_WIDTH 12
+
+/* Why the first flush of the header failed: later flushes of a stream in
+   error may not say. */
+static int first_write_errno;
 
 static void json_key(umb_header *h, const char *key)
 {
@@ -47,7 +56,31 @@ void umb_header_print(umb_header *h, umb_format f, FILE *out)
 {
     if (f == UMB_FMT_JSON) fprintf(out, "%s}\n", h->json.s ? h->json.s : "{\"type\":\"header\"");
     else if (h->text.s) fputs(h->text.s, out);
-    fflush(out);
+    if (fflush(out) != 0 && !first_write_errno) first_write_errno = errno;
+}
+
+void umb_output_require(const char *program)
+{
+    if (fcntl(STDOUT_FILENO, F_GETFD) != -1 || errno != EBADF) return;
+    fprintf(stderr, "%s: standard output is closed: nowhere to write the results\n", program);
+    exit(UMB_EXIT_USAGE);
+}
+
+int umb_output_end(const char *program, umb_format f, int last, int status)
+{
+    if (last && f == UMB_FMT_JSON) {
+        umb_strbuf b = {0};
+        umb_sb_printf(&b, "{\"type\":\"end\"");
+        umb_sb_json_field(&b, "program", program);
+        umb_sb_printf(&b, ",\"status\":%d}\n", status);
+        fputs(b.s, stdout);
+        umb_sb_free(&b);
+    }
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout)) return status;
+    int why = errno ? errno : first_write_errno;
+    fprintf(stderr, "%s: cannot write the results to standard output: %s\n", program, why ? strerror(why) : "a write failed");
+    return UMB_EXIT_USAGE;
 }
 
 void umb_header_free(umb_header *h)

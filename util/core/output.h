@@ -23,6 +23,14 @@ void umb_header_num(umb_header *h, const char *key, const char *label, double v)
 /* A value already in JSON (an array, say) with its own table lines. */
 void umb_header_json(umb_header *h, const char *key, const char *json, const char *table_lines);
 void umb_header_print(umb_header *h, umb_format f, FILE *out);
+/* Before anything is opened: a program whose standard output is closed
+   says so in one line and exits 1 (a file opened next would take its place). */
+void umb_output_require(const char *program);
+/* The end of a program's output: with JSON and `last`, an "end" record
+   (readers tell a whole output from one cut short); then whether every
+   write reached standard output. A failed one is one line on stderr and
+   UMB_EXIT_USAGE; otherwise `status` comes back as it was. */
+int umb_output_end(const char *program, umb_format f, int last, int status);
 void umb_header_free(umb_header *h);
 
 /* One column of a result row. */

@@ -360,15 +360,16 @@ static void choose_gpus(umb_drive *d, const umb_drive_cli *cli, int gpus)
 void umb_drive_start(umb_drive *d, const umb_drive_cli *cli, int argc, char **argv)
 {
     char err[512], why[512];
+    umb_output_require(cli->program);
     umb_error_context(cli->program, -1, NULL);
     int bad = umb_drive_parse(d, cli, argc, argv, err, sizeof err);
     if (!bad && d->help) {
         umb_drive_usage(cli, stdout);
-        exit(0);
+        exit(umb_output_end(cli->program, UMB_FMT_TABLE, 0, 0));
     }
     if (!bad && d->version) {
         printf("%s (umbench) %s\n", cli->program, PACKAGE_VERSION);
-        exit(0);
+        exit(umb_output_end(cli->program, UMB_FMT_TABLE, 0, 0));
     }
     if (!bad && cli->own_check) bad = cli->own_check(cli->ctx, err, sizeof err);
     if (bad == 2) {

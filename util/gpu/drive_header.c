@@ -116,9 +116,8 @@ int umb_drive_end(const umb_drive *d, const umb_drive_cli *cli, const umb_fold_c
         printf("# Check: Fail: %ld of %ld runs; first %s\n", check->failed, check->runs, check->first);
     }
     umb_counters_footer(d->format, stdout);
-    fflush(stdout);
     if (check->failed) fprintf(stderr, "%s: read check failed: %s\n", cli->program, check->first);
-    return check->failed ? UMB_EXIT_INVALID : UMB_EXIT_OK;
+    return umb_output_end(cli->program, d->format, 1, check->failed ? UMB_EXIT_INVALID : UMB_EXIT_OK);
 }
 
 void umb_drive_corrupt(void *p, size_t bytes)

@@ -165,8 +165,9 @@ static void answer_help_or_version(const umb_bench *b)
         if (b->opt.help) umb_usage(b->cli, stdout);
         else printf("%s (umbench) %s\n", b->cli->program, PACKAGE_VERSION);
     }
+    int status = umb_output_end(b->cli->program, UMB_FMT_TABLE, 0, 0);
     MPI_Finalize();
-    exit(0);
+    exit(status);
 }
 
 /* Collective: a bad command line (err from umb_options_parse, bad its
@@ -238,6 +239,7 @@ static void check_cuda_aware(umb_bench *b)
 void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char **argv)
 {
     umb_mpi_abort_on_fatal();
+    umb_output_require(cli->program);
     char err[LINE];
     memset(b, 0, sizeof *b);
     b->cli = cli;
@@ -442,6 +444,7 @@ int umb_bench_all_valid(umb_bench *b, int my_valid)
 
 int umb_bench_finish(umb_bench *b)
 {
+    b->exit_code = umb_output_end(b->cli->program, b->opt.format, b->rank == 0, b->exit_code);
     MPI_Finalize();
     return b->exit_code;
 }

@@ -6,6 +6,8 @@ set -u
 MPIEXEC=${MPIEXEC:-mpirun}
 PT2PT=$top_builddir/mpi/pt2pt
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# The source tree may be read-only (make distcheck): no __pycache__ in it.
+export PYTHONDONTWRITEBYTECODE=1
 # Sanitizer builds (--enable-sanitizers): every memory or UB error fails the
 # run. Leak checking stays on in the unit tests but is off for MPI runs:
 # the MPI library's own allocations, from plugins it has unloaded by exit,

@@ -1,4 +1,4 @@
-"""umb_stats: the statistics of umbench's comparisons, shared by umb-run
+"""The statistics of umbench's comparisons, shared by umb-run
 (when to stop repeating rounds), umb-compare (ratios, intervals, verdicts),
 umb-tune and tests/tools/overhead (docs/method.md, "Comparing runs").
 
@@ -8,7 +8,6 @@ rule as util/core/precision.c. With few rounds a percentile bootstrap of the
 median claims more than it holds (at 7 rounds its "95%" interval covers
 87.5%), and these machines give few rounds (docs/decisions.md).
 """
-import json
 import math
 import statistics
 
@@ -95,32 +94,3 @@ def change(ratio, higher_better):
     """'+12%' faster or slower in words: how much better (+) or worse (-) other is."""
     gain = ratio - 1 if higher_better else 1 / ratio - 1
     return "%+.1f%%" % (100 * gain)
-
-
-def read_results(path):
-    """One program's JSON Lines: {"program", "buffers", "metric", "rows":
-    {size: value}, "paths": {size: path class}, "round", "config"}; round and
-    config come from umb-run's "run" line (1 and None without one), paths from
-    rows measured with --path. Null values (no iteration could be placed)
-    are left out."""
-    out = {"program": None, "buffers": None, "metric": None, "rows": {}, "paths": {}, "round": 1, "config": None}
-    try:
-        lines = open(path).read().splitlines()
-    except OSError:
-        return out
-    for line in lines:
-        try:
-            o = json.loads(line)
-        except ValueError:
-            continue
-        if o.get("type") == "run":
-            out["round"], out["config"] = o.get("round", 1), o.get("config")
-        if o.get("type") != "result":
-            continue
-        out["program"], out["buffers"] = o.get("program"), o.get("buffers")
-        out["metric"] = out["metric"] or next((k for k in METRICS if k in o), None)
-        if out["metric"] and o.get(out["metric"]) is not None:
-            out["rows"][o["size"]] = o[out["metric"]]
-        if o.get("path"):
-            out["paths"][o["size"]] = o["path"]
-    return out

@@ -7,13 +7,10 @@
 . "$top_srcdir/tests/lib.sh"
 [ -n "${PYTHON3:-}" ] || skip "python3 not found"
 "$PYTHON3" - "$top_srcdir/scripts" "$tmp" <<'PY' || fail "umb-run's findings (above)"
-import importlib.machinery, importlib.util, json, os, subprocess, sys
+import json, os, subprocess, sys
 scripts, tmp = sys.argv[1], sys.argv[2]
-loader = importlib.machinery.SourceFileLoader("umb_run", os.path.join(scripts, "umb-run"))
-spec = importlib.util.spec_from_loader("umb_run", loader)
-run = importlib.util.module_from_spec(spec)
 sys.path.insert(0, scripts)
-loader.exec_module(run)
+from umbench import findings, results
 
 def folder(name, md_path_4m, extra_finding=None):
     d = os.path.join(tmp, name)
@@ -29,8 +26,8 @@ def folder(name, md_path_4m, extra_finding=None):
             if extra_finding and pair == "MD MD":
                 out.write(json.dumps(dict(extra_finding, type="finding", program="umb_bw", buffers=pair)) + "\n")
         runs.append({"program": "umb_bw", "buffers": pair, "file": f, "status": 0, "config": "default",
-                     "findings": run.read_findings(os.path.join(d, f))})
-    found = run.gather_findings(d, runs)
+                     "findings": findings.of_file(os.path.join(d, f), results.Problems())})
+    found = findings.gather(d, runs, results.Problems())
     json.dump({"runs": runs, "findings": found, "configs": [{"name": "default", "env": {}, "launcher_flags": []}]},
               open(os.path.join(d, "run.json"), "w"))
     return found

@@ -24,12 +24,14 @@ for r in m["runs"]:
         results = [o["size"] for o in lines[1:] if o["type"] == "result"]
         assert lines[0]["type"] == "header" and results == [8, 16, 32, 64, 128, 256], r
         # Managed buffers add a placement row per rank and size after the results,
-        # a precision run its closing record, then the findings; umb-run's own
-        # "run" line comes last.
-        assert all(o["type"] in ("result", "rank_placement", "precision", "finding") for o in lines[1:-1]), r
+        # a precision run its closing record, then the findings and the
+        # program's "end"; umb-run's own "run" line comes last.
+        assert all(o["type"] in ("result", "rank_placement", "precision", "finding") for o in lines[1:-2]), r
+        assert lines[-2] == {"type": "end", "program": r["program"], "status": 0} and r["complete"], (lines[-2], r)
     else:
-        assert r["skipped"] and len(lines) == 1, r
-    assert lines[-1] == {"type": "run", "round": 1, "config": "default", "env": {}, "launcher_flags": []}, lines[-1]
+        assert r["skipped"] and len(lines) == 1 and not r["complete"], r
+    assert lines[-1] == {"type": "run", "round": 1, "config": "default", "env": {}, "launcher_flags": [],
+                         "status": r["status"], "complete": r["status"] == 0}, lines[-1]
     assert r["round"] == 1 and r["config"] == "default" and r["file"].count(".") == 1, r
 ok = {(r["program"], r["buffers"]) for r in m["runs"] if r["status"] == 0}
 assert {("umb_latency", "H H"), ("umb_bw", "H H"), ("umb_bcast", "H")} <= ok, ok

@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/umb_stats.py and umb-compare on synthetic rounds with known answers:
+# scripts/umbench/stats.py and umb-compare on synthetic rounds with known answers:
 # equal distributions are "the same", a 10% shift with low noise is slower
 # (latency) or faster (bandwidth), one round gives no verdict, A/A is shown
 # and must be cleared; the interval's ranks are those of util/core/precision.c.
@@ -9,7 +9,7 @@
 "$PYTHON3" - "$top_srcdir/scripts" <<'PY' || fail "umb_stats"
 import random, sys
 sys.path.insert(0, sys.argv[1])
-import umb_stats as u
+from umbench import stats as u
 
 # The same ranks as tests/unit/test_precision.c (published tables).
 assert [u.median_interval_rank(n) for n in (5, 6, 9, 20, 100, 1000)] == [0, 1, 2, 6, 40, 469]

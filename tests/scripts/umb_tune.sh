@@ -12,7 +12,7 @@
 # The catalogue itself: every entry complete.
 . "$top_srcdir/tests/lib.sh"
 [ -n "${PYTHON3:-}" ] || skip "python3 not found"
-"$PYTHON3" - "$top_srcdir/scripts/umb-settings.json" <<'PY' || fail "catalogue"
+"$PYTHON3" - "$top_srcdir/scripts/umbench/settings.json" <<'PY' || fail "catalogue"
 import json, sys
 s = json.load(open(sys.argv[1]))["settings"]
 assert len({e["name"] for e in s}) == len(s) >= 20, "names not unique"
@@ -69,13 +69,11 @@ for c in default:staged:direct x:direct:direct; do
             "$p8" "$p16" $r "$cfg" >"$tmp/paths/umb_bw-MD-MD.$cfg.r$r.jsonl"
     done
 done
-"$PYTHON3" - "$top_srcdir/scripts/umb-tune" "$tmp/paths" <<'PY' || fail "umb-tune: the path column on recorded rows"
-import importlib.machinery, importlib.util, sys
-loader = importlib.machinery.SourceFileLoader("umb_tune", sys.argv[1])
-tune = importlib.util.module_from_spec(importlib.util.spec_from_loader("umb_tune", loader))
-loader.exec_module(tune)
-cmp = tune.umb_compare()
-p = tune.row_paths(cmp, cmp.load(sys.argv[2]))
+"$PYTHON3" - "$top_srcdir/scripts" "$tmp/paths" <<'PY' || fail "umb-tune: the path column on recorded rows"
+import sys
+sys.path.insert(0, sys.argv[1])
+from umbench import results, tune_report as tune
+p = tune.row_paths(results.load(sys.argv[2], results.Problems())[0])
 assert p == {("default", "umb_bw", "MD MD", 8): "staged", ("default", "umb_bw", "MD MD", 16): "direct",
              ("x", "umb_bw", "MD MD", 8): "direct", ("x", "umb_bw", "MD MD", 16): "direct"}, p
 both = [{"path": [p[("default", "umb_bw", "MD MD", s)], p[("x", "umb_bw", "MD MD", s)]]} for s in (8, 16)]

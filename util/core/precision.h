@@ -1,6 +1,6 @@
 /* The precision rule: is a size's estimate known well enough to stop
    measuring it? (docs/method.md, "Precision: when to stop"). No MPI, no
-   CUDA; scripts/umb_stats.py holds the same rule for umb-run's rounds. */
+   CUDA; scripts/umbench/stats.py holds the same rule for umb-run's rounds. */
 #ifndef UMB_PRECISION_H
 #define UMB_PRECISION_H
 

@@ -1,0 +1,155 @@
+"""What every command shares: a failure is one line naming the thing and
+exit 1 (130 on an interrupt), never a traceback (docs/output.md, "Exit
+statuses of the scripts")."""
+import argparse
+import errno
+import math
+import os
+import re
+import signal
+import sys
+
+
+class Fail(Exception):
+    """A failure the user can act on: its text is the whole message."""
+
+
+def parser(prog, doc):
+    """An ArgumentParser whose errors are one line and exit 1."""
+    ap = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=_rest(doc))
+
+    def error(message):
+        raise Fail(message)
+    ap.error = error
+    return ap
+
+
+def _rest(doc):
+    parts = doc.split("\n\n", 1)
+    return parts[1] if len(parts) > 1 else None
+
+
+def regex(text, option="--match"):
+    try:
+        return re.compile(text or "")
+    except re.error as e:
+        raise Fail("%s %s: not a regular expression (%s)" % (option, text, e))
+
+
+def percent(text, option, low=0.0, high=10.0, low_open=False):
+    """'5%' or '0.05' -> 0.05, within [low, high) (or (low, high))."""
+    try:
+        v = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+    except ValueError:
+        v = math.nan
+    if not (math.isfinite(v) and (v > low if low_open else v >= low) and v < high):
+        raise Fail("%s %s: expected a percentage %s %g%% and below %g%%, e.g. 5%%"
+                   % (option, text, "above" if low_open else "of at least", 100 * low, 100 * high))
+    return v
+
+
+def seconds(text, option):
+    """A finite number of seconds above 0."""
+    try:
+        v = float(text)
+    except (TypeError, ValueError):
+        v = math.nan
+    if not (math.isfinite(v) and v > 0):
+        raise Fail("%s %s: expected a finite number of seconds above 0" % (option, text))
+    return v
+
+
+def count(text, option, low=1):
+    try:
+        v = int(text)
+    except (TypeError, ValueError):
+        v = low - 1
+    if v < low:
+        raise Fail("%s %s: expected a whole number of at least %d" % (option, text, low))
+    return v
+
+
+def out_folder(path, option="--out"):
+    """Makes the folder a command writes into, or says in one line why not."""
+    if not path:
+        raise Fail("%s '': expected a folder" % option)
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise Fail("%s %s: not a folder" % (option, path))
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise Fail("%s %s: cannot make the folder (%s)" % (option, path, e.strerror or e))
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise Fail("%s %s: the folder is not writable" % (option, path))
+    return path
+
+
+def out_file(path, option):
+    """Checks that a file can be written there before any work is done."""
+    folder = os.path.dirname(path) or "."
+    if os.path.isdir(path):
+        raise Fail("%s %s: a folder, expected a file name" % (option, path))
+    if not os.path.isdir(folder):
+        raise Fail("%s %s: no folder %s" % (option, path, folder))
+    if not os.access(folder, os.W_OK | os.X_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise Fail("%s %s: not writable" % (option, path))
+    return path
+
+
+def main(prog, body):
+    """Runs a command's body: its status, or one line and 1 on a failure,
+    130 on an interrupt; what it printed is flushed here, so that a full
+    disk is a failure too. UMB_DEBUG=1 shows the traceback of a bug."""
+    status = 0
+    try:
+        if sys.stdout is None:
+            raise Fail("standard output is closed: nowhere to write")
+        status = body() or 0
+        sys.stdout.flush()
+    except Fail as e:
+        status = _say(prog, str(e), 1)
+    except KeyboardInterrupt:
+        status = _say(prog, "interrupted", 130)
+    except BrokenPipeError:
+        status = 1  # the reader went away: nothing to tell it
+    except OSError as e:
+        # Without a file name, a write that failed is one to standard output.
+        where = e.filename or ("standard output" if e.errno in (errno.ENOSPC, errno.EIO, errno.EBADF, errno.EFBIG) else None)
+        status = _say(prog, "%s%s" % (where + ": " if where else "", e.strerror or e), 1)
+    except Exception as e:  # a bug: still one line, the traceback on request
+        if os.environ.get("UMB_DEBUG"):
+            raise
+        status = _say(prog, "internal error: %s: %s (UMB_DEBUG=1 shows where)" % (type(e).__name__, e), 1)
+    _quiet_stdout()
+    sys.exit(status)
+
+
+def _say(prog, text, status):
+    try:
+        sys.stderr.write("%s: %s\n" % (prog, text))
+        sys.stderr.flush()
+    except OSError:
+        pass
+    return status
+
+
+def _quiet_stdout():
+    """After a failed write, Python would print its own error at exit."""
+    if sys.stdout is None:
+        return
+    try:
+        sys.stdout.flush()
+    except OSError:
+        pass
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def interrupts(handler):
+    """SIGINT, SIGTERM and SIGHUP all call handler(signum)."""
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, lambda signum, frame: handler(signum))

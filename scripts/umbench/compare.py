@@ -1,0 +1,158 @@
+"""umb-compare: compare umb-run results: folders (one per MPI library, say),
+or the configurations of one folder (umb-run --config): per benchmark,
+buffer pair and size, each side's median over the rounds and its own
+spread, the median of the per-round ratios to the first side with its 95%
+interval, and a verdict: faster, slower, or the same within the noise.
+
+  umb-compare DIR [DIR ...] [--plot out.png] [--match REGEX] [--min-effect P%]
+
+The sides are the folders, or, where a folder holds several configurations,
+each configuration ([0] is the first folder's default). One round gives no
+verdict: a single ratio cannot be told from noise. Where one configuration
+ran twice with the same settings (A/A), its ratio is shown and the verdict
+must clear it. --min-effect P% also calls smaller changes "the same".
+--match keeps the benchmarks whose "program buffers" (e.g. "umb_latency MD
+MD") the regular expression finds. --plot draws medians with bars from the
+first to the third quartile of the rounds.
+
+Only runs that finished count (docs/output.md, "Results folders"); bad
+lines are skipped and counted. Reads the JSON Lines the programs wrote,
+never their tables. The table needs only Python 3; --plot needs matplotlib.
+"""
+import os
+import statistics
+
+from . import cli, findings, plot, results, stats
+
+TITLES = {"avg_latency_us": "avg latency, us (lower is better)", "avg_bandwidth_mbs": "bandwidth, MB/s (higher is better)"}
+
+
+def load_sides(folders, prog, problems):
+    """The sides of every folder; a folder without finished results is named."""
+    sides = []
+    for f in folders:
+        if not os.path.isdir(f):
+            raise cli.Fail("%s: not a folder" % f)
+        got, unfinished = results.load(f, problems)
+        if not got:
+            raise cli.Fail("%s: no finished results%s" % (f, why_empty(f, unfinished)))
+        if unfinished:
+            print("# %s: %d runs left out: they did not finish (run.json)" % (f, unfinished))
+        sides += got
+    return sides
+
+
+def why_empty(folder, unfinished):
+    """Why a folder has nothing to compare: its runs' failures, from run.json."""
+    m = results.read_manifest(folder) or {}
+    runs = m.get("runs", [])
+    if not runs:
+        return " (no run.json listing runs, and no result files)" if not results.result_files(folder) else ""
+    bad = [r for r in runs if not results.finished(r)]
+    first = next((r.get("error") or r.get("skipped") for r in bad if r.get("error") or r.get("skipped")), "")
+    return " (%d of %d runs did not finish%s)" % (len(bad), len(runs), "; the first: %s" % " ".join(str(first).split())[:200] if first else "")
+
+
+def comparisons(sides, keys, min_effect=0.0):
+    """Every side against side 0, per benchmark and size: a list of dicts
+    (program, buffers, size, side, metric, base, other, n, ratio, interval,
+    spread_base, spread_other, aa, is_aa, verdict)."""
+    twin = next((i for i in range(1, len(sides)) if sides[i].settings and sides[i].settings == sides[0].settings), None)
+    out = []
+    for prog, bufs in keys:
+        base = sides[0].runs.get((prog, bufs))
+        if not base:
+            continue
+        higher = stats.METRICS[base["metric"]]
+        for size in sorted(base["rows"]):
+            b, aa = base["rows"][size], None
+            if twin is not None:
+                c = stats.compare(b, _rows(sides[twin], prog, bufs).get(size, {}), higher)
+                aa = c["ratio"] if c["n"] > 1 else None
+            for i in range(1, len(sides)):
+                o = _rows(sides[i], prog, bufs).get(size)
+                if not o:
+                    continue
+                floor = max(min_effect, stats.stray(aa) if aa and i != twin else 0)
+                c = stats.compare(b, o, higher, floor)
+                c.update(program=prog, buffers=bufs, size=size, side=i, metric=base["metric"], aa=aa if i != twin else None,
+                         is_aa=i == twin, base=statistics.median(b.values()), other=statistics.median(o.values()))
+                out.append(c)
+    return out
+
+
+def _rows(side, prog, bufs):
+    return side.runs.get((prog, bufs), {"rows": {}})["rows"]
+
+
+def _pct(v):
+    return "%9s" % "-" if v is None else "%8.1f%%" % (100 * v)
+
+
+def print_table(keys, rows):
+    for prog, bufs in keys:
+        mine = [r for r in rows if (r["program"], r["buffers"]) == (prog, bufs)]
+        if not mine:
+            print("\n## %s %s: not in [0]" % (prog, bufs))
+            continue
+        print("\n## %s %s: %s" % (prog, bufs, TITLES[mine[0]["metric"]]))
+        aa = any(r["aa"] for r in mine)
+        print("%-9s %5s %13s %13s %8s %17s %9s %9s%s  %s" % ("size", "side", "[0] median", "[i] median", "ratio", "95% interval",
+                                                          "[0] sprd", "[i] sprd", "      A/A" if aa else "", "verdict"))
+        for r in mine:
+            iv = "%7.3f - %7.3f" % r["interval"] if r["interval"] else "-"
+            verdict = ("A/A: " if r["is_aa"] else "") + r["verdict"]
+            if r["verdict"] in ("faster", "slower"):
+                verdict += " (%s)" % stats.change(r["ratio"], stats.METRICS[r["metric"]])
+            print("%-9d %5s %13.2f %13.2f %8.3f %17s %s %s%s  %s" % (
+                r["size"], "[%d]" % r["side"], r["base"], r["other"], r["ratio"], iv, _pct(r["spread_base"]),
+                _pct(r["spread_other"]), ("%9.3f" % r["aa"] if r["aa"] else "%9s" % "-") if aa else "", verdict))
+
+
+def print_summary(sides, rows):
+    print()
+    for i in range(1, len(sides)):
+        mine = [r for r in rows if r["side"] == i]
+
+        def n(v):
+            return sum(1 for r in mine if r["verdict"].startswith(v))
+        print("# [%d] against [0]: faster at %d sizes, slower at %d, the same within the noise at %d, no verdict at %d"
+              % (i, n("faster"), n("slower"), n("same"), n("no verdict")))
+
+
+def main():
+    cli.main("umb-compare", _compare)
+
+
+def _compare():
+    ap = cli.parser("umb-compare", __doc__)
+    ap.add_argument("folders", nargs="+")
+    ap.add_argument("--plot", metavar="PNG")
+    ap.add_argument("--match", metavar="REGEX", help='keep only "program buffers" this finds, e.g. "umb_latency (D D|MD MD)"')
+    ap.add_argument("--min-effect", metavar="P%", default="0%", help="changes smaller than this are the same (default 0%%)")
+    a = ap.parse_args()
+    want = cli.regex(a.match)
+    min_effect = cli.percent(a.min_effect, "--min-effect")
+    if a.plot:
+        cli.out_file(a.plot, "--plot")
+        plot.need_matplotlib("umb-compare")
+    problems = results.Problems()
+    sides = load_sides(a.folders, "umb-compare", problems)
+    if len(sides) < 2:
+        raise cli.Fail("give two or more results folders, or a folder with several configurations (%s has one)" % a.folders[0])
+    for i, s in enumerate(sides):
+        n = max((len(v) for r in s.runs.values() for v in r["rows"].values()), default=0)
+        print("# [%d] %s: %s (%d benchmarks with results, %d rounds)" % (i, s.label, s.lib or "library unknown", len(s.runs), n))
+    keys = sorted({k for s in sides for k in s.runs if want.search("%s %s" % k)})
+    if not keys:
+        raise cli.Fail("no results in these folders%s" % (" match --match %s" % a.match if a.match else ""))
+    rows = comparisons(sides, keys, min_effect)
+    print("# ratio: the median over rounds of [i] / [0] in the same round; interval: its 95%% interval; spread: each side's "
+          "(Q3 - Q1) / median over rounds%s" % ("; A/A: the same settings run twice" if any(r["aa"] for r in rows) else ""))
+    print_table(keys, rows)
+    print_summary(sides, rows)
+    findings.diff(sides, want, problems)
+    if a.plot:
+        plot.draw(sides, keys, a.plot, "umb-compare")
+    if problems.count:
+        print("\n# umb-compare: %s" % problems.summary())

@@ -1,0 +1,101 @@
+"""umb-plot: plot one umb-run results folder: latency and bandwidth against
+message size, one line per benchmark and buffer pair (and configuration);
+with several rounds, the median and bars from the first to the third quartile.
+
+  umb-plot DIR [--out PNG]     (default DIR/plot.png)
+
+Reads the JSON Lines the programs wrote, never their tables, and only the
+runs that finished. Needs matplotlib; umb-compare draws the same picture
+for several folders.
+"""
+import importlib.util
+import os
+import statistics
+import subprocess
+import sys
+import textwrap
+
+from . import cli, results, stats
+
+PANELS = [("avg_latency_us", "avg latency, us (lower is better)"), ("avg_bandwidth_mbs", "bandwidth, MB/s (higher is better)")]
+
+
+def need_matplotlib(who):
+    """Returns when matplotlib imports; called before any output, because
+    python3 on PATH may be a pyenv or conda one that does not see the
+    distribution's python3-matplotlib: then the system's runs the command again."""
+    if importlib.util.find_spec("matplotlib"):
+        return
+    system = "/usr/bin/python3"
+    if (os.path.exists(system) and os.path.realpath(sys.executable) != os.path.realpath(system)
+            and subprocess.call([system, "-c", "import matplotlib"], stderr=subprocess.DEVNULL) == 0):
+        sys.stdout.flush()
+        os.execv(system, [system, os.path.abspath(sys.argv[0])] + sys.argv[1:])
+    raise cli.Fail("plotting needs matplotlib (pip install matplotlib, or Debian's python3-matplotlib)")
+
+
+def draw(sides, keys, path, who):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, 2, figsize=(13, 5))
+    # One colour per benchmark and buffer pair, one line style per side, so
+    # the same pair is easy to follow from library to library.
+    colours = plt.get_cmap("tab20").colors
+    styles = [("-", "o"), ("--", "s"), (":", "^"), ("-.", "D")]
+    for ax, (metric, title) in zip(axes, PANELS):
+        for i, side in enumerate(sides):
+            for k, (prog, bufs) in enumerate(keys):
+                r = side.runs.get((prog, bufs))
+                if r and r["metric"] == metric:
+                    _line(ax, r["rows"], styles[i % len(styles)], colours[k % len(colours)], "[%d] %s %s" % (i, prog, bufs))
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("message size (bytes)")
+        ax.set_title(title)
+        ax.grid(True, which="both", alpha=0.3)
+        if ax.has_data():
+            ax.legend(fontsize=6, ncol=2 if len(sides) > 1 else 1)
+    fig.suptitle(textwrap.fill(" vs ".join("[%d] %s" % (i, " ".join((s.label + (": " + s.lib if s.lib else "")).split()))
+                                           for i, s in enumerate(sides)), 170), fontsize=9)
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=100)
+    except OSError as e:
+        raise cli.Fail("%s: cannot write it (%s)" % (path, e.strerror or e))
+    print("\n%s: wrote %s" % (who, path))
+
+
+def _line(ax, rows, style, colour, label):
+    """Medians over rounds, with bars from the first to the third quartile."""
+    xs = sorted(s for s in rows if s > 0 and rows[s])
+    if not xs:
+        return
+    meds = [statistics.median(rows[s].values()) for s in xs]
+    qs = [stats.quartiles(list(rows[s].values())) for s in xs]
+    err = [[m - q[0] for m, q in zip(meds, qs)], [q[1] - m for m, q in zip(meds, qs)]]
+    ax.errorbar(xs, meds, yerr=err, linestyle=style[0], marker=style[1], markersize=3, capsize=2, elinewidth=0.8,
+                color=colour, label=label)
+
+
+def main():
+    cli.main("umb-plot", _plot)
+
+
+def _plot():
+    ap = cli.parser("umb-plot", __doc__)
+    ap.add_argument("folder")
+    ap.add_argument("--out", metavar="PNG", help="default: FOLDER/plot.png")
+    a = ap.parse_args()
+    if not os.path.isdir(a.folder):
+        raise cli.Fail("%s: not a folder" % a.folder)
+    out = cli.out_file(a.out or os.path.join(a.folder, "plot.png"), "--out")
+    need_matplotlib("umb-plot")
+    problems = results.Problems()
+    sides, _ = results.load(a.folder, problems)
+    keys = sorted({k for s in sides for k in s.runs})
+    if not keys:
+        raise cli.Fail("no finished results in %s" % a.folder)
+    draw(sides, keys, out, "umb-plot")
+    if problems.count:
+        print("# umb-plot: %s" % problems.summary())

@@ -1,0 +1,299 @@
+"""The results folder (docs/output.md, "Results folders"): the only reader
+and the only writer of its JSON Lines files and its run.json.
+
+What a folder guarantees: one writer at a time (a lock held for the
+writer's life), a run.json that is always whole (written to a temporary
+file, then renamed, after every run), and a run counted only when it
+finished: run.json lists it with status 0 and its file ends with umb-run's
+"run" line saying so. A reader names a bad file or line and skips it."""
+import contextlib
+import errno
+import fcntl
+import glob
+import json
+import math
+import os
+import time
+
+from .cli import Fail, out_folder
+from .stats import METRICS
+
+MANIFEST = "run.json"
+LOCK = ".umb-run.lock"
+
+
+class Problems:
+    """Bad lines and files a reader skipped: how many, and the first."""
+
+    def __init__(self):
+        self.count, self.first = 0, None
+
+    def add(self, path, line, why):
+        self.count += 1
+        if self.first is None:
+            self.first = "%s%s: %s" % (path, ":%d" % line if line else "", why)
+
+    def summary(self):
+        return "" if not self.count else "skipped %d bad line%s or file%s (first: %s)" % (
+            self.count, "" if self.count == 1 else "s", "" if self.count == 1 else "s", self.first)
+
+
+def read_objects(path, problems):
+    """A JSON Lines file's objects, as (line number, object); a line that is
+    not a JSON object with a "type" is skipped and counted."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        problems.add(path, 0, e.strerror or str(e))
+        return []
+    out = []
+    for n, raw in enumerate(data.split(b"\n"), 1):
+        if not raw.strip():
+            continue
+        try:
+            o = json.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            problems.add(path, n, "not UTF-8")
+            continue
+        except ValueError:
+            problems.add(path, n, "not JSON")
+            continue
+        if not isinstance(o, dict) or not isinstance(o.get("type"), str):
+            problems.add(path, n, "not a JSON object with a \"type\"")
+            continue
+        out.append((n, o))
+    return out
+
+
+def _number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def read_results(path, problems):
+    """One program's rows: {"program", "buffers", "metric", "rows": {size:
+    value}, "paths": {size: path class}, "round", "config", "run"}; round
+    and config from umb-run's "run" line (1 and None without one). Null
+    values (no iteration could be placed) are left out."""
+    out = {"program": None, "buffers": None, "metric": None, "rows": {}, "paths": {}, "round": 1, "config": None, "run": None}
+    for n, o in read_objects(path, problems):
+        if o["type"] == "run":
+            out["run"] = o
+            out["round"], out["config"] = o.get("round", 1), o.get("config")
+        if o["type"] != "result":
+            continue
+        size = o.get("size")
+        metric = out["metric"] or next((k for k in METRICS if k in o), None)
+        value = o.get(metric) if metric else None
+        if not (isinstance(size, int) and not isinstance(size, bool) and size >= 0) or not metric \
+                or not (value is None or _number(value)) or not isinstance(o.get("program"), str) \
+                or not isinstance(o.get("buffers"), str):
+            problems.add(path, n, "a result without a size, a program, buffers or a number (size %r)" % (size,))
+            continue
+        out["program"], out["buffers"], out["metric"] = o["program"], o["buffers"], metric
+        if value is not None:
+            out["rows"][size] = value
+        if isinstance(o.get("path"), str):
+            out["paths"][size] = o["path"]
+    if not (isinstance(out["round"], int) and out["round"] >= 1 and (out["config"] is None or isinstance(out["config"], str))):
+        problems.add(path, 0, "its run line has no round or configuration")
+        out["rows"] = {}
+    return out
+
+
+def read_manifest(folder, required=False):
+    """The folder's run.json as a dict, None where there is none; a file
+    that is not a manifest stops the command with one line."""
+    path = os.path.join(folder, MANIFEST)
+    try:
+        with open(path, "rb") as f:
+            m = json.loads(f.read().decode("utf-8"))
+    except FileNotFoundError:
+        if required:
+            raise Fail("%s: no %s (not a results folder of umb-run)" % (folder, MANIFEST))
+        return None
+    except OSError as e:
+        raise Fail("%s: cannot read it (%s)" % (path, e.strerror or e))
+    except ValueError as e:
+        raise Fail("%s: not JSON (%s)" % (path, e))
+    why = _manifest_problem(m)
+    if why:
+        raise Fail("%s: not a manifest of umb-run: %s" % (path, why))
+    return m
+
+
+def _manifest_problem(m):
+    if not isinstance(m, dict):
+        return "expected a JSON object, found %s" % type(m).__name__
+    runs, configs = m.get("runs", []), m.get("configs", [])
+    if not isinstance(runs, list) or not all(isinstance(r, dict) and isinstance(r.get("status"), int) and all(
+            isinstance(r.get(k), str) for k in ("file", "program", "buffers")) for r in runs):
+        return "\"runs\" must be a list of objects with a file, a program, buffers and a status"
+    if not isinstance(configs, list) or not all(isinstance(c, dict) and isinstance(c.get("name"), str)
+                                                and isinstance(c.get("env", {}), dict) for c in configs):
+        return "\"configs\" must be a list of objects with a name and an env"
+    if not isinstance(m.get("findings", []), list) or not all(isinstance(f, dict) for f in m.get("findings", [])):
+        return "\"findings\" must be a list of objects"
+    return None
+
+
+def finished(run):
+    """A run record of run.json that counts: it ended with 0 and its output is whole."""
+    return run["status"] == 0 and run.get("complete", True) is not False
+
+
+def result_files(folder):
+    return sorted(glob.glob(os.path.join(glob.escape(folder), "*.jsonl")))
+
+
+def finished_files(folder, manifest, problems):
+    """The files that count as finished runs. With umb-run's manifest: those
+    it lists with status 0 whose run line (if any) does not say otherwise.
+    Without one (a folder of program outputs): every file whose run line
+    does not say it did not finish."""
+    files = result_files(folder)
+    if manifest is None or "runs" not in manifest:
+        return files, 0
+    ok = {r["file"] for r in manifest["runs"] if finished(r)}
+    keep = [f for f in files if os.path.basename(f) in ok]
+    return keep, len(files) - len(keep)
+
+
+class Side:
+    """One side of a comparison: a folder, or one configuration of it.
+    runs = {(program, buffers): {"metric", "rows": {size: {round: value}},
+    "paths": {size: [path of each round]}}}."""
+
+    def __init__(self, folder, config, runs, manifest):
+        self.folder, self.config, self.runs, self.manifest = folder, config, runs, manifest or {}
+        lib = (self.manifest.get("mpi_library") or "")
+        self.lib = lib.split(",")[0] if isinstance(lib, str) else ""
+        aware = self.manifest.get("cuda_aware")
+        if isinstance(aware, dict) and aware.get("verdict"):
+            self.lib += ", CUDA-aware: %s" % aware["verdict"]
+        settings = {c["name"]: (sorted(c.get("env", {}).items()), c.get("launcher_flags", []))
+                    for c in self.manifest.get("configs", [])}
+        self.settings = (folder, settings[config]) if config in settings else None
+        self.label = os.path.basename(os.path.normpath(folder))
+
+
+def load(folder, problems):
+    """The folder's sides, one per configuration (default first), from its
+    finished runs; returns (sides, files left out as unfinished)."""
+    manifest = read_manifest(folder)
+    files, unfinished = finished_files(folder, manifest, problems)
+    by_config = {}
+    for path in files:
+        r = read_results(path, problems)
+        if not r["metric"] or (r["run"] and r["run"].get("complete") is False):
+            unfinished += bool(r["run"] and r["run"].get("complete") is False)
+            continue
+        runs = by_config.setdefault(r["config"] or "default", {})
+        slot = runs.setdefault((r["program"], r["buffers"]), {"metric": r["metric"], "rows": {}, "paths": {}})
+        if slot["metric"] != r["metric"]:
+            problems.add(path, 0, "%s where the other rounds have %s" % (r["metric"], slot["metric"]))
+            continue
+        for size, v in r["rows"].items():
+            slot["rows"].setdefault(size, {})[r["round"]] = v
+        for size, p in r["paths"].items():
+            slot["paths"].setdefault(size, []).append(p)
+    names = sorted(by_config, key=lambda n: (n != "default", n))
+    sides = [Side(folder, n, by_config[n], manifest) for n in names]
+    for s in sides:
+        s.label += "" if len(names) == 1 else "/%s" % s.config
+    return sides, unfinished
+
+
+def ends_whole(path):
+    """Whether the program's output ends with its "end" record: a launcher
+    that could not write it (a full disk) may still end with 0."""
+    objs = read_objects(path, Problems())
+    return bool(objs) and objs[-1][1]["type"] == "end"
+
+
+def first_header(path):
+    objs = read_objects(path, Problems())
+    return objs[0][1] if objs and objs[0][1]["type"] == "header" else None
+
+
+class Writer:
+    """The one writer of a results folder, for the life of the process."""
+
+    def __init__(self, folder, append, prog="umb-run"):
+        self.folder, self.prog = out_folder(folder), prog
+        self._lock()
+        self.manifest = read_manifest(folder)
+        held = self.manifest is not None or result_files(folder)
+        if held and not append:
+            n = len(self.manifest.get("runs", [])) if self.manifest else len(result_files(folder))
+            raise Fail("--out %s: already holds results (%d runs); choose a new folder, or add to it with --append" % (folder, n))
+        if append and held and self.manifest is None:
+            raise Fail("--out %s: holds result files but no %s; --append adds only to a folder umb-run wrote" % (folder, MANIFEST))
+
+    def _lock(self):
+        path = os.path.join(self.folder, LOCK)
+        try:
+            self.fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e:
+            raise Fail("--out %s: cannot make its lock file (%s)" % (self.folder, e.strerror or e))
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as e:
+            if e.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
+                raise Fail("--out %s: cannot lock it (%s)" % (self.folder, e.strerror or e))
+            raise Fail("--out %s: in use by %s; wait for it to end, or choose another folder" % (self.folder, self._holder()))
+        os.ftruncate(self.fd, 0)
+        os.write(self.fd, ("%d\n" % os.getpid()).encode())
+
+    def _holder(self):
+        """The pid in the lock file; the holder writes it just after locking."""
+        for _ in range(20):
+            pid = open(os.path.join(self.folder, LOCK)).read().strip() or time.sleep(0.05)
+            if pid:
+                return "umb-run pid %s" % pid
+        return "another umb-run (its pid not yet written)"
+
+    def new_file(self, name):
+        """Creates a run's file under a name no other run has; returns the name."""
+        base, n = name[:-len(".jsonl")], 1
+        listed = {r["file"] for r in (self.manifest or {}).get("runs", [])}
+        while True:
+            if name not in listed:
+                try:
+                    os.close(os.open(os.path.join(self.folder, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+                    return name
+                except FileExistsError:
+                    pass
+            n += 1
+            name = "%s.%d.jsonl" % (base, n)
+
+    def path(self, name):
+        return os.path.join(self.folder, name)
+
+    def end_file(self, name, line):
+        """umb-run's "run" line, last in the file: its round, configuration,
+        status, and whether it finished (readers count only those)."""
+        self._write(self.path(name), json.dumps(dict(line, type="run")) + "\n", "a")
+
+    def save(self, manifest):
+        """run.json, whole or not at all: a temporary file, then a rename."""
+        tmp = os.path.join(self.folder, ".%s.%d.tmp" % (MANIFEST, os.getpid()))
+        try:
+            self._write(tmp, json.dumps(manifest, indent=1) + "\n", "w", sync=True)
+            os.replace(tmp, os.path.join(self.folder, MANIFEST))
+        except Fail:
+            with contextlib.suppress(OSError):
+                os.remove(tmp)
+            raise
+        self.manifest = manifest
+
+    def _write(self, path, text, mode, sync=False):
+        try:
+            with open(path, mode) as f:
+                f.write(text)
+                f.flush()
+                if sync:
+                    os.fsync(f.fileno())
+        except OSError as e:
+            raise Fail("%s: cannot write it (%s); %s keeps the runs it listed before" % (
+                path, e.strerror or e, os.path.join(self.folder, MANIFEST)))

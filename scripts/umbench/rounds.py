@@ -1,0 +1,183 @@
+"""Interleaved rounds: configurations, the order that turns each round, one
+run and its record, and when to stop repeating (--precision, --budget)."""
+import os
+import re
+import shlex
+import time
+
+from . import cli, findings, launch, results, stats
+
+ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def parse_config(text):
+    """NAME[:ENV=VALUE,...][:LAUNCHER FLAGS] -> {"name", "env", "launcher_flags"}.
+    A comma-separated piece without "=" continues the value before it
+    (OMPI_MCA_btl=self,tcp); the launcher flags start at the first ":-"."""
+    name, _, rest = text.partition(":")
+    if not name or not all(c.isalnum() or c in "_.-" for c in name) or name == "default":
+        raise cli.Fail("--config %s: the name must be letters, digits, '_', '.', '-' and not 'default'" % text)
+    cut = 0 if rest.startswith("-") else rest.find(":-") + 1 if ":-" in rest else len(rest)
+    env_text, flags = rest[:cut].rstrip(":") if cut else "", rest[cut:]
+    env, key = {}, None
+    for piece in filter(None, env_text.split(",")):
+        if "=" in piece:
+            key, value = piece.split("=", 1)
+            if not ENV_NAME.match(key):
+                raise cli.Fail("--config %s: '%s' is not an environment variable's name" % (text, key))
+            env[key] = value
+        elif key:
+            env[key] += "," + piece
+        else:
+            raise cli.Fail("--config %s: '%s' is not ENV=VALUE" % (text, piece))
+    try:
+        words = shlex.split(flags)
+    except ValueError as e:
+        raise cli.Fail("--config %s: its launcher flags cannot be split into words (%s)" % (text, e))
+    return {"name": name, "env": env, "launcher_flags": words}
+
+
+def check_append(old, a):
+    """--append adds only runs that can stand beside the folder's."""
+    if old.get("np") not in (None, a.np):
+        raise cli.Fail("--append --np %d: the folder's runs used %s ranks" % (a.np, old["np"]))
+    for c in a.config:
+        same = [x for x in old.get("configs", []) if x.get("name") == c["name"]]
+        if same and (same[0].get("env", {}), same[0].get("launcher_flags", [])) != (c["env"], c["launcher_flags"]):
+            raise cli.Fail("--append --config %s: the folder's configuration of that name has other settings (%s)"
+                           % (c["name"], same[0]))
+
+
+def run_rounds(run):
+    """Every round: each benchmark and pair once per configuration, in an
+    order that turns each round so that drift favours none of them."""
+    a, m, configs = run.a, run.manifest, run.a.config
+    plain = a.rounds == 1 and len(configs) == 1 and not run.offset
+    total, i = a.rounds * len(run.items) * len(configs), 0
+    dropped = {(d["program"], d["buffers"], d["config"]) for d in m["dropped"]}
+    for k in range(1, a.rounds + 1):
+        rnd, turn = run.offset + k, (k - 1) % len(configs)
+        for item, cfg in ((it, c) for it in run.items for c in configs[turn:] + configs[:turn]):
+            i += 1
+            if (item[0], item[1], cfg["name"]) in dropped:
+                continue
+            run.say("[%d/%d %6.1fs] %s %s%s" % (i, total, time.time() - run.t0, item[0], item[1],
+                                                "" if plain else "  (round %d, %s)" % (rnd, cfg["name"])))
+            rec = one_run(run, item, cfg, rnd, plain)
+            if rec["status"] == 124 and k < a.rounds and not rec.get("interrupted"):
+                dropped.add((item[0], item[1], cfg["name"]))
+                m["dropped"].append({"program": item[0], "buffers": item[1], "config": cfg["name"], "round": rnd})
+                run.say("    not run again in later rounds")
+            run.save()
+            if run.signals:
+                m["state"], m["interrupted"] = "interrupted", True
+                return
+        m["rounds_done"] = rnd
+        if not more_rounds(run, k):
+            break
+    m["state"] = "finished"
+
+
+def more_rounds(run, k):
+    a, m = run.a, run.manifest
+    if a.precision:
+        m["precision"] = precision_state(run.writer.folder, m["runs"], a.precision)
+        if m["precision"]["converged"]:
+            return False
+    if a.budget is not None and time.time() - run.t0 >= a.budget and k < a.rounds:
+        m["budget_spent"] = True
+        run.say("umb-run: --budget %g s spent after round %d" % (a.budget, m["rounds_done"]))
+        return False
+    return True
+
+
+def one_run(run, item, cfg, rnd, plain):
+    """Runs one benchmark and pair in one configuration; its file ends with
+    the "run" line, then the manifest lists it."""
+    prog, pair, prog_cmd = item
+    n = len(run.launcher)
+    cmd = run.launch[:n] + cfg["launcher_flags"] + run.launch[n:] + prog_cmd
+    name = run.writer.new_file("%s-%s%s.jsonl" % (prog, pair.replace(" ", "-"), "" if plain else ".%s.r%d" % (cfg["name"], rnd)))
+    started = time.time()
+    rc, err, over, asked = launch.run_one(cmd, dict(run.env, **cfg["env"]), run.writer.path(name), run.a.run_limit, run.stop_asked)
+    rec = {"program": prog, "buffers": pair, "file": name, "status": rc, "command": cmd, "round": rnd, "config": cfg["name"],
+           "elapsed_s": round(time.time() - started, 1)}
+    why = [line for line in err.splitlines() if line.startswith(prog + ":")]
+    if asked:
+        rec.update(interrupted=True, error="stopped: umb-run was interrupted")
+        run.say("    STOPPED: umb-run was interrupted; this run did not finish")
+    elif rc == 77:
+        rec["skipped"] = why[0] if why else "a requirement is missing"
+        run.say("    skipped: " + rec["skipped"])
+    elif over:
+        rec["error"] = "stopped after %g s (--run-limit)" % run.a.run_limit
+        run.say("    STOPPED: " + rec["error"])
+    elif rc != 0:
+        rec["error"] = why[0] if why else err.strip()[-300:]
+        run.say("    FAILED (exit %d): %s" % (rc, rec["error"]))
+    path = run.writer.path(name)
+    rec["complete"] = rc == 0 and results.ends_whole(path)
+    if rc == 0 and not rec["complete"]:
+        rec["error"] = "its output has no end record: cut short (a full disk?); not counted"
+        run.say("    INCOMPLETE: " + rec["error"])
+    rec["findings"] = findings.of_file(path, results.Problems()) if rec["complete"] else []
+    run.writer.end_file(name, {"round": rnd, "config": cfg["name"], "env": cfg["env"], "launcher_flags": cfg["launcher_flags"],
+                               "status": rc, "complete": rec["complete"]})
+    note_header(run.manifest, results.first_header(path))
+    run.manifest["runs"].append(rec)
+    run.count += 1
+    return rec
+
+
+def note_header(m, header):
+    """The library, CUDA awareness, nodes and GPUs: the first run that has them."""
+    if not header:
+        return
+    m["mpi_library"] = m.get("mpi_library") or header.get("mpi_library")
+    if not m.get("cuda_aware") and isinstance(header.get("cuda_awareness"), dict):
+        m["cuda_aware"] = dict(header["cuda_awareness"], line=header.get("cuda_aware"))
+    for r in header.get("ranks", []) if isinstance(header.get("ranks"), list) else []:
+        if not isinstance(r, dict):
+            continue
+        if r.get("host") not in m["nodes"]:
+            m["nodes"].append(r.get("host"))
+        g = "%s %s" % (r.get("host"), r.get("gpu_pci_bus")) if isinstance(r.get("gpu"), int) and r["gpu"] >= 0 else None
+        if g and g not in [x["id"] for x in m["gpus"]]:
+            m["gpus"].append({"id": g, "name": r.get("gpu_name"), "pcie": r.get("gpu_pcie")})
+
+
+def precision_state(folder, runs, target):
+    """Whether every size is known to +-target: its values over the rounds
+    alone, or, with configurations, each one's per-round ratio to the
+    default (stats.reached, the rule of util/core/precision.c)."""
+    values, problems = {}, results.Problems()  # (program, buffers, config) -> {size: {round: value}}
+    for r in runs:
+        if results.finished(r):
+            for size, v in results.read_results(os.path.join(folder, r["file"]), problems)["rows"].items():
+                values.setdefault((r["program"], r["buffers"], r["config"]), {}).setdefault(size, {})[r["round"]] = v
+    missing, several = [], len({k[2] for k in values}) > 1
+    for (prog, pair, cfg), sizes in sorted(values.items()):
+        if several and cfg == "default":
+            continue
+        for size, by_round in sorted(sizes.items()):
+            base = values.get((prog, pair, "default"), {}).get(size, {})
+            samples = [by_round[r] / base[r] for r in by_round if base.get(r)] if several else list(by_round.values())
+            got = stats.reached(samples)
+            if got > target:
+                missing.append({"program": prog, "buffers": pair, "config": cfg, "size": size,
+                                "reached": None if got == float("inf") else round(got, 4)})
+    return {"target": target, "converged": not missing and bool(values), "not_converged": missing}
+
+
+def report_precision(run, state, rounds_done):
+    miss = state["not_converged"]
+    if state["converged"]:
+        run.say("umb-run: precision +-%g%% reached at every size after %d rounds" % (100 * state["target"], rounds_done))
+        return
+    run.say("umb-run: precision +-%g%% not reached after %d rounds at %d sizes (a 95%% interval needs %d rounds):"
+            % (100 * state["target"], rounds_done, len(miss), stats.rounds_needed()))
+    for x in miss[:20]:
+        run.say("    %s %s %s %d B: %s" % (x["program"], x["buffers"], x["config"], x["size"],
+                                          "no interval yet" if x["reached"] is None else "+-%.1f%%" % (100 * x["reached"])))
+    if len(miss) > 20:
+        run.say("    ... and %d more (run.json, precision)" % (len(miss) - 20))

@@ -1,0 +1,176 @@
+"""umb-run: run a named set of umbench benchmarks over buffer pairs and keep
+the results: one JSON Lines file per run and a run.json manifest.
+
+  umb-run [--set quick|full|aware|why] [--out DIR] [--append] [--np N] [--launcher auto|mpirun|srun|jsrun]
+          [--bindir DIR] [--match REGEX] [--rounds N] [--config NAME[:ENV=VALUE,...][:LAUNCHER FLAGS]] ...
+          [--precision P%] [--budget SECONDS] [--run-limit SECONDS] [-- EXTRA BENCHMARK OPTIONS]
+
+Anything before "--" that is not one of these options is refused.
+
+--out names a new folder: one that holds another run is refused, unless
+--append adds these runs to it (later rounds, never replacing a file). One
+umb-run at a time writes a folder: a second is refused, naming the first's
+pid. run.json is rewritten whole after every run, so whatever stops umb-run
+the folder lists every run that finished (docs/output.md, "Results folders").
+
+--match REGEX runs only the "program pair" names of the set that it finds
+(e.g. "^umb_bw H H$"). --rounds N repeats the set N times. --config (any number) adds a
+configuration beside the default one: environment variables and launcher
+flags, e.g. --config tcp:OMPI_MCA_btl=self,tcp or --config bound::--bind-to core
+(a value may hold commas; the launcher flags start at the first ":-").
+Every round runs each benchmark and pair once per configuration, back to
+back, in an order that turns from round to round, so that drift favours
+none. --precision P% ends the rounds once every size's 95% interval of the
+median (of the value alone, or of each configuration's ratio to the
+default) is within +-P%, --rounds (default 20 then) being the most, and
+--budget SECONDS starts no new round after that long; the sizes that did
+not get there are listed. --run-limit SECONDS stops any one run that takes
+longer (kept in run.json with status 124); that benchmark, pair and
+configuration is not run again in later rounds (run.json's "dropped").
+umb-compare reads the rounds.
+
+The launcher is found from the environment: srun inside Slurm, jsrun (else
+mpirun) inside LSF, mpirun or mpiexec otherwise. MPIEXEC (a command with
+its options) and MPIEXEC_FLAGS override it; umb-run then adds only the rank
+count (-n, or -np for mpirun/mpiexec; none with MPIEXEC_NP_FLAG=none). As
+root, Open MPI is allowed to run as umb-suite allows it. Runs that cannot
+work here (no GPU, D without a CUDA-aware MPI) are kept as skipped with the
+reason. Ctrl-C or SIGTERM stops the run in progress (SIGKILL 10 s later, or
+at a second signal), marks it unfinished and exits 130. Needs only Python 3.
+"""
+import datetime
+import os
+import socket
+import sys
+import time
+
+from . import cli, findings, launch, results, rounds, sets
+
+ENV_PREFIXES = ("OMPI_MCA_", "UCX_", "MPIR_CVAR_", "MV2_", "I_MPI_", "FI_", "SLURM_", "LSB_", "CUDA_VISIBLE_DEVICES")
+
+
+def options(argv):
+    ap = cli.parser("umb-run", __doc__)
+    ap.add_argument("--set", default="quick", choices=sorted(sets.SETS))
+    ap.add_argument("--out", help="results folder (default umb-results/DATE-HOST)")
+    ap.add_argument("--append", action="store_true", help="add these runs to the --out folder's (later rounds)")
+    ap.add_argument("--np", default="2", help="ranks (default 2)")
+    ap.add_argument("--launcher", default="auto", choices=["auto", "mpirun", "srun", "jsrun"])
+    ap.add_argument("--bindir", help="where the umb_* programs are (folders separated by ':')")
+    ap.add_argument("--match", metavar="REGEX", help='run only the "program buffers" this finds, e.g. "^umb_bw H H$"')
+    ap.add_argument("--rounds", help="repeat the set this many times (default 1; 20 at most with --precision)")
+    ap.add_argument("--config", action="append", default=[], help="NAME[:ENV=VALUE,...][:LAUNCHER FLAGS]")
+    ap.add_argument("--precision", help="end the rounds once every interval is within +-P%%")
+    ap.add_argument("--budget", help="seconds after which no new round starts")
+    ap.add_argument("--run-limit", help="seconds after which one run is stopped (exit 124 in run.json)")
+    # Benchmark options come after "--" only: a stray word before it would
+    # otherwise reach every program.
+    own, extra = (argv[:argv.index("--")], argv[argv.index("--") + 1:]) if "--" in argv else (argv, [])
+    a, stray = ap.parse_known_args(own)
+    if stray:
+        hint = " (did you mean --set %s?)" % stray[0] if stray[0] in sets.SETS else "; benchmark options go after --"
+        raise cli.Fail("unknown argument '%s'%s" % (stray[0], hint))
+    a.extra = extra
+    a.np = cli.count(a.np, "--np", 2)
+    a.precision = cli.percent(a.precision, "--precision", 0, 1, low_open=True) if a.precision else None
+    a.rounds = cli.count(a.rounds, "--rounds") if a.rounds is not None else 20 if a.precision else 1
+    a.budget = cli.seconds(a.budget, "--budget") if a.budget is not None else None
+    a.run_limit = cli.seconds(a.run_limit, "--run-limit") if a.run_limit is not None else None
+    a.want = cli.regex(a.match)
+    a.config = [{"name": "default", "env": {}, "launcher_flags": []}] + [rounds.parse_config(c) for c in a.config]
+    names = [c["name"] for c in a.config]
+    if len(set(names)) != len(names):
+        raise cli.Fail("--config: a name given twice (%s)" % ", ".join(names))
+    return a
+
+
+class Run:
+    """One umb-run: its folder's writer, its manifest, and what stops it."""
+
+    def __init__(self, a, here):
+        self.a, self.signals, self.stdout_error = a, 0, None
+        self.launcher, how = launch.find_launcher(a.launcher)
+        self.launch = launch.launch_args(self.launcher, a.np, how)
+        self.env = dict(os.environ, **launch.root_env(self.launcher))
+        self.items = [(p, pair, [launch.find_program(a.bindir, p, here)] + args)
+                      for p, pair, args in sets.commands(a.set, a.want, a.extra)]
+        if not self.items:
+            raise cli.Fail("--match %s: no benchmark of --set %s matches" % (a.match, a.set))
+        self.stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        out = a.out if a.out is not None else os.path.join("umb-results", "%s-%s" % (self.stamp, socket.gethostname()))
+        self.writer = results.Writer(out, a.append)
+        self.manifest, self.offset = self._manifest(how)
+        self.t0 = time.time()
+
+    def _manifest(self, how):
+        a, old = self.a, self.writer.manifest
+        session = {"command": sys.argv, "start": self.stamp, "pid": os.getpid(), "launcher": how, "rounds": a.rounds}
+        if old is None:
+            m = {"set": a.set, "command": sys.argv, "launcher": how, "np": a.np, "start": self.stamp,
+                 "env": {k: v for k, v in os.environ.items() if k.startswith(ENV_PREFIXES)},
+                 "rounds": a.rounds, "configs": a.config, "mpi_library": None, "cuda_aware": None, "nodes": [], "gpus": [],
+                 "runs": [], "dropped": [], "state": "running", "sessions": [session]}
+            return m, 0
+        rounds.check_append(old, a)
+        offset = max([r.get("round", 1) for r in old.get("runs", [])] + [old.get("rounds_done", 0) or 0])
+        m = dict(old, state="running", rounds=offset + a.rounds, sessions=old.get("sessions", []) + [session])
+        m["configs"] = old.get("configs", []) + [c for c in a.config if c["name"] not in {x["name"] for x in old.get("configs", [])}]
+        m.setdefault("dropped", [])
+        m.setdefault("runs", [])
+        return m, offset
+
+    def say(self, text, err=False):
+        """Progress and reports: a failed write is remembered, not fatal,
+        since the results folder is what matters."""
+        try:
+            print(text, file=sys.stderr if err else sys.stdout, flush=True)
+        except OSError as e:
+            self.stdout_error = self.stdout_error or e
+
+    def stop_asked(self):
+        return self.signals
+
+    def on_signal(self, signum):
+        self.signals += 1
+
+    def save(self):
+        self.manifest["elapsed_s"] = round(time.time() - self.t0, 1)
+        self.writer.save(self.manifest)
+
+    def go(self):
+        cli.interrupts(self.on_signal)
+        self.save()  # the folder is claimed before the first run
+        try:
+            rounds.run_rounds(self)
+        finally:
+            if self.manifest["state"] == "running":
+                self.manifest["state"] = "stopped"
+            self.manifest["findings"] = findings.gather(self.writer.folder, self.manifest["runs"], results.Problems())
+            self.save()
+        return self.finish()
+
+    def finish(self):
+        m = self.manifest
+        findings.report(m["findings"])
+        if self.a.precision and "precision" in m:
+            rounds.report_precision(self, m["precision"], m.get("rounds_done", 0))
+        mine = m["runs"][len(m["runs"]) - self.count:] if self.count else []
+        failed = sum(1 for r in mine if r["status"] != 77 and not results.finished(r))
+        skipped = sum(1 for r in mine if r["status"] == 77)
+        self.say("umb-run: %s: %d runs, %d skipped, %d failed, %.1f s" % (self.writer.folder, len(mine), skipped, failed,
+                                                                         m["elapsed_s"]))
+        if m["state"] == "interrupted":
+            self.say("umb-run: interrupted; %s lists the %d runs that ended" % (
+                os.path.join(self.writer.folder, results.MANIFEST), len(mine)), err=True)
+            return 130
+        if self.stdout_error:
+            raise self.stdout_error
+        return 1 if failed else 0
+
+
+def main(here):
+    def body():
+        run = Run(options(sys.argv[1:]), here)
+        run.count = 0
+        return run.go()
+    cli.main("umb-run", body)

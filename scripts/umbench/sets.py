@@ -1,0 +1,50 @@
+"""The named sets of benchmarks and buffer pairs that umb-run runs."""
+
+# (program, kind, extra options, pairs): kind "pt2pt" takes SRC DST,
+# "coll" takes --buffer KIND, or "ROOT OTHERS" as --root-buffer ROOT --buffer OTHERS.
+AWARE_PAIRS = ["H H", "D D", "MH MH", "MD MD", "MD MH"]
+SETS = {
+    "quick": [
+        # 1000 iterations, more only where a row is not within +-10% (1 s at
+        # most): as quick as before, and each row says how close it is.
+        ("umb_latency", "pt2pt", ["-m", "1:64K", "-i", "1000", "-x", "100", "--precision", "10%", "--size-budget", "1"],
+         ["H H", "MH MH", "MD MD", "MD MH"]),
+        ("umb_bw", "pt2pt", ["-m", "1K:4M", "-i", "20", "-x", "2"], ["H H", "MH MH", "MD MD", "MD MH"]),
+        ("umb_bcast", "coll", ["-m", "1:64K", "-i", "200", "-x", "20"], ["H", "MH", "MD"]),
+    ],
+    # CUDA-aware stacks (docs/stacks.md): every pair validated, 8 B to 4 MiB.
+    "aware": [
+        ("umb_latency", "pt2pt", ["-m", "8:4M", "-i", "50", "-x", "5", "-c"], AWARE_PAIRS),
+        ("umb_bw", "pt2pt", ["-m", "8:4M", "-i", "5", "-x", "1", "-c"], AWARE_PAIRS),
+        ("umb_bcast", "coll", ["-m", "8:4M", "-i", "50", "-x", "5", "-c"], AWARE_PAIRS),
+    ],
+    # Why (docs/method.md, "The path of a row"): the path of every row and the findings.
+    "why": [
+        ("umb_latency", "pt2pt", ["-m", "8:4M", "-i", "50", "-x", "5", "--path"], ["D D", "MD MD", "MH MH", "MD MH"]),
+        ("umb_bw", "pt2pt", ["-m", "8:4M", "-i", "10", "-x", "2", "--path"], ["D D", "MD MD", "MH MH", "MD MH"]),
+        ("umb_bcast", "coll", ["-m", "8:4M", "-i", "50", "-x", "5", "--path"], ["D D", "MD MD", "MH MH", "MD MH"]),
+    ],
+    "full": [
+        (prog, "pt2pt", [], [a + " " + b for a in "H D MH MD".split() for b in "H D MH MD".split()])
+        for prog in ("umb_latency", "umb_bw", "umb_bibw")
+    ] + [
+        (prog, "coll", [], ["H", "D", "MH", "MD"])
+        for prog in ("umb_bcast", "umb_allreduce", "umb_reduce", "umb_allgather", "umb_alltoall")
+    ],
+}
+
+
+def commands(name, want, extra):
+    """[(program, pair, its arguments after the program)] of the set whose
+    "program pair" the regular expression finds."""
+    items = []
+    for prog, kind, opts, pairs in SETS[name]:
+        for pair in (p for p in pairs if want.search("%s %s" % (prog, p))):
+            if kind == "pt2pt":
+                bufs = pair.split()
+            elif " " in pair:
+                bufs = ["--root-buffer", pair.split()[0], "--buffer", pair.split()[1]]
+            else:
+                bufs = ["--buffer", pair]
+            items.append((prog, pair, opts + extra + ["--format", "json", "--timeout", "120"] + bufs))
+    return items

@@ -1,0 +1,185 @@
+"""umb-tune: find the library settings that change a result. From the
+stack's defaults it varies one documented setting at a time (the catalogue
+settings.json beside this module), runs the chosen benchmarks and pairs in
+interleaved rounds (umb-run --config, with the defaults run twice as an A/A
+check) and reports, per benchmark, pair and size, the settings that change
+the result beyond the noise, by how much: a ranked table, then the export
+lines of the best setting per benchmark and pair.
+
+  umb-tune [--set quick|full|aware|why] [--match REGEX] [--rounds N] [--np N] [--out DIR]
+           [--only NAME,...] [--catalogue FILE] [--min-effect P%] [--budget SECONDS] [--run-limit SECONDS]
+           [--bindir DIR] [-- EXTRA BENCHMARK OPTIONS]
+  umb-tune --report DIR [--min-effect P%]
+
+Settings the installed libraries do not know are refused with one line
+each: the MPI in use is asked (ompi_info for Open MPI, mpivars for MPICH),
+and UCX (ucx_info -c) where the MPI can use it. A value that is already the
+default is not tried. MPS is tried only with more ranks than GPUs. The
+launcher is umb-run's (MPIEXEC, MPIEXEC_FLAGS). Writes DIR/tune.json (the
+plan before the rounds, the findings after). When umb-run does not finish
+its rounds, umb-tune ends with umb-run's status; --report reports what did.
+"""
+import atexit
+import datetime
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+from . import cli, installed, sets, tune_report
+
+CATALOGUE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "settings.json")
+LIBRARIES = ("openmpi", "ucx", "mpich", "mps")
+
+
+def options(argv):
+    ap = cli.parser("umb-tune", __doc__)
+    ap.add_argument("--set", default="quick", choices=sorted(sets.SETS))
+    ap.add_argument("--match", metavar="REGEX", help='benchmarks and pairs to run, as umb-run --match, e.g. "^umb_bw (D D|MD MD)$"')
+    ap.add_argument("--rounds", default="6", help="interleaved rounds (default 6, the fewest with a 95%% interval)")
+    ap.add_argument("--np", default="2")
+    ap.add_argument("--out", help="results folder (default umb-results/tune-DATE)")
+    ap.add_argument("--only", help="catalogue names to try (comma-separated; default: every one that applies)")
+    ap.add_argument("--catalogue", default=CATALOGUE, help="settings file (default: the package's settings.json)")
+    ap.add_argument("--min-effect", default="5%", help="smaller changes count as none (default 5%%: two identical programs differ by up to 6%% on the lent VMs)")
+    ap.add_argument("--budget", help="seconds after which no new round starts (umb-run --budget)")
+    ap.add_argument("--run-limit", default="120",
+                    help="seconds after which one run is stopped (umb-run --run-limit; default 120: a setting "
+                         "that slows a benchmark a hundred-fold would otherwise hold the whole search)")
+    ap.add_argument("--bindir")
+    ap.add_argument("--report", metavar="DIR", help="print the report of an earlier search from its folder again, with this umb-tune's "
+                                                   "analysis (its tune.json is rewritten); runs nothing")
+    extra = argv[argv.index("--"):] if "--" in argv else []
+    a = ap.parse_args(argv[:len(argv) - len(extra)])
+    a.extra = extra
+    a.min_effect = cli.percent(a.min_effect, "--min-effect")
+    a.rounds = cli.count(a.rounds, "--rounds", 2)
+    a.np = cli.count(a.np, "--np", 2)
+    a.budget = cli.seconds(a.budget, "--budget") if a.budget is not None else None
+    a.run_limit = cli.seconds(a.run_limit, "--run-limit")
+    cli.regex(a.match)
+    return a
+
+
+def read_catalogue(path):
+    """The catalogue's settings; a malformed one is named in one line."""
+    try:
+        with open(path, "rb") as f:
+            cat = json.loads(f.read().decode("utf-8"))
+    except OSError as e:
+        raise cli.Fail("--catalogue %s: cannot read it (%s)" % (path, e.strerror or e))
+    except ValueError as e:
+        raise cli.Fail("--catalogue %s: not JSON (%s)" % (path, e))
+    entries = cat.get("settings") if isinstance(cat, dict) else None
+    if not isinstance(entries, list) or not entries:
+        raise cli.Fail("--catalogue %s: expected an object with a non-empty list \"settings\"" % path)
+    for n, e in enumerate(entries, 1):
+        ok = isinstance(e, dict) and all(isinstance(e.get(k), str) and e[k] for k in ("name", "library", "variable")) \
+            and e["library"] in LIBRARIES and isinstance(e.get("values"), list) and e["values"] \
+            and all(isinstance(v, str) for v in e["values"]) and re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", e["variable"])
+        if not ok:
+            raise cli.Fail("--catalogue %s: setting %d is not {\"name\", \"library\" (one of %s), \"variable\" (a variable's name), "
+                           "\"values\" (a list of strings)}" % (path, n, ", ".join(LIBRARIES)))
+    return entries
+
+
+def config_name(entry, value):
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", "%s-%s" % (entry["name"], value))
+
+
+def start_mps(out):
+    """An MPS server of our own: the configuration's ranks find it through
+    CUDA_MPS_PIPE_DIRECTORY; the default configuration's ranks do not."""
+    env = {"CUDA_MPS_PIPE_DIRECTORY": os.path.join(os.path.abspath(out), "mps-pipe"),
+           "CUDA_MPS_LOG_DIRECTORY": os.path.join(os.path.abspath(out), "mps-log")}
+    for d in env.values():
+        os.makedirs(d, exist_ok=True)
+    if subprocess.run(["nvidia-cuda-mps-control", "-d"], env=dict(os.environ, **env)).returncode != 0:
+        return None
+    atexit.register(lambda: subprocess.run(["nvidia-cuda-mps-control"], input="quit\n", text=True, env=dict(os.environ, **env)))
+    return env
+
+
+def plan(a, catalogue, lib, out):
+    """The settings to try, and those refused with why."""
+    names = {e["name"] for e in catalogue}
+    only = a.only.split(",") if a.only else None
+    if only and set(only) - names:
+        raise cli.Fail("--only %s: not in the catalogue; accepted: %s" % (",".join(sorted(set(only) - names)), ", ".join(sorted(names))))
+    tried, refused = [], []
+    for entry in (e for e in catalogue if not only or e["name"] in only):
+        for value in entry["values"]:
+            why = lib.check(entry, value, a.np)
+            if why:
+                refused.append({"variable": entry["variable"], "value": value, "why": why})
+                print("umb-tune: not tried: %s=%s: %s" % (entry["variable"], value, why))
+                continue
+            env = {entry["variable"]: value} if entry["library"] != "mps" else start_mps(out)
+            if env is None:
+                print("umb-tune: not tried: MPS: nvidia-cuda-mps-control -d failed")
+                continue
+            tried.append({"name": config_name(entry, value), "entry": entry["name"], "variable": entry["variable"],
+                          "value": value if entry["library"] != "mps" else "on", "env": env})
+    if not tried:
+        raise cli.Fail("no setting of the catalogue can be tried here (%d refused)" % len(refused))
+    return tried, refused
+
+
+def umb_run_command(a, here, out, tried):
+    # "again": the defaults a second time, the A/A floor each verdict must clear.
+    cmd = [sys.executable, os.path.join(here, "umb-run"), "--set", a.set, "--out", out, "--np", str(a.np),
+           "--rounds", str(a.rounds), "--config", "again", "--run-limit", str(a.run_limit)]
+    cmd += ["--match", a.match] if a.match else []
+    cmd += ["--bindir", a.bindir] if a.bindir else []
+    cmd += ["--budget", str(a.budget)] if a.budget else []
+    for t in tried:
+        cmd += ["--config", "%s:%s" % (t["name"], ",".join("%s=%s" % kv for kv in t["env"].items()))]
+    return cmd + a.extra
+
+
+def run_umb_run(cmd):
+    """umb-run in a session of its own: a signal to umb-tune reaches it once,
+    forwarded, and umb-tune waits while it stops its run and writes its folder."""
+    try:
+        child = subprocess.Popen(cmd, start_new_session=True)
+    except OSError as e:
+        raise cli.Fail("%s: cannot start it (%s)" % (cmd[1], e.strerror or e))
+    cli.interrupts(lambda signum: child.send_signal(signum))
+    return child.wait()
+
+
+def search(a, here):
+    catalogue = read_catalogue(a.catalogue)
+    out = cli.out_folder(a.out if a.out is not None else os.path.join("umb-results", "tune-" + datetime.datetime.now().strftime("%Y%m%d-%H%M%S")))
+    if os.path.exists(os.path.join(out, "run.json")):
+        raise cli.Fail("--out %s: already holds results; choose a new folder (umb-tune --report %s reports them)" % (out, out))
+    lib = installed.Installed()
+    print("# umb-tune: %s%s; %d rounds; min effect %g%%" % (lib.names.get(lib.mpi) or "MPI unknown",
+                                                          ", " + lib.names["ucx"] if lib.ucx else "", a.rounds, 100 * a.min_effect))
+    tried, refused = plan(a, catalogue, lib, out)
+    tune_report.save(out, {"tried": tried, "refused": refused, "rounds": a.rounds, "min_effect": a.min_effect, "findings": None})
+    cmd = umb_run_command(a, here, out, tried)
+    print("# %d settings, %d configurations with the defaults and their A/A twin: %s" % (
+        len(tried), len(tried) + 2, " ".join(shlex.quote(c) for c in cmd)), flush=True)
+    rc = run_umb_run(cmd)
+    state = tune_report.run_state(out)
+    if state is None:  # umb-run refused before it ran anything, in its own line: no search
+        os.remove(os.path.join(out, tune_report.TUNE))
+        return rc or 1
+    if rc not in (0, 1) or state != "finished":
+        print("umb-tune: umb-run did not finish its rounds (exit %d, run.json: %s); no report. umb-tune --report %s reports what "
+              "finished" % (rc, state or "none", out), file=sys.stderr)
+        return rc or 1
+    tune_report.analyse(out, tried, refused, a.rounds, a.min_effect)
+
+
+def main(here):
+    def body():
+        a = options(sys.argv[1:])
+        if a.report:
+            t = tune_report.read(a.report)
+            return tune_report.analyse(a.report, t["tried"], t["refused"], t.get("rounds", a.rounds), a.min_effect)
+        return search(a, here)
+    cli.main("umb-tune", body)

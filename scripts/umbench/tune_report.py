@@ -1,0 +1,171 @@
+"""umb-tune's analysis of a search's folder: the ranked table, the stalled
+settings, the best setting per benchmark and pair, and tune.json."""
+import json
+import math
+import os
+import shlex
+
+from . import cli, compare, results, stats
+
+TUNE = "tune.json"
+
+
+def read(folder):
+    """An earlier search's tune.json, checked; one line when it is not one."""
+    path = os.path.join(folder, TUNE)
+    try:
+        with open(path, "rb") as f:
+            t = json.loads(f.read().decode("utf-8"))
+    except (OSError, ValueError) as e:
+        raise cli.Fail("--report %s: no tune.json of an earlier search there (%s)" % (folder, getattr(e, "strerror", None) or e))
+    keys = ("name", "entry", "variable", "value", "env")
+    if not (isinstance(t, dict) and isinstance(t.get("tried"), list) and isinstance(t.get("refused"), list)
+            and all(isinstance(x, dict) and all(k in x for k in keys) and isinstance(x["env"], dict) for x in t["tried"])
+            and isinstance(t.get("rounds", 1), int)):
+        raise cli.Fail("--report %s: %s is not umb-tune's (expected \"tried\" settings with %s, and \"refused\")"
+                       % (folder, path, ", ".join(keys)))
+    for x in t["tried"]:
+        x.pop("stopped", None)
+        x.pop("failed_runs", None)
+    return t
+
+
+def save(folder, data):
+    """tune.json, whole or not at all."""
+    tmp = os.path.join(folder, ".%s.%d.tmp" % (TUNE, os.getpid()))
+    try:
+        with open(tmp, "w") as f:
+            json.dump(data, f, indent=1)
+        os.replace(tmp, os.path.join(folder, TUNE))
+    except OSError as e:
+        raise cli.Fail("%s: cannot write it (%s)" % (os.path.join(folder, TUNE), e.strerror or e))
+
+
+def run_state(folder):
+    m = results.read_manifest(folder)
+    return m.get("state", "finished" if m.get("runs") else None) if m else None
+
+
+def analyse(out, tried, refused, rounds, min_effect):
+    """The report of a search from its results folder, and tune.json."""
+    problems = results.Problems()
+    manifest = results.read_manifest(out, required=True)
+    sides, _ = results.load(out, problems)
+    keys = sorted({k for s in sides for k in s.runs})
+    rows = compare.comparisons(sides, keys, min_effect) if sides else []
+    by_name = {t["name"]: t for t in tried}
+    paths = row_paths(sides)
+    findings = []
+    for r in rows:
+        t = by_name.get(sides[r["side"]].config)
+        if t and r["verdict"] in ("faster", "slower"):
+            gain = r["ratio"] - 1 if stats.METRICS[r["metric"]] else 1 / r["ratio"] - 1
+            key = (r["program"], r["buffers"], r["size"])
+            findings.append(dict(t, program=r["program"], buffers=r["buffers"], size=r["size"], verdict=r["verdict"],
+                                 ratio=r["ratio"], interval=r["interval"], gain=gain, aa=r["aa"],
+                                 path=[paths.get(("default",) + key), paths.get((t["name"],) + key)]))
+    no_verdict = sum(1 for r in rows if r["verdict"].startswith("no verdict"))
+    report(findings, keys, no_verdict)
+    runs, command = manifest.get("runs", []), manifest.get("command", [])
+    # umb-tune always gives umb-run a --run-limit: a stopped run exists only with one.
+    limit = _limit(command)
+    report_stopped(tried, runs, limit)
+    report_failed(tried, runs)
+    save(out, {"tried": tried, "refused": refused, "findings": findings, "rounds": rounds, "min_effect": min_effect,
+               "no_verdict": no_verdict})
+    if problems.count:
+        print("# umb-tune: %s" % problems.summary())
+    print("\numb-tune: %s: %d settings tried, %d refused, %d findings (tune.json)" % (out, len(tried), len(refused), len(findings)))
+
+
+def _limit(command):
+    try:
+        return float(command[command.index("--run-limit") + 1])
+    except (ValueError, IndexError, TypeError):
+        return None
+
+
+def report_failed(tried, runs):
+    """A setting the library lists but cannot use (a component that does not load here) fails its runs."""
+    for t in tried:
+        bad = [r for r in runs if r.get("config") == t["name"] and r["status"] not in (0, 77, 124)]
+        if bad:
+            t["failed_runs"] = len(bad)
+            print("umb-tune: %s=%s: %d of %d runs failed: %s" % (t["variable"], t["value"], len(bad),
+                  sum(1 for r in runs if r.get("config") == t["name"]), " ".join(str(bad[0].get("error", "")).split())[:160]))
+
+
+def row_paths(sides):
+    """{(config, program, buffers, size): the path class most rounds took},
+    from rows measured with --path (docs/method.md, "The path of a row")."""
+    found = {}
+    for side in sides:
+        for (prog, bufs), slot in side.runs.items():
+            for size, seen in slot.get("paths", {}).items():
+                found[(side.config, prog, bufs, size)] = max(sorted(set(seen)), key=seen.count)
+    return found
+
+
+def path_change(group):
+    """The path column of one setting's findings: what changed, the path
+    both took, or '-' without --path."""
+    pairs = [tuple(x["path"]) for x in group if all(x["path"])]
+    if not pairs:
+        return "-"
+    changed = sorted({"%s->%s" % p for p in pairs if p[0] != p[1]})
+    if changed:
+        return ",".join(changed)
+    return "%s (same)" % ",".join(sorted({p[0] for p in pairs}))
+
+
+def report_stopped(tried, runs, limit):
+    """Settings whose run was stopped at --run-limit: a loss too large to
+    measure, at least the limit over the defaults' median time for the same run."""
+    lines = []
+    for t in tried:
+        for prog, bufs in sorted({(r["program"], r["buffers"]) for r in runs if r.get("config") == t["name"] and r["status"] == 124}):
+            base = sorted(r["elapsed_s"] for r in runs if r.get("config") in ("default", "again") and results.finished(r)
+                          and (r["program"], r["buffers"]) == (prog, bufs) and r.get("elapsed_s"))
+            median = base[len(base) // 2] if base else None
+            x = limit / median if median and limit else None
+            lines.append("%-44s %-22s no result within %s s%s" % ("%s=%s" % (t["variable"], t["value"]), "%s %s" % (prog, bufs),
+                         "%g" % limit if limit else "the limit",
+                         ", at least %.0fx slower than the defaults (%.1f s)" % (x, median) if x else ""))
+            t.setdefault("stopped", []).append({"program": prog, "buffers": bufs, "at_least_x_slower": round(x, 1) if x else None})
+    if lines:
+        print("\n## Settings that stalled a run (stopped at --run-limit, not run again)")
+        print("\n".join(lines))
+
+
+def report(findings, keys, no_verdict):
+    """The ranked table (largest change first, one line per setting and
+    benchmark), then the best setting per benchmark and pair."""
+    groups = {}
+    for f in findings:
+        groups.setdefault((f["name"], f["program"], f["buffers"]), []).append(f)
+    ranked = sorted(groups.values(), key=lambda g: -max(abs(math.log(1 + x["gain"])) for x in g))
+    print("\n## Settings that change a result beyond the noise (gain: + better, - worse than the defaults)")
+    print("%-4s %-44s %-22s %6s  %-26s %-26s %s" % ("rank", "setting", "benchmark", "sizes", "best gain (size)", "worst gain (size)",
+                                                    "path (defaults->setting)"))
+    for n, g in enumerate(ranked, 1):
+        best, worst = max(g, key=lambda x: x["gain"]), min(g, key=lambda x: x["gain"])
+
+        def show(x):
+            return "%+.1f%% (%d B)" % (100 * x["gain"], x["size"])
+        print("%-4d %-44s %-22s %6d  %-26s %-26s %s" % (n, "%s=%s" % (g[0]["variable"], g[0]["value"]), "%s %s" % (g[0]["program"], g[0]["buffers"]),
+                                                       len(g), show(best), show(worst) if worst["gain"] < 0 else "-", path_change(g)))
+    if not ranked:
+        print("(none)")
+    if no_verdict:
+        print("# %d comparisons had no verdict (too few rounds with results)" % no_verdict)
+    print("\n## The best setting per benchmark and pair (the largest gain at any size, and no loss at any)")
+    for prog, bufs in keys:
+        mine = [g for g in groups.values() if (g[0]["program"], g[0]["buffers"]) == (prog, bufs) and min(x["gain"] for x in g) > 0]
+        if not mine:
+            print("# %s %s: no setting beats the defaults beyond the noise without a loss" % (prog, bufs))
+            continue
+        g = max(mine, key=lambda g: max(x["gain"] for x in g))
+        best = max(g, key=lambda x: x["gain"])
+        value = g[0]["value"] if g[0]["entry"] != "mps" else g[0]["env"].get("CUDA_MPS_PIPE_DIRECTORY", "")
+        print("export %s=%s   # %s %s: %+.1f%% at %d B, better at %d sizes" % (g[0]["variable"], shlex.quote(value), prog, bufs,
+                                                                          100 * best["gain"], best["size"], len(g)))

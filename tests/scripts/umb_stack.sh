@@ -26,6 +26,13 @@ bad "one stack" env ucx-cu13 ompi4-cuda
 bad "'mvapich'" env mvapich
 bad "not built" --prefix "$tmp/none" pack "$tmp/x.tgz" ompi4-cuda
 bad "'x'" list x
+# A value from the command line is never pasted into a shell string: a
+# prefix with quotes, spaces or $(...) is refused before anything runs.
+for p in "/tmp/a'b" "/tmp/a b" '/tmp/$(touch x)' '/tmp/a;b' '/tmp/a"b'; do
+    bad "--prefix '$p'" --prefix "$p" --dry-run build ucx-cu13
+    bad "--cache '$p'" --prefix "$tmp/p" --cache "$p" --dry-run build ucx-cu13
+done
+[ ! -e x ] && [ ! -e "$tmp/p" ] || fail "a refused prefix ran something"
 
 "$S" --prefix "$tmp/p" list >"$tmp/out" || fail "list"
 [ "$(grep -c . "$tmp/out")" -eq 4 ] && grep -q '^ompi4-cuda .*Open MPI 4.1.4' "$tmp/out" || { cat "$tmp/out"; fail "list: four stacks"; }
@@ -37,13 +44,13 @@ grep -q 'pip download .*libucx-cu13==1.22.0' "$tmp/out" || { cat "$tmp/out"; fai
 # Debian's source through the machine's apt sources (deb-src made from its
 # deb lines, a private state), pinned by version; no host named anywhere.
 grep -q "apt-get .*Dir::Etc::SourceList=$tmp/p/.cache/.apt/sources.list .* update" "$tmp/out" \
-    && grep -q "apt-get .*source --download-only 'openmpi=4.1.4-3'" "$tmp/out" \
+    && grep -q "apt_source $tmp/p/.cache openmpi=4.1.4-3 " "$tmp/out" \
     && grep -q "tar -xJf $tmp/p/.cache/openmpi_4.1.4.orig.tar.xz" "$tmp/out" || { cat "$tmp/out"; fail "no pinned Debian source download"; }
 ! grep -Eq 'https?://' "$tmp/out" || { grep -E 'https?://' "$tmp/out"; fail "--dry-run names a download host"; }
-grep -q "configure --prefix='$tmp/p/ompi4-cuda' --with-cuda=.* --with-ucx=$tmp/p/ucx-cu13/libucx" "$tmp/out" || { cat "$tmp/out"; fail "configure line"; }
+grep -q "src_configure $tmp/p/.build-ompi4-cuda --prefix=$tmp/p/ompi4-cuda --with-cuda=.* --with-ucx=$tmp/p/ucx-cu13/libucx" "$tmp/out" || { cat "$tmp/out"; fail "configure line"; }
 [ ! -e "$tmp/p" ] || { ls -R "$tmp/p"; fail "--dry-run wrote into the prefix"; }
 "$S" --prefix "$tmp/p" --dry-run build mpich4-cuda >"$tmp/out" 2>&1 || fail "--dry-run build mpich4-cuda"
-grep -q 'with-device=ch4:ucx' "$tmp/out" && grep -q 'with-cuda-sm=90' "$tmp/out" && grep -q 'cudaDevAttrComputeMode' "$tmp/out" \
+grep -q 'with-device=ch4:ucx' "$tmp/out" && grep -q 'with-cuda-sm=90' "$tmp/out" && grep -q "^+ mpich_patch $tmp/p/.build-mpich4-cuda$" "$tmp/out" \
     || { cat "$tmp/out"; fail "mpich4-cuda steps"; }
 "$S" --prefix "$tmp/p" --dry-run pack "$tmp/s.tgz" ompi5-wheel >"$tmp/out" 2>&1 || fail "--dry-run pack"
 grep -q "tar -czf $tmp/s.tgz -C / ${tmp#/}/p/ucx-cu13 ${tmp#/}/p/ompi5-wheel" "$tmp/out" || { cat "$tmp/out"; fail "pack line"; }
@@ -52,11 +59,16 @@ grep -q "tar -czf $tmp/s.tgz -C / ${tmp#/}/p/ucx-cu13 ${tmp#/}/p/ompi5-wheel" "$
 grep -qx "+ tar -czf $tmp/s.tgz -C / ${tmp#/}/p/ucx-cu13 ${tmp#/}/p/ompi5-wheel ${tmp#/}/p/ompi4-cuda ${tmp#/}/p/mpich4-cuda" "$tmp/out" \
     || { cat "$tmp/out"; fail "pack of three: each stack once, ucx-cu13 first"; }
 
-# env: lines a POSIX shell can eval, naming the stack's tools.
-"$S" --prefix /opt/s env ompi5-wheel >"$tmp/env" || fail "env ompi5-wheel"
+# env: lines a POSIX shell can eval, naming the stack's tools, for a stack
+# that is built (folders stand in for the builds); one that is not is refused.
+bad "ucx-cu13 is not built in $tmp/s" --prefix "$tmp/s" env ompi5-wheel
+mkdir -p "$tmp/s/ucx-cu13"
+bad "ompi5-wheel is not built in $tmp/s" --prefix "$tmp/s" env ompi5-wheel
+mkdir -p "$tmp/s/ompi5-wheel"
+"$S" --prefix "$tmp/s" env ompi5-wheel >"$tmp/env" || fail "env ompi5-wheel"
 ( eval "$(cat "$tmp/env")"
-  [ "$MPICC" = /opt/s/ompi5-wheel/bin/mpicc ] && [ "$MPIEXEC" = /opt/s/ompi5-wheel/bin/mpirun ] || exit 1
-  case $LD_LIBRARY_PATH in /opt/s/ucx-cu13/libucx/lib*) ;; *) exit 1 ;; esac
+  [ "$MPICC" = "$tmp/s/ompi5-wheel/bin/mpicc" ] && [ "$MPIEXEC" = "$tmp/s/ompi5-wheel/bin/mpirun" ] || exit 1
+  case $LD_LIBRARY_PATH in "$tmp/s/ucx-cu13/libucx/lib"*) ;; *) exit 1 ;; esac
   case $MPIEXEC_FLAGS in *"pml ucx"*) ;; *) exit 1 ;; esac ) || { cat "$tmp/env"; fail "env ompi5-wheel lines"; }
 echo "umb-stack: arguments, dry runs and env lines as expected"
 exit 0

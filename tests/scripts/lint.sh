@@ -1,0 +1,32 @@
+#!/bin/sh
+# The scripts' package and commands: pyflakes finds nothing (unused or
+# undefined names, bad format strings), no module over 300 lines and no
+# function over 60 (docs/decisions.md, "The scripts' package"). Skipped
+# without pyflakes, a failure when UMB_NEED_LINT=1 (as in CI).
+. "$top_srcdir/tests/lib.sh"
+[ -n "${PYTHON3:-}" ] || skip "python3 not found"
+S=$top_srcdir/scripts
+files="$S/umbench/*.py $S/umb-run $S/umb-compare $S/umb-tune $S/umb-plot $top_srcdir/tests/tools/overhead $top_srcdir/tests/json_check.py"
+if "$PYTHON3" -m pyflakes --version >/dev/null 2>&1; then
+    "$PYTHON3" -m pyflakes $files || fail "pyflakes found the above"
+elif command -v pyflakes3 >/dev/null; then
+    pyflakes3 $files || fail "pyflakes found the above"
+elif [ "${UMB_NEED_LINT:-0}" = 1 ]; then
+    fail "pyflakes not installed (UMB_NEED_LINT=1)"
+else
+    skip "pyflakes not installed (Debian: pyflakes3)"
+fi
+"$PYTHON3" - $S/umbench/*.py <<'PY' || fail "a module or function over its size (above)"
+import ast, sys
+bad = []
+for path in sys.argv[1:]:
+    text = open(path).read()
+    if text.count("\n") > 300:
+        bad.append("%s: %d lines" % (path, text.count("\n")))
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno - node.lineno + 1 > 60:
+            bad.append("%s:%d: %s has %d lines" % (path, node.lineno, node.name, node.end_lineno - node.lineno + 1))
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+exit 0

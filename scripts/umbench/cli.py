@@ -3,11 +3,13 @@ exit 1 (130 on an interrupt), never a traceback (docs/output.md, "Exit
 statuses of the scripts")."""
 import argparse
 import errno
+import fcntl
 import math
 import os
 import re
 import signal
 import sys
+import time
 
 
 class Fail(Exception):
@@ -90,11 +92,41 @@ def out_file(path, option):
     folder = os.path.dirname(path) or "."
     if os.path.isdir(path):
         raise Fail("%s %s: a folder, expected a file name" % (option, path))
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise Fail("%s %s: not a regular file" % (option, path))
     if not os.path.isdir(folder):
         raise Fail("%s %s: no folder %s" % (option, path, folder))
     if not os.access(folder, os.W_OK | os.X_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
         raise Fail("%s %s: not writable" % (option, path))
     return path
+
+
+def hold_lock(folder, name, who):
+    """Holds FOLDER/NAME locked (flock) for the life of the process, with
+    its pid in it; when another holds it, says which in one line. The lock
+    dies with its holder: a killed writer leaves none behind."""
+    path = os.path.join(folder, name)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as e:
+        if e.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
+            raise Fail("--out %s: cannot lock it (%s)" % (folder, e.strerror or e))
+        raise Fail("--out %s: in use by %s; wait for it to end, or choose another folder" % (folder, _holder(path, who)))
+    os.ftruncate(fd, 0)
+    os.write(fd, ("%d\n" % os.getpid()).encode())
+    return fd
+
+
+def _holder(path, who):
+    """The pid in the lock file; its holder writes it just after locking."""
+    for _ in range(20):
+        with open(path) as f:
+            pid = f.read().strip()
+        if pid:
+            return "%s pid %s" % (who, pid)
+        time.sleep(0.05)
+    return "another %s (its pid not yet written)" % who
 
 
 def main(prog, body):

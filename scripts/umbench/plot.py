@@ -61,8 +61,11 @@ def draw(sides, keys, path, who):
     fig.tight_layout()
     try:
         fig.savefig(path, dpi=100)
+        written = os.path.getsize(path)
     except OSError as e:
         raise cli.Fail("%s: cannot write it (%s)" % (path, e.strerror or e))
+    if not written:
+        raise cli.Fail("%s: cannot write it (nothing was written: a full disk?)" % path)
     print("\n%s: wrote %s" % (who, path))
 
 

@@ -7,15 +7,12 @@ file, then renamed, after every run), and a run counted only when it
 finished: run.json lists it with status 0 and its file ends with umb-run's
 "run" line saying so. A reader names a bad file or line and skips it."""
 import contextlib
-import errno
-import fcntl
 import glob
 import json
 import math
 import os
-import time
 
-from .cli import Fail, out_folder
+from .cli import Fail, hold_lock, out_folder
 from .stats import METRICS
 
 MANIFEST = "run.json"
@@ -127,8 +124,8 @@ def _manifest_problem(m):
         return "expected a JSON object, found %s" % type(m).__name__
     runs, configs = m.get("runs", []), m.get("configs", [])
     if not isinstance(runs, list) or not all(isinstance(r, dict) and isinstance(r.get("status"), int) and all(
-            isinstance(r.get(k), str) for k in ("file", "program", "buffers")) for r in runs):
-        return "\"runs\" must be a list of objects with a file, a program, buffers and a status"
+            isinstance(r.get(k), str) for k in ("file", "program", "buffers")) and "/" not in r["file"] for r in runs):
+        return "\"runs\" must be a list of objects with a file (in the folder), a program, buffers and a status"
     if not isinstance(configs, list) or not all(isinstance(c, dict) and isinstance(c.get("name"), str)
                                                 and isinstance(c.get("env", {}), dict) for c in configs):
         return "\"configs\" must be a list of objects with a name and an env"
@@ -155,8 +152,9 @@ def finished_files(folder, manifest, problems):
     if manifest is None or "runs" not in manifest:
         return files, 0
     ok = {r["file"] for r in manifest["runs"] if finished(r)}
+    skipped = {r["file"] for r in manifest["runs"] if r["status"] == 77}  # nothing to read, by design
     keep = [f for f in files if os.path.basename(f) in ok]
-    return keep, len(files) - len(keep)
+    return keep, sum(1 for f in files if os.path.basename(f) not in ok | skipped)
 
 
 class Side:
@@ -221,7 +219,7 @@ class Writer:
 
     def __init__(self, folder, append, prog="umb-run"):
         self.folder, self.prog = out_folder(folder), prog
-        self._lock()
+        self.lock = hold_lock(self.folder, LOCK, prog)
         self.manifest = read_manifest(folder)
         held = self.manifest is not None or result_files(folder)
         if held and not append:
@@ -229,29 +227,6 @@ class Writer:
             raise Fail("--out %s: already holds results (%d runs); choose a new folder, or add to it with --append" % (folder, n))
         if append and held and self.manifest is None:
             raise Fail("--out %s: holds result files but no %s; --append adds only to a folder umb-run wrote" % (folder, MANIFEST))
-
-    def _lock(self):
-        path = os.path.join(self.folder, LOCK)
-        try:
-            self.fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as e:
-            raise Fail("--out %s: cannot make its lock file (%s)" % (self.folder, e.strerror or e))
-        try:
-            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as e:
-            if e.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
-                raise Fail("--out %s: cannot lock it (%s)" % (self.folder, e.strerror or e))
-            raise Fail("--out %s: in use by %s; wait for it to end, or choose another folder" % (self.folder, self._holder()))
-        os.ftruncate(self.fd, 0)
-        os.write(self.fd, ("%d\n" % os.getpid()).encode())
-
-    def _holder(self):
-        """The pid in the lock file; the holder writes it just after locking."""
-        for _ in range(20):
-            pid = open(os.path.join(self.folder, LOCK)).read().strip() or time.sleep(0.05)
-            if pid:
-                return "umb-run pid %s" % pid
-        return "another umb-run (its pid not yet written)"
 
     def new_file(self, name):
         """Creates a run's file under a name no other run has; returns the name."""

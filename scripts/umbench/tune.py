@@ -153,6 +153,7 @@ def run_umb_run(cmd):
 def search(a, here):
     catalogue = read_catalogue(a.catalogue)
     out = cli.out_folder(a.out if a.out is not None else os.path.join("umb-results", "tune-" + datetime.datetime.now().strftime("%Y%m%d-%H%M%S")))
+    cli.hold_lock(out, ".umb-tune.lock", "umb-tune")
     if os.path.exists(os.path.join(out, "run.json")):
         raise cli.Fail("--out %s: already holds results; choose a new folder (umb-tune --report %s reports them)" % (out, out))
     lib = installed.Installed()

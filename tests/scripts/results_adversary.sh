@@ -167,6 +167,7 @@ one_line 1 "--out '': expected a folder" $RUN --out '' $Q
 one_line 1 "--plot $tmp/no/p.png: no folder $tmp/no" $CMP "$tmp/a" "$tmp/a" --plot "$tmp/no/p.png"
 one_line 1 "--out $tmp/no/p.png: no folder $tmp/no" $PYTHON3 "$S/umb-plot" "$tmp/a" --out "$tmp/no/p.png"
 one_line 1 "--plot $tmp/a: a folder" $CMP "$tmp/a" "$tmp/a" --plot "$tmp/a"
+one_line 1 "--out /dev/full: not a regular file" $PYTHON3 "$S/umb-plot" "$tmp/a" --out /dev/full
 mkdir "$tmp/ro"
 if [ "$(id -u)" -eq 0 ] && unshare -m --propagation private true 2>/dev/null; then
     inside() { unshare -m --propagation private sh -c 'mount -t tmpfs -o ro,size=64k none "$0" && exec "$@"' "$tmp/ro" "$@"; }

@@ -1,5 +1,6 @@
 """Finding the launcher and the programs, and running one program: its
 stdout to a file, stopped at a time limit or when the user asks."""
+import json
 import os
 import shlex
 import shutil
@@ -48,10 +49,11 @@ def is_open_mpi(launcher):
 
 def launch_args(launcher, np, how):
     """The launcher with the rank count. With MPIEXEC given, only the count is
-    added (MPIEXEC_NP_FLAG=none: not even that, as for a jsrun that has --nrs)."""
+    added (MPIEXEC_NP_FLAG=none: not even that, as for a jsrun that has --nrs).
+    A build's own launcher (how "build") takes no MPIEXEC_FLAGS."""
     name = os.path.basename(launcher[0])
     count = ["-n", str(np)] if name in ("srun", "jsrun") else ["-np", str(np)]
-    flags = words(os.environ.get("MPIEXEC_FLAGS", ""), "MPIEXEC_FLAGS")
+    flags = words(os.environ.get("MPIEXEC_FLAGS", ""), "MPIEXEC_FLAGS") if how != "build" else []
     if how == "MPIEXEC":
         return launcher + flags + ([] if os.environ.get("MPIEXEC_NP_FLAG") == "none" else count)
     if name == "srun":
@@ -69,6 +71,45 @@ def root_env(launcher):
     if os.geteuid() == 0 and is_open_mpi(launcher):
         return {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
     return {}
+
+
+def read_build(name, folder):
+    """An umbench build folder's record (umbench-build.json, written by
+    configure): its launcher and compiler."""
+    path = os.path.join(folder, "umbench-build.json")
+    try:
+        with open(path, "rb") as f:
+            b = json.loads(f.read().decode("utf-8"))
+    except OSError as e:
+        raise Fail("--build %s=%s: no umbench-build.json there (%s): not a configured umbench build folder"
+                   % (name, folder, e.strerror or e))
+    except ValueError as e:
+        raise Fail("--build %s=%s: %s is not JSON (%s)" % (name, folder, path, e))
+    if not isinstance(b, dict) or not isinstance(b.get("mpiexec"), str) or not b["mpiexec"].strip():
+        raise Fail("--build %s=%s: %s names no launcher (\"mpiexec\")" % (name, folder, path))
+    return dict(b, dir=os.path.abspath(folder))
+
+
+class Launch:
+    """How one configuration's runs start: the launcher with its rank count,
+    the environment and the programs' folders."""
+
+    def __init__(self, launcher, how, np, bindir, here):
+        self.words, self.n, self.how = launch_args(launcher, np, how), len(launcher), how
+        self.env = dict(os.environ, **root_env(launcher))
+        self.bindir, self.here = bindir, here
+
+    @classmethod
+    def of_build(cls, build, np, here):
+        launcher = words(build["mpiexec"], "--build %s's mpiexec" % build["dir"])
+        if not shutil.which(launcher[0]):
+            raise Fail("--build %s: its launcher %s is not found" % (build["dir"], launcher[0]))
+        d = build["dir"]
+        return cls(launcher, "build", np, os.pathsep.join([os.path.join(d, "mpi", "pt2pt"), os.path.join(d, "mpi", "collective")]), here)
+
+    def command(self, flags, program, args):
+        """The whole command line of one run; flags go right after the launcher."""
+        return self.words[:self.n] + flags + self.words[self.n:] + [find_program(self.bindir, program, self.here)] + args
 
 
 def find_program(bindir, prog, here):

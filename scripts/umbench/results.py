@@ -164,14 +164,15 @@ class Side:
 
     def __init__(self, folder, config, runs, manifest):
         self.folder, self.config, self.runs, self.manifest = folder, config, runs, manifest or {}
-        lib = (self.manifest.get("mpi_library") or "")
+        cfg = next((c for c in self.manifest.get("configs", []) if c["name"] == config), None)
+        lib = (cfg or {}).get("mpi_library") or self.manifest.get("mpi_library") or ""
         self.lib = lib.split(",")[0] if isinstance(lib, str) else ""
         aware = self.manifest.get("cuda_aware")
-        if isinstance(aware, dict) and aware.get("verdict"):
+        if isinstance(aware, dict) and aware.get("verdict") and not (cfg or {}).get("build"):
             self.lib += ", CUDA-aware: %s" % aware["verdict"]
-        settings = {c["name"]: (sorted(c.get("env", {}).items()), c.get("launcher_flags", []))
-                    for c in self.manifest.get("configs", [])}
-        self.settings = (folder, settings[config]) if config in settings else None
+        # Two configurations with the same settings (and build) are an A/A pair.
+        self.settings = (folder, sorted(cfg.get("env", {}).items()), cfg.get("launcher_flags", []),
+                         (cfg.get("build") or {}).get("dir")) if cfg else None
         self.label = os.path.basename(os.path.normpath(folder))
 
 
@@ -195,7 +196,8 @@ def load(folder, problems):
             slot["rows"].setdefault(size, {})[r["round"]] = v
         for size, p in r["paths"].items():
             slot["paths"].setdefault(size, []).append(p)
-    names = sorted(by_config, key=lambda n: (n != "default", n))
+    order = [c["name"] for c in (manifest or {}).get("configs", [])]  # as umb-run ran them, default first
+    names = sorted(by_config, key=lambda n: (n not in order, order.index(n) if n in order else 0, n != "default", n))
     sides = [Side(folder, n, by_config[n], manifest) for n in names]
     for s in sides:
         s.label += "" if len(names) == 1 else "/%s" % s.config

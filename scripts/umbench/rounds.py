@@ -37,13 +37,25 @@ def parse_config(text):
     return {"name": name, "env": env, "launcher_flags": words}
 
 
+def parse_build(text):
+    """NAME=DIR[:LAUNCHER FLAGS] -> a configuration that runs DIR's programs
+    with the launcher its configure recorded (umbench-build.json)."""
+    name, eq, rest = text.partition("=")
+    if not eq or not rest:
+        raise cli.Fail("--build %s: expected NAME=DIR, a name and an umbench build folder" % text)
+    cfg = parse_config("%s:%s" % (name, rest[rest.find(":-") + 1:] if ":-" in rest else ""))
+    folder = (rest[:rest.find(":-")] if ":-" in rest else rest).rstrip(":")
+    return dict(cfg, build=launch.read_build(name, folder))
+
+
 def check_append(old, a):
     """--append adds only runs that can stand beside the folder's."""
     if old.get("np") not in (None, a.np):
         raise cli.Fail("--append --np %d: the folder's runs used %s ranks" % (a.np, old["np"]))
     for c in a.config:
         same = [x for x in old.get("configs", []) if x.get("name") == c["name"]]
-        if same and (same[0].get("env", {}), same[0].get("launcher_flags", [])) != (c["env"], c["launcher_flags"]):
+        if same and (same[0].get("env", {}), same[0].get("launcher_flags", []), (same[0].get("build") or {}).get("dir")) != \
+                (c["env"], c["launcher_flags"], (c.get("build") or {}).get("dir")):
             raise cli.Fail("--append --config %s: the folder's configuration of that name has other settings (%s)"
                            % (c["name"], same[0]))
 
@@ -64,9 +76,11 @@ def run_rounds(run):
             run.say("[%d/%d %6.1fs] %s %s%s" % (i, total, time.time() - run.t0, item[0], item[1],
                                                 "" if plain else "  (round %d, %s)" % (rnd, cfg["name"])))
             rec = one_run(run, item, cfg, rnd, plain)
-            if rec["status"] == 124 and k < a.rounds and not rec.get("interrupted"):
+            # A run stopped at the limit would only spend it again; a skipped one would skip again.
+            if rec["status"] in (77, 124) and k < a.rounds and not rec.get("interrupted"):
                 dropped.add((item[0], item[1], cfg["name"]))
-                m["dropped"].append({"program": item[0], "buffers": item[1], "config": cfg["name"], "round": rnd})
+                m["dropped"].append({"program": item[0], "buffers": item[1], "config": cfg["name"], "round": rnd,
+                                     "why": "skipped" if rec["status"] == 77 else "run-limit"})
                 run.say("    not run again in later rounds")
             run.save()
             if run.signals:
@@ -94,12 +108,12 @@ def more_rounds(run, k):
 def one_run(run, item, cfg, rnd, plain):
     """Runs one benchmark and pair in one configuration; its file ends with
     the "run" line, then the manifest lists it."""
-    prog, pair, prog_cmd = item
-    n = len(run.launcher)
-    cmd = run.launch[:n] + cfg["launcher_flags"] + run.launch[n:] + prog_cmd
+    prog, pair, args = item
+    how = run.how[cfg["name"]]
+    cmd = how.command(cfg["launcher_flags"], prog, args)
     name = run.writer.new_file("%s-%s%s.jsonl" % (prog, pair.replace(" ", "-"), "" if plain else ".%s.r%d" % (cfg["name"], rnd)))
     started = time.time()
-    rc, err, over, asked = launch.run_one(cmd, dict(run.env, **cfg["env"]), run.writer.path(name), run.a.run_limit, run.stop_asked)
+    rc, err, over, asked = launch.run_one(cmd, dict(how.env, **cfg["env"]), run.writer.path(name), run.a.run_limit, run.stop_asked)
     rec = {"program": prog, "buffers": pair, "file": name, "status": rc, "command": cmd, "round": rnd, "config": cfg["name"],
            "elapsed_s": round(time.time() - started, 1)}
     why = [line for line in err.splitlines() if line.startswith(prog + ":")]
@@ -123,17 +137,20 @@ def one_run(run, item, cfg, rnd, plain):
     rec["findings"] = findings.of_file(path, results.Problems()) if rec["complete"] else []
     run.writer.end_file(name, {"round": rnd, "config": cfg["name"], "env": cfg["env"], "launcher_flags": cfg["launcher_flags"],
                                "status": rc, "complete": rec["complete"]})
-    note_header(run.manifest, results.first_header(path))
+    note_header(run.manifest, results.first_header(path), cfg["name"])
     run.manifest["runs"].append(rec)
     run.count += 1
     return rec
 
 
-def note_header(m, header):
-    """The library, CUDA awareness, nodes and GPUs: the first run that has them."""
+def note_header(m, header, config):
+    """The library (of the folder, and of each configuration), CUDA
+    awareness, nodes and GPUs: the first run that has them."""
     if not header:
         return
     m["mpi_library"] = m.get("mpi_library") or header.get("mpi_library")
+    for c in (c for c in m["configs"] if c["name"] == config and not c.get("mpi_library")):
+        c["mpi_library"] = header.get("mpi_library")
     if not m.get("cuda_aware") and isinstance(header.get("cuda_awareness"), dict):
         m["cuda_aware"] = dict(header["cuda_awareness"], line=header.get("cuda_aware"))
     for r in header.get("ranks", []) if isinstance(header.get("ranks"), list) else []:

@@ -60,6 +60,8 @@ def options(argv):
     ap.add_argument("--match", metavar="REGEX", help='run only the "program buffers" this finds, e.g. "^umb_bw H H$"')
     ap.add_argument("--rounds", help="repeat the set this many times (default 1; 20 at most with --precision)")
     ap.add_argument("--config", action="append", default=[], help="NAME[:ENV=VALUE,...][:LAUNCHER FLAGS]")
+    ap.add_argument("--build", action="append", default=[], help="NAME=DIR[:LAUNCHER FLAGS]: an umbench build folder of "
+                    "another MPI library, run with its own launcher (any number; they are the configurations)")
     ap.add_argument("--precision", help="end the rounds once every interval is within +-P%%")
     ap.add_argument("--budget", help="seconds after which no new round starts")
     ap.add_argument("--run-limit", help="seconds after which one run is stopped (exit 124 in run.json)")
@@ -77,10 +79,16 @@ def options(argv):
     a.budget = cli.seconds(a.budget, "--budget") if a.budget is not None else None
     a.run_limit = cli.seconds(a.run_limit, "--run-limit") if a.run_limit is not None else None
     a.want = cli.regex(a.match)
-    a.config = [{"name": "default", "env": {}, "launcher_flags": []}] + [rounds.parse_config(c) for c in a.config]
+    if a.build and (a.config or a.bindir):
+        raise cli.Fail("--build with %s: compare builds, or settings within one build, not both at once"
+                       % ("--config" if a.config else "--bindir"))
+    if a.build:
+        a.config = [rounds.parse_build(b) for b in a.build]
+    else:
+        a.config = [{"name": "default", "env": {}, "launcher_flags": []}] + [rounds.parse_config(c) for c in a.config]
     names = [c["name"] for c in a.config]
     if len(set(names)) != len(names):
-        raise cli.Fail("--config: a name given twice (%s)" % ", ".join(names))
+        raise cli.Fail("%s: a name given twice (%s)" % ("--build" if a.build else "--config", ", ".join(names)))
     return a
 
 
@@ -89,13 +97,18 @@ class Run:
 
     def __init__(self, a, here):
         self.a, self.signals, self.stdout_error = a, 0, None
-        self.launcher, how = launch.find_launcher(a.launcher)
-        self.launch = launch.launch_args(self.launcher, a.np, how)
-        self.env = dict(os.environ, **launch.root_env(self.launcher))
-        self.items = [(p, pair, [launch.find_program(a.bindir, p, here)] + args)
-                      for p, pair, args in sets.commands(a.set, a.want, a.extra)]
+        self.items = sets.commands(a.set, a.want, a.extra)
         if not self.items:
             raise cli.Fail("--match %s: no benchmark of --set %s matches" % (a.match, a.set))
+        if a.build:
+            self.how = {c["name"]: launch.Launch.of_build(c["build"], a.np, here) for c in a.config}
+            how = "build"
+        else:
+            launcher, how = launch.find_launcher(a.launcher)
+            self.how = dict.fromkeys([c["name"] for c in a.config], launch.Launch(launcher, how, a.np, a.bindir, here))
+        for ln in self.how.values():  # every program is there before anything runs
+            for prog, _, _ in self.items:
+                launch.find_program(ln.bindir, prog, here)
         self.stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         out = a.out if a.out is not None else os.path.join("umb-results", "%s-%s" % (self.stamp, socket.gethostname()))
         self.writer = results.Writer(out, a.append)

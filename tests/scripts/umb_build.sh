@@ -1,0 +1,47 @@
+#!/bin/sh
+# umb-run --build NAME=DIR: build folders of MPI libraries interleaved like
+# configurations, each run with the launcher its configure recorded
+# (umbench-build.json); the same build under two names is an A/A pair for
+# umb-compare. (CI compares Open MPI with MPICH this way: the README's
+# "Comparing MPI libraries" block.) Bad --build values get one line.
+. "$top_srcdir/tests/lib.sh"
+[ -n "${PYTHON3:-}" ] || skip "python3 not found"
+[ -f "$top_builddir/umbench-build.json" ] || fail "configure wrote no umbench-build.json"
+RUN="$PYTHON3 $top_srcdir/scripts/umb-run"
+flags=${mpi_flags:+:$mpi_flags}
+# MPIEXEC and MPIEXEC_FLAGS are not what a build runs with.
+env MPIEXEC=/no/such/launcher MPIEXEC_FLAGS=--no-such-flag $RUN --match '^umb_latency H H$' --rounds 2 \
+    --build "a=$top_builddir$flags" --build "b=$top_builddir$flags" --out "$tmp/r" -- -m 8:16 -i 10 >"$tmp/log" 2>&1 \
+    || { cat "$tmp/log"; fail "umb-run --build a --build b"; }
+"$PYTHON3" - "$tmp/r" "$top_builddir" "$MPIEXEC" <<'PY' || { cat "$tmp/log"; fail "umb-run --build: manifest"; }
+import json, os, sys
+d, build, mpiexec = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
+m = json.load(open(os.path.join(d, "run.json")))
+assert m["launcher"] == "build" and [c["name"] for c in m["configs"]] == ["a", "b"], m["configs"]
+rec = json.load(open(os.path.join(build, "umbench-build.json")))
+for c in m["configs"]:
+    assert c["build"]["dir"] == build and c["build"]["mpiexec"] == rec["mpiexec"] and c["mpi_library"], c
+# Interleaved, the order turned in round 2; each run through the build's launcher and programs.
+assert [(r["round"], r["config"], r["status"]) for r in m["runs"]] == [(1, "a", 0), (1, "b", 0), (2, "b", 0), (2, "a", 0)], m["runs"]
+for r in m["runs"]:
+    assert r["command"][0] == rec["mpiexec"] and "--no-such-flag" not in r["command"], r["command"]
+    assert any(w == os.path.join(build, "mpi", "pt2pt", "umb_latency") for w in r["command"]), r["command"]
+PY
+"$PYTHON3" "$top_srcdir/scripts/umb-compare" "$tmp/r" >"$tmp/cmp" 2>&1 || { cat "$tmp/cmp"; fail "umb-compare of two builds"; }
+grep -q '^# \[0\] r/a: ' "$tmp/cmp" && grep -q '^# \[1\] r/b: ' "$tmp/cmp" && [ "$(grep -c '^[0-9]* *\[1\] .* A/A: no verdict (2 rounds' "$tmp/cmp")" -eq 2 ] \
+    || { cat "$tmp/cmp"; fail "umb-compare: the same build under two names is not an A/A pair"; }
+
+bad() {  # bad TEXT ARGS...: one line holding TEXT, exit 1
+    text=$1; shift
+    rc=0; $RUN "$@" >"$tmp/o" 2>&1 || rc=$?
+    [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/o")" -eq 1 ] && grep -qF -- "$text" "$tmp/o" || { cat "$tmp/o"; fail "umb-run $*: exit $rc"; }
+}
+bad "--build a=$tmp/nothere: no umbench-build.json there" --build "a=$tmp/nothere" --out "$tmp/x"
+bad "--build a: expected NAME=DIR" --build a --out "$tmp/x"
+bad "--build with --config" --build "a=$top_builddir" --config c:X=1 --out "$tmp/x"
+bad "--build with --bindir" --build "a=$top_builddir" --bindir "$PT2PT" --out "$tmp/x"
+bad "--build: a name given twice (a, a)" --build "a=$top_builddir" --build "a=$top_builddir" --out "$tmp/x"
+printf '{"mpiexec": ""}' >"$tmp/umbench-build.json"
+bad "names no launcher" --build "a=$tmp" --out "$tmp/x"
+[ ! -e "$tmp/x" ] || fail "a refused --build wrote results"
+exit 0

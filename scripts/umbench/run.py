@@ -96,7 +96,7 @@ class Run:
     """One umb-run: its folder's writer, its manifest, and what stops it."""
 
     def __init__(self, a, here):
-        self.a, self.signals, self.stdout_error = a, 0, None
+        self.a, self.signals, self.stdout_error, self.count = a, 0, None, 0
         self.items = sets.commands(a.set, a.want, a.extra)
         if not self.items:
             raise cli.Fail("--match %s: no benchmark of --set %s matches" % (a.match, a.set))
@@ -182,8 +182,4 @@ class Run:
 
 
 def main(here):
-    def body():
-        run = Run(options(sys.argv[1:]), here)
-        run.count = 0
-        return run.go()
-    cli.main("umb-run", body)
+    cli.main("umb-run", lambda: Run(options(sys.argv[1:]), here).go())

@@ -113,16 +113,22 @@ def hold_lock(folder, name, who):
         if e.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
             raise Fail("--out %s: cannot lock it (%s)" % (folder, e.strerror or e))
         raise Fail("--out %s: in use by %s; wait for it to end, or choose another folder" % (folder, _holder(path, who)))
-    os.ftruncate(fd, 0)
-    os.write(fd, ("%d\n" % os.getpid()).encode())
+    try:  # the pid is for the message of a second writer; the lock holds without it
+        os.ftruncate(fd, 0)
+        os.write(fd, ("%d\n" % os.getpid()).encode())
+    except OSError:
+        pass
     return fd
 
 
 def _holder(path, who):
     """The pid in the lock file; its holder writes it just after locking."""
     for _ in range(20):
-        with open(path) as f:
-            pid = f.read().strip()
+        try:
+            with open(path) as f:
+                pid = f.read().strip()
+        except OSError:
+            pid = ""
         if pid:
             return "%s pid %s" % (who, pid)
         time.sleep(0.05)

@@ -177,15 +177,17 @@ class Side:
 
 
 def load(folder, problems):
-    """The folder's sides, one per configuration (default first), from its
-    finished runs; returns (sides, files left out as unfinished)."""
+    """The folder's sides, one per configuration in the order umb-run ran
+    them (the default first), from its finished runs; returns (sides, files
+    left out as unfinished)."""
     manifest = read_manifest(folder)
     files, unfinished = finished_files(folder, manifest, problems)
     by_config = {}
     for path in files:
         r = read_results(path, problems)
-        if not r["metric"] or (r["run"] and r["run"].get("complete") is False):
-            unfinished += bool(r["run"] and r["run"].get("complete") is False)
+        stopped = bool(r["run"]) and r["run"].get("complete") is False
+        if stopped or not r["metric"]:
+            unfinished += stopped
             continue
         runs = by_config.setdefault(r["config"] or "default", {})
         slot = runs.setdefault((r["program"], r["buffers"]), {"metric": r["metric"], "rows": {}, "paths": {}})
@@ -258,10 +260,10 @@ class Writer:
         try:
             self._write(tmp, json.dumps(manifest, indent=1) + "\n", "w", sync=True)
             os.replace(tmp, os.path.join(self.folder, MANIFEST))
-        except Fail:
+        except (Fail, OSError) as e:
             with contextlib.suppress(OSError):
                 os.remove(tmp)
-            raise
+            raise e if isinstance(e, Fail) else Fail("%s: cannot replace it (%s)" % (os.path.join(self.folder, MANIFEST), e.strerror))
         self.manifest = manifest
 
     def _write(self, path, text, mode, sync=False):

@@ -36,6 +36,8 @@ def load_sides(folders, prog, problems):
         got, unfinished = results.load(f, problems)
         if not got:
             raise cli.Fail("%s: no finished results%s" % (f, why_empty(f, unfinished)))
+        if got[0].manifest.get("state") == "running":
+            print("# %s: its run.json says umb-run is still writing it (or was killed): read as it stands" % f)
         if unfinished:
             print("# %s: %d runs left out: they did not finish (run.json)" % (f, unfinished))
         sides += got

@@ -53,7 +53,7 @@ def read_objects(path, problems):
         except UnicodeDecodeError:
             problems.add(path, n, "not UTF-8")
             continue
-        except ValueError:
+        except (ValueError, RecursionError):
             problems.add(path, n, "not JSON")
             continue
         if not isinstance(o, dict) or not isinstance(o.get("type"), str):
@@ -193,6 +193,9 @@ def load(folder, problems):
         slot = runs.setdefault((r["program"], r["buffers"]), {"metric": r["metric"], "rows": {}, "paths": {}})
         if slot["metric"] != r["metric"]:
             problems.add(path, 0, "%s where the other rounds have %s" % (r["metric"], slot["metric"]))
+            continue
+        if any(r["round"] in by_round for by_round in slot["rows"].values()):
+            problems.add(path, 0, "round %d of %s again: the first file read keeps it" % (r["round"], r["config"] or "default"))
             continue
         for size, v in r["rows"].items():
             slot["rows"].setdefault(size, {})[r["round"]] = v

@@ -130,6 +130,14 @@ grep -q "^# umb-compare: skipped [0-9]* bad lines or files (first: $f:2: not a J
 n=$(sed -n 's/^# umb-compare: skipped \([0-9]*\) .*/\1/p' "$tmp/o")
 [ "$n" -ge 6 ] || { cat "$tmp/o"; fail "umb-compare: $n bad lines counted, expected 6 or more"; }
 
+# A folder of program outputs (no run.json) where two files claim the same
+# round: the first is kept, the other named, never mixed into one round.
+mkdir "$tmp/mix"
+for n in x y; do cp "$(ls "$tmp/a"/umb_latency-H-H*.jsonl | head -1)" "$tmp/mix/$n.jsonl"; done
+$CMP "$tmp/mix" "$tmp/a" >"$tmp/o" 2>&1 && grep -q "^# \[0\] mix: .* 1 rounds)" "$tmp/o" \
+    && grep -q "^# umb-compare: skipped 1 bad line or file (first: $tmp/mix/y.jsonl: round [0-9]* of default again" "$tmp/o" \
+    || { cat "$tmp/o"; fail "umb-compare: two files of one round"; }
+
 # 7. Bad run.json files: not JSON, [], runs that are not a list: one line
 #    naming the file, for every reader.
 for text in 'not json' '[]' '{"runs": 5}' '{"runs": [{"file": 3}]}'; do

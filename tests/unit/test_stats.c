@@ -22,6 +22,9 @@ int main(void)
     CHECK(s.p50 == 50 && s.p99 == 99);
     CHECK(near(s.stddev, sqrt(841.666666666666667)));
     for (int i = 1; i < 100; i++) CHECK(v[i - 1] <= v[i]);  /* sorted in place */
+    /* The median's 95% interval: order statistics 40 and 61 of 100 (the
+       ranks of tests/unit/test_precision.c); none with 5 samples. */
+    CHECK(s.p50_lo == 40 && s.p50_hi == 61);
 
     /* Ten samples: p99 is the largest, p50 the fifth. */
     double w[] = {10, 9, 8, 7, 6, 5, 4, 3, 2, 1};
@@ -35,6 +38,11 @@ int main(void)
     umb_stats_rate(t, 4, 100, &r);
     CHECK(r.n == 4 && near(r.avg, 40) && near(r.min, 20) && near(r.max, 100));
     CHECK(near(r.p50, 50) && near(r.p99, 20) && r.p99 <= r.p50);
+    CHECK(isnan(r.p50_lo) && isnan(r.p50_hi));  /* 4 windows: too few for an interval */
+    double many[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};  /* k = 2 of 9: times 2 and 8 */
+    umb_stats r9;
+    umb_stats_rate(many, 9, 100, &r9);
+    CHECK(near(r9.p50_lo, 100.0 / 8) && near(r9.p50_hi, 100.0 / 2) && r9.p50_lo <= r9.p50 && r9.p50 <= r9.p50_hi);
     /* Unsorted times give the same rates (it sorts them). */
     double u[] = {5, 1, 2, 2};
     umb_stats r2;

@@ -33,6 +33,7 @@ const char *umb_path_name(umb_path_class p);  /* "staged", "direct", ... */
 typedef struct {
     size_t size;
     double typical, best;      /* the metric's p50, and its best iteration (min latency, max bandwidth) */
+    double typical_lo, typical_hi;  /* the p50's 95% interval (order statistics over the iterations) */
     long iters;                /* iterations the row holds */
     umb_path_class path;
     umb_copy_bytes copy;

@@ -1,5 +1,7 @@
 #include "stats.h"
 
+#include "precision.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,7 @@ void umb_stats_compute(double *samples, long n, umb_stats *s)
     s->max = samples[n - 1];
     s->p50 = percentile(samples, n, 50);
     s->p99 = percentile(samples, n, 99);
+    if (umb_precision_interval(samples, n, UMB_PRECISION_MEDIAN, &s->p50_lo, &s->p50_hi)) s->p50_lo = s->p50_hi = NAN;
 }
 
 void umb_stats_rate(double *t, long n, double amount, umb_stats *r)
@@ -55,4 +58,7 @@ void umb_stats_rate(double *t, long n, double amount, umb_stats *r)
     r->p50 = amount / percentile(t, n, 50);
     r->p99 = amount / percentile(t, n, 99);
     r->stddev = n > 1 ? sqrt(var / (double)(n - 1)) : 0;
+    double lo, hi;  /* of the times: the rates turn over */
+    if (umb_precision_interval(t, n, UMB_PRECISION_MEDIAN, &lo, &hi) == 0) r->p50_lo = amount / hi, r->p50_hi = amount / lo;
+    else r->p50_lo = r->p50_hi = NAN;
 }

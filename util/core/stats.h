@@ -5,6 +5,7 @@
 typedef struct {
     long n;
     double avg, min, max, p50, p99, stddev;
+    double p50_lo, p50_hi;  /* the median's 95% interval (order statistics), NAN with fewer than 6 samples */
 } umb_stats;
 
 /* Sorts samples in place; percentiles are nearest-rank (docs/method.md). */

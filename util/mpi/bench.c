@@ -290,7 +290,7 @@ void umb_bench_alloc_kind(umb_bench *b, umb_buffer *buf, umb_kind kind, size_t b
 static void no_stats(umb_stats *s)
 {
     memset(s, 0, sizeof *s);
-    s->avg = s->min = s->max = s->p50 = s->p99 = s->stddev = NAN;
+    s->avg = s->min = s->max = s->p50 = s->p99 = s->stddev = s->p50_lo = s->p50_hi = NAN;
 }
 
 /* The row's statistics over the kept iterations and, where an observer

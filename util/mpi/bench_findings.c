@@ -29,6 +29,8 @@ static int row_columns(umb_bench *b, umb_row *row, umb_col *cols)
     *f = row->facts;
     f->size = row->size;
     f->typical = row->stats.p50;
+    f->typical_lo = row->stats.p50_lo;
+    f->typical_hi = row->stats.p50_hi;
     f->best = row->metric->rate ? row->stats.max : row->stats.min;
     f->iters = row->stats.n;
     F.rate = row->metric->rate;

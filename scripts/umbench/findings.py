@@ -25,16 +25,32 @@ def _paths(folder, runs, problems):
     return paths
 
 
-def gather(folder, runs, problems):
-    """Every run's findings once per program, pair, configuration and
-    finding (the last round's wording), then the rule that needs two runs:
-    managed buffers staged through the host at sizes where D buffers of the
-    same program and configuration went GPU to GPU."""
-    found = {}
-    for r in runs:
+def _tally(runs):
+    """Each program finding once per program, pair, configuration and
+    finding (the last round's wording), with how often it fired: `seen`
+    [k, n], k of the n finished rounds of that program, pair and
+    configuration; `rows_seen` {rows: rounds}; `confirmed` when it fired in
+    every round naming the same rows (docs/output.md, "Findings over rounds")."""
+    found, rounds = {}, {}
+    for r in (r for r in runs if results.finished(r)):
+        key = (r["program"], r["buffers"], r.get("config", "default"))
+        rounds.setdefault(key, set()).add(r.get("round", 1))
         for f in r.get("findings", []):
-            found[(r["program"], r["buffers"], r.get("config", "default"), f["finding"])] = dict(
-                f, program=r["program"], buffers=r["buffers"], config=r.get("config", "default"), source="program")
+            x = found.setdefault(key + (f["finding"],), {"rounds": set(), "rows_seen": {}})
+            x.update(f, program=key[0], buffers=key[1], config=key[2], source="program")
+            x["rounds"].add(r.get("round", 1))
+            x["rows_seen"][str(f.get("rows"))] = x["rows_seen"].get(str(f.get("rows")), 0) + 1
+    for key, x in found.items():
+        k, n = len(x.pop("rounds")), len(rounds[key[:3]])
+        x.update(seen=[k, n], confirmed=k == n and len(x["rows_seen"]) == 1)
+    return found
+
+
+def gather(folder, runs, problems):
+    """The programs' findings over the rounds (_tally), then the rule that
+    needs two runs: managed buffers staged through the host at sizes where
+    D buffers of the same program and configuration went GPU to GPU."""
+    found = _tally(runs)
     paths = _paths(folder, runs, problems)
     for (prog, pair, cfg), rows in sorted(paths.items()):
         dev = paths.get((prog, pair.replace("MD", "D").replace("MH", "D"), cfg))
@@ -59,21 +75,28 @@ def _staged_where_direct(prog, pair, cfg, sizes, rows, dev):
                    "or umb-tune over this pair"}
 
 
-def report(findings):
+def report(findings, say=print):
+    """The confirmed findings, then those seen in some rounds only, apart."""
     if not findings:
         return
-    print("umb-run: findings (run.json has them whole):")
-    for f in findings:
-        print("  %s %s%s [%s] %s" % (f["program"], f["buffers"], "" if f["config"] == "default" else " (%s)" % f["config"],
-                                    f["rows"], f["finding"]))
+    say("umb-run: findings (run.json has them whole):")
+    apart = [f for f in findings if not f.get("confirmed", True)]
+    for f in [f for f in findings if f.get("confirmed", True)] + apart:
+        seen = f.get("seen", [1, 1])
+        note = "" if f.get("confirmed", True) else "  (seen in %d of %d rounds%s; not confirmed)" % (
+            seen[0], seen[1], ", rows " + " / ".join(sorted(f["rows_seen"])) if len(f.get("rows_seen", {})) > 1 else "")
+        if f is (apart[0] if apart else None):
+            say("umb-run: findings seen in some rounds only:")
+        say("  %s %s%s [%s] %s%s" % (f["program"], f["buffers"], "" if f["config"] == "default" else " (%s)" % f["config"],
+                                     f["rows"], f["finding"], note))
 
 
 def of_side(side, problems):
     """{(program, buffers, finding): rows} of one side: umb-run's summary in
     run.json for its configuration, else the programs' own records."""
-    if "findings" in side.manifest:
+    if "findings" in side.manifest:  # the confirmed ones (all, in folders from before the tally)
         return {(f.get("program"), f.get("buffers"), f.get("finding")): f.get("rows")
-                for f in side.manifest["findings"] if f.get("config", "default") == side.config}
+                for f in side.manifest["findings"] if f.get("config", "default") == side.config and f.get("confirmed", True)}
     found = {}
     files, _ = results.finished_files(side.folder, side.manifest or None, problems)
     for path in files:

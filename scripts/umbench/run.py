@@ -164,7 +164,7 @@ class Run:
 
     def finish(self):
         m = self.manifest
-        findings.report(m["findings"])
+        findings.report(m["findings"], self.say)
         if self.a.precision and "precision" in m:
             rounds.report_precision(self, m["precision"], m.get("rounds_done", 0))
         mine = m["runs"][len(m["runs"]) - self.count:] if self.count else []

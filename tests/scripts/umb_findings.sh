@@ -47,6 +47,31 @@ print(out.stdout[-600:], out.stderr[-300:])
 assert out.returncode == 0, out.stderr
 assert "## Findings that differ between the sides" in out.stdout, out.stdout
 assert "staged-where-device-direct" in out.stdout and "not in [1]" in out.stdout, out.stdout
+
+# Over rounds: a finding fired in every round with the same rows is
+# confirmed; one in 2 of 3 rounds, or with other rows in one, is listed
+# apart with how often it was seen; umb-compare carries the confirmed only.
+runs = []
+for rnd in (1, 2, 3):
+    f = [{"finding": "shared-gpu", "rows": "ranks 0,1", "what": "w", "try": "t"},
+         {"finding": "inversion", "rows": "8192,16384" if rnd < 3 else "4096,8192", "what": "w", "try": "t"}]
+    if rnd != 2:
+        f.append({"finding": "re-placed", "rows": "8-64", "what": "w", "try": "t"})
+    runs.append({"program": "umb_latency", "buffers": "D D", "file": "x%d.jsonl" % rnd, "status": 0, "round": rnd,
+                 "config": "default", "findings": f})
+runs.append({"program": "umb_latency", "buffers": "D D", "file": "x4.jsonl", "status": 124, "round": 4, "config": "default",
+             "findings": []})  # a round that did not finish counts neither way
+got = {f["finding"]: f for f in findings.gather(tmp, runs, results.Problems())}
+assert got["shared-gpu"]["seen"] == [3, 3] and got["shared-gpu"]["confirmed"], got["shared-gpu"]
+assert got["re-placed"]["seen"] == [2, 3] and not got["re-placed"]["confirmed"], got["re-placed"]
+assert got["inversion"]["seen"] == [3, 3] and not got["inversion"]["confirmed"], got["inversion"]
+assert got["inversion"]["rows_seen"] == {"8192,16384": 2, "4096,8192": 1}, got["inversion"]
+d = os.path.join(tmp, "rounds")
+os.makedirs(d)
+json.dump({"runs": [], "findings": list(got.values()), "configs": [{"name": "default", "env": {}, "launcher_flags": []}]},
+          open(os.path.join(d, "run.json"), "w"))
+side = results.Side(d, "default", {}, json.load(open(os.path.join(d, "run.json"))))
+assert list(findings.of_side(side, results.Problems())) == [("umb_latency", "D D", "shared-gpu")], findings.of_side(side, results.Problems())
 print("ok")
 PY
 exit 0

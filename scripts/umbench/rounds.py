@@ -71,6 +71,9 @@ def run_rounds(run):
         rnd, turn = run.offset + k, (k - 1) % len(configs)
         for item, cfg in ((it, c) for it in run.items for c in configs[turn:] + configs[:turn]):
             i += 1
+            if run.signals:  # asked to stop between two runs
+                m["state"], m["interrupted"] = "interrupted", True
+                return
             if (item[0], item[1], cfg["name"]) in dropped:
                 continue
             run.say("[%d/%d %6.1fs] %s %s%s" % (i, total, time.time() - run.t0, item[0], item[1],

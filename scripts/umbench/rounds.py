@@ -71,8 +71,7 @@ def run_rounds(run):
         rnd, turn = run.offset + k, (k - 1) % len(configs)
         for item, cfg in ((it, c) for it in run.items for c in configs[turn:] + configs[:turn]):
             i += 1
-            if run.signals:  # asked to stop between two runs
-                m["state"], m["interrupted"] = "interrupted", True
+            if interrupted(run):  # asked to stop between two runs
                 return
             if (item[0], item[1], cfg["name"]) in dropped:
                 continue
@@ -86,13 +85,19 @@ def run_rounds(run):
                                      "why": "skipped" if rec["status"] == 77 else "run-limit"})
                 run.say("    not run again in later rounds")
             run.save()
-            if run.signals:
-                m["state"], m["interrupted"] = "interrupted", True
+            if interrupted(run):
                 return
         m["rounds_done"] = rnd
         if not more_rounds(run, k):
             break
     m["state"] = "finished"
+
+
+def interrupted(run):
+    """Whether a signal asked umb-run to stop; the manifest then says so."""
+    if run.signals:
+        run.manifest["state"], run.manifest["interrupted"] = "interrupted", True
+    return run.signals
 
 
 def more_rounds(run, k):

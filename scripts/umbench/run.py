@@ -3,7 +3,8 @@ the results: one JSON Lines file per run and a run.json manifest.
 
   umb-run [--set quick|full|aware|why] [--out DIR] [--append] [--np N] [--launcher auto|mpirun|srun|jsrun]
           [--bindir DIR] [--match REGEX] [--rounds N] [--config NAME[:ENV=VALUE,...][:LAUNCHER FLAGS]] ...
-          [--precision P%] [--budget SECONDS] [--run-limit SECONDS] [-- EXTRA BENCHMARK OPTIONS]
+          [--build NAME=DIR[:LAUNCHER FLAGS]] ... [--precision P%] [--budget SECONDS] [--run-limit SECONDS]
+          [-- EXTRA BENCHMARK OPTIONS]
 
 Anything before "--" that is not one of these options is refused.
 
@@ -18,6 +19,10 @@ the folder lists every run that finished (docs/output.md, "Results folders").
 configuration beside the default one: environment variables and launcher
 flags, e.g. --config tcp:OMPI_MCA_btl=self,tcp or --config bound::--bind-to core
 (a value may hold commas; the launcher flags start at the first ":-").
+--build NAME=DIR (any number, instead of --config and --bindir) runs the
+programs of an umbench build folder of another MPI library through the
+launcher its configure recorded (DIR/umbench-build.json); the builds are
+then the configurations.
 Every round runs each benchmark and pair once per configuration, back to
 back, in an order that turns from round to round, so that drift favours
 none. --precision P% ends the rounds once every size's 95% interval of the

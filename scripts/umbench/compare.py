@@ -24,7 +24,7 @@ import statistics
 
 from . import cli, findings, plot, results, stats
 
-TITLES = {"avg_latency_us": "avg latency, us (lower is better)", "avg_bandwidth_mbs": "bandwidth, MB/s (higher is better)"}
+TITLES = dict(plot.PANELS)
 
 
 def load_sides(folders, prog, problems):

@@ -1,5 +1,6 @@
 """Finding the launcher and the programs, and running one program: its
 stdout to a file, stopped at a time limit or when the user asks."""
+import functools
 import json
 import os
 import shlex
@@ -40,8 +41,14 @@ def find_launcher(choice):
 
 
 def is_open_mpi(launcher):
+    return _open_mpi(launcher[0])
+
+
+@functools.lru_cache(maxsize=None)
+def _open_mpi(command):
+    """Asked once per launcher: its flags and root's permission both depend on it."""
     try:
-        out = subprocess.run([launcher[0], "--version"], capture_output=True, text=True, timeout=60).stdout
+        out = subprocess.run([command, "--version"], capture_output=True, text=True, timeout=60).stdout
     except (OSError, subprocess.TimeoutExpired):
         return False
     return "Open MPI" in out or "OpenRTE" in out

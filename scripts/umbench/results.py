@@ -228,9 +228,10 @@ class Writer:
         self.folder, self.prog = out_folder(folder), prog
         self.lock = hold_lock(self.folder, LOCK, prog)
         self.manifest = read_manifest(folder)
-        held = self.manifest is not None or result_files(folder)
+        files = result_files(folder)
+        held = self.manifest is not None or files
         if held and not append:
-            n = len(self.manifest.get("runs", [])) if self.manifest else len(result_files(folder))
+            n = len(self.manifest.get("runs", [])) if self.manifest else len(files)
             raise Fail("--out %s: already holds results (%d runs); choose a new folder, or add to it with --append" % (folder, n))
         if append and held and self.manifest is None:
             raise Fail("--out %s: holds result files but no %s; --append adds only to a folder umb-run wrote" % (folder, MANIFEST))
@@ -255,27 +256,31 @@ class Writer:
     def end_file(self, name, line):
         """umb-run's "run" line, last in the file: its round, configuration,
         status, and whether it finished (readers count only those)."""
-        self._write(self.path(name), json.dumps(dict(line, type="run")) + "\n", "a")
-
-    def save(self, manifest):
-        """run.json, whole or not at all: a temporary file, then a rename."""
-        tmp = os.path.join(self.folder, ".%s.%d.tmp" % (MANIFEST, os.getpid()))
+        path = self.path(name)
         try:
-            self._write(tmp, json.dumps(manifest, indent=1) + "\n", "w", sync=True)
-            os.replace(tmp, os.path.join(self.folder, MANIFEST))
-        except (Fail, OSError) as e:
-            with contextlib.suppress(OSError):
-                os.remove(tmp)
-            raise e if isinstance(e, Fail) else Fail("%s: cannot replace it (%s)" % (os.path.join(self.folder, MANIFEST), e.strerror))
-        self.manifest = manifest
-
-    def _write(self, path, text, mode, sync=False):
-        try:
-            with open(path, mode) as f:
-                f.write(text)
-                f.flush()
-                if sync:
-                    os.fsync(f.fileno())
+            with open(path, "a") as f:
+                f.write(json.dumps(dict(line, type="run")) + "\n")
         except OSError as e:
             raise Fail("%s: cannot write it (%s); %s keeps the runs it listed before" % (
-                path, e.strerror or e, os.path.join(self.folder, MANIFEST)))
+                path, e.strerror or e, self.path(MANIFEST)))
+
+    def save(self, manifest):
+        write_whole(self.path(MANIFEST), manifest, "; it keeps the runs it listed before")
+        self.manifest = manifest
+
+
+def write_whole(path, data, kept=""):
+    """A JSON file, whole or not at all: a temporary file, synced, then a
+    rename over the old one (run.json, tune.json). `kept` ends the message
+    when it cannot be written."""
+    tmp = os.path.join(os.path.dirname(path), ".%s.%d.tmp" % (os.path.basename(path), os.getpid()))
+    try:
+        with open(tmp, "w") as f:
+            f.write(json.dumps(data, indent=1) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
+        raise Fail("%s: cannot write it (%s)%s" % (path, e.strerror or e, kept))

@@ -132,7 +132,8 @@ class Run:
         rounds.check_append(old, a)
         offset = max([r.get("round", 1) for r in old.get("runs", [])] + [old.get("rounds_done", 0) or 0])
         m = dict(old, state="running", rounds=offset + a.rounds, sessions=old.get("sessions", []) + [session])
-        m["configs"] = old.get("configs", []) + [c for c in a.config if c["name"] not in {x["name"] for x in old.get("configs", [])}]
+        known = {x["name"] for x in old.get("configs", [])}
+        m["configs"] = old.get("configs", []) + [c for c in a.config if c["name"] not in known]
         m.setdefault("dropped", [])
         m.setdefault("runs", [])
         return m, offset

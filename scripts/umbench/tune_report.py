@@ -31,14 +31,7 @@ def read(folder):
 
 
 def save(folder, data):
-    """tune.json, whole or not at all."""
-    tmp = os.path.join(folder, ".%s.%d.tmp" % (TUNE, os.getpid()))
-    try:
-        with open(tmp, "w") as f:
-            json.dump(data, f, indent=1)
-        os.replace(tmp, os.path.join(folder, TUNE))
-    except OSError as e:
-        raise cli.Fail("%s: cannot write it (%s)" % (os.path.join(folder, TUNE), e.strerror or e))
+    results.write_whole(os.path.join(folder, TUNE), data)
 
 
 def run_state(folder):

@@ -28,6 +28,14 @@ if "$MPIEXEC" --version 2>&1 | grep -q "Open MPI"; then
 fi
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# one_line STATUS TEXT COMMAND...: exit STATUS, one line on stderr holding
+# TEXT, no traceback anywhere.
+one_line() {
+    want=$1 text=$2; shift 2
+    rc=0; "$@" >"$tmp/o" 2>"$tmp/e" || rc=$?
+    [ "$rc" -eq "$want" ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && grep -qF -- "$text" "$tmp/e" && ! grep -q Traceback "$tmp/o" "$tmp/e" \
+        || { cat "$tmp/o" "$tmp/e"; fail "$*: exit $rc (expected $want), or not one line with '$text'"; }
+}
 skip() { echo "SKIP: $*" >&2; exit 77; }
 
 tmp=$(mktemp -d)

@@ -13,14 +13,6 @@ CMP="$PYTHON3 $S/umb-compare"
 export MPIEXEC MPIEXEC_FLAGS="$mpi_flags"
 Q="-- -m 8:8 -i 10 -x 1"
 
-# one_line STATUS TEXT COMMAND...: exit STATUS, one line on stderr holding
-# TEXT, no traceback anywhere.
-one_line() {
-    want=$1 text=$2; shift 2
-    rc=0; "$@" >"$tmp/o" 2>"$tmp/e" || rc=$?
-    [ "$rc" -eq "$want" ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && grep -qF -- "$text" "$tmp/e" && ! grep -q Traceback "$tmp/o" "$tmp/e" \
-        || { cat "$tmp/o" "$tmp/e"; fail "$*: exit $rc (expected $want), or not one line with '$text'"; }
-}
 # manifest DIR PYTHON-ASSERTIONS: run.json is whole JSON; m is it, d the folder.
 manifest() {
     "$PYTHON3" -c "import json, os, sys; d = sys.argv[1]; m = json.load(open(os.path.join(d, 'run.json'))); $2" "$1" \

@@ -31,17 +31,12 @@ PY
 grep -q '^# \[0\] r/a: ' "$tmp/cmp" && grep -q '^# \[1\] r/b: ' "$tmp/cmp" && [ "$(grep -c '^[0-9]* *\[1\] .* A/A: no verdict (2 rounds' "$tmp/cmp")" -eq 2 ] \
     || { cat "$tmp/cmp"; fail "umb-compare: the same build under two names is not an A/A pair"; }
 
-bad() {  # bad TEXT ARGS...: one line holding TEXT, exit 1
-    text=$1; shift
-    rc=0; $RUN "$@" >"$tmp/o" 2>&1 || rc=$?
-    [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/o")" -eq 1 ] && grep -qF -- "$text" "$tmp/o" || { cat "$tmp/o"; fail "umb-run $*: exit $rc"; }
-}
-bad "--build a=$tmp/nothere: no umbench-build.json there" --build "a=$tmp/nothere" --out "$tmp/x"
-bad "--build a: expected NAME=DIR" --build a --out "$tmp/x"
-bad "--build with --config" --build "a=$top_builddir" --config c:X=1 --out "$tmp/x"
-bad "--build with --bindir" --build "a=$top_builddir" --bindir "$PT2PT" --out "$tmp/x"
-bad "--build: a name given twice (a, a)" --build "a=$top_builddir" --build "a=$top_builddir" --out "$tmp/x"
+one_line 1 "--build a=$tmp/nothere: no umbench-build.json there" $RUN --build "a=$tmp/nothere" --out "$tmp/x"
+one_line 1 "--build a: expected NAME=DIR" $RUN --build a --out "$tmp/x"
+one_line 1 "--build with --config" $RUN --build "a=$top_builddir" --config c:X=1 --out "$tmp/x"
+one_line 1 "--build with --bindir" $RUN --build "a=$top_builddir" --bindir "$PT2PT" --out "$tmp/x"
+one_line 1 "--build: a name given twice (a, a)" $RUN --build "a=$top_builddir" --build "a=$top_builddir" --out "$tmp/x"
 printf '{"mpiexec": ""}' >"$tmp/umbench-build.json"
-bad "names no launcher" --build "a=$tmp" --out "$tmp/x"
+one_line 1 "names no launcher" $RUN --build "a=$tmp" --out "$tmp/x"
 [ ! -e "$tmp/x" ] || fail "a refused --build wrote results"
 exit 0

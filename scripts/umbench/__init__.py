@@ -4,7 +4,7 @@ commands over this package (docs/decisions.md, "The scripts' package").
 Each module owns one thing:
   cli       what every command shares: one-line errors, exit statuses, option checks
   results   the results folder: its only reader and only writer
-  stats     medians, order-statistic intervals, verdicts
+  stats     medians, order-statistic intervals, verdicts, their control over a table
   findings  findings over a folder's results
   compare   comparisons between sides, and the umb-compare command
   plot      pictures, and the umb-plot command
@@ -12,5 +12,5 @@ Each module owns one thing:
   sets      the named sets of benchmarks and buffer pairs
   run       interleaved rounds, and the umb-run command
   installed what the installed MPI and UCX know
-  tune      the explorer, umb-tune; tune_report its analysis and report
+  tune      the explorer, umb-tune; tune_plan its budget and race; tune_report its report
 """

@@ -2,7 +2,10 @@
 or the configurations of one folder (umb-run --config): per benchmark,
 buffer pair and size, each side's median over the rounds and its own
 spread, the median of the per-round ratios to the first side with its 95%
-interval, and a verdict: faster, slower, or the same within the noise.
+interval, and a verdict: faster, slower, or the same within the noise,
+kept only where it holds over the whole table (a 5% false discovery rate
+over every comparison with an interval; "alone" says what the size alone
+would have said).
 
   umb-compare DIR [DIR ...] [--plot out.png] [--match REGEX] [--min-effect P%]
 
@@ -80,7 +83,21 @@ def comparisons(sides, keys, min_effect=0.0):
                 c.update(program=prog, buffers=bufs, size=size, side=i, metric=base["metric"], aa=aa if i != twin else None,
                          is_aa=i == twin, base=statistics.median(b.values()), other=statistics.median(o.values()))
                 out.append(c)
-    return out
+    return over_table(out)
+
+
+def over_table(rows):
+    """Verdicts that hold over the whole table: a size's "faster" or "slower"
+    stands only where the false discovery rate over every comparison with an
+    interval stays at 5% (stats.false_discovery); the others are the same,
+    with what that size alone would have said (docs/method.md)."""
+    judged = [r for r in rows if r["interval"]]
+    kept = stats.false_discovery([r["p"] for r in judged])
+    for i, r in enumerate(judged):
+        if r["verdict"] in ("faster", "slower") and i not in kept:
+            r["alone"] = r["verdict"]
+            r["verdict"] = "same within the noise"
+    return rows
 
 
 def _rows(side, prog, bufs):
@@ -104,8 +121,9 @@ def print_table(keys, rows):
         for r in mine:
             iv = "%7.3f - %7.3f" % r["interval"] if r["interval"] else "-"
             verdict = ("A/A: " if r["is_aa"] else "") + r["verdict"]
-            if r["verdict"] in ("faster", "slower"):
-                verdict += " (%s)" % stats.change(r["ratio"], stats.METRICS[r["metric"]])
+            if r["verdict"] in ("faster", "slower") or r.get("alone"):
+                verdict += " (%s%s)" % ("alone " + r["alone"] + " " if r.get("alone") else "",
+                                        stats.change(r["ratio"], stats.METRICS[r["metric"]]))
             print("%-9d %5s %13.2f %13.2f %8.3f %17s %s %s%s  %s" % (
                 r["size"], "[%d]" % r["side"], r["base"], r["other"], r["ratio"], iv, _pct(r["spread_base"]),
                 _pct(r["spread_other"]), ("%9.3f" % r["aa"] if r["aa"] else "%9s" % "-") if aa else "", verdict))
@@ -118,8 +136,11 @@ def print_summary(sides, rows):
 
         def n(v):
             return sum(1 for r in mine if r["verdict"].startswith(v))
-        print("# [%d] against [0]: faster at %d sizes, slower at %d, the same within the noise at %d, no verdict at %d"
-              % (i, n("faster"), n("slower"), n("same"), n("no verdict")))
+        alone = sum(1 for r in mine if r.get("alone"))
+        more = ("; %d of those alone would be faster or slower: changes at that many sizes are kept with %d rounds"
+                % (alone, stats.rounds_kept(alone / sum(1 for r in rows if r["interval"])))) if alone else ""
+        print("# [%d] against [0]: faster at %d sizes, slower at %d, the same within the noise at %d%s, no verdict at %d"
+              % (i, n("faster"), n("slower"), n("same"), more, n("no verdict")))
 
 
 def main():
@@ -151,6 +172,8 @@ def _compare():
     rows = comparisons(sides, keys, min_effect)
     print("# ratio: the median over rounds of [i] / [0] in the same round; interval: its 95%% interval; spread: each side's "
           "(Q3 - Q1) / median over rounds%s" % ("; A/A: the same settings run twice" if any(r["aa"] for r in rows) else ""))
+    print("# verdicts: beyond %g%% (--min-effect) and kept over the whole table, a false discovery rate of 5%% over its %d "
+          "comparisons with an interval; \"alone\": what that size alone would say" % (100 * min_effect, sum(1 for r in rows if r["interval"])))
     print_table(keys, rows)
     print_summary(sides, rows)
     findings.diff(sides, want, problems)

@@ -68,7 +68,8 @@ def run_rounds(run):
     total, i = a.rounds * len(run.items) * len(configs), 0
     dropped = set()  # this umb-run's: an --append on another machine may run what an earlier one skipped
     for k in range(1, a.rounds + 1):
-        rnd, turn = run.offset + k, (k - 1) % len(configs)
+        rnd = run.offset + k
+        turn = (rnd - 1) % len(configs)  # by the folder's round: --append one round at a time turns too
         for item, cfg in ((it, c) for it in run.items for c in configs[turn:] + configs[:turn]):
             i += 1
             if interrupted(run):  # asked to stop between two runs

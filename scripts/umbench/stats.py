@@ -87,7 +87,39 @@ def compare(base, other, higher_better, floor=0.0, level=LEVEL):
         out["verdict"] = "faster" if bigger == higher_better else "slower"
     else:
         out["verdict"] = "same within the noise"
+    out["p"] = sign_p(ratios, floor)
     return out
+
+
+def sign_p(ratios, floor=0.0):
+    """The two-sided sign-test p-value of "the median ratio lies within
+    [1/(1+floor), 1+floor]": the test that the order-statistic interval
+    inverts (its interval clears the floor exactly when p <= 1 - level)."""
+    n = len(ratios)
+    if not n:
+        return 1.0
+    up = sum(1 for r in ratios if r > 1 + floor)
+    down = sum(1 for r in ratios if r < 1 / (1 + floor))
+
+    def tail(k):  # P(Binomial(n, 1/2) >= k)
+        return sum(math.comb(n, j) for j in range(k, n + 1)) / 2 ** n
+    return min(1.0, 2 * min(tail(up), tail(down)))
+
+
+def rounds_kept(share, q=1 - LEVEL):
+    """The fewest rounds at which changes seen in every round, in a `share`
+    of a table's comparisons (the rest unchanged), are kept over the table:
+    the smallest sign-test p, 2 / 2^n, at most q x share."""
+    return max(rounds_needed(), math.ceil(math.log2(2 / (q * share))))
+
+
+def false_discovery(ps, q=1 - LEVEL):
+    """Benjamini-Hochberg: the indices of `ps` kept as discoveries with the
+    false discovery rate over all of them at most q (docs/method.md,
+    "Verdicts over a whole table")."""
+    order = sorted(range(len(ps)), key=lambda i: ps[i])
+    last = max((rank for rank, i in enumerate(order, 1) if ps[i] <= q * rank / len(ps)), default=0)
+    return set(order[:last])
 
 
 def change(ratio, higher_better):

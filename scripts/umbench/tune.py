@@ -15,20 +15,29 @@ Settings the installed libraries do not know are refused with one line
 each: the MPI in use is asked (ompi_info for Open MPI, mpivars for MPICH),
 and UCX (ucx_info -c) where the MPI can use it. A value that is already the
 default is not tried. MPS is tried only with more ranks than GPUs. The
-launcher is umb-run's (MPIEXEC, MPIEXEC_FLAGS). Writes DIR/tune.json (the
-plan before the rounds, the findings after). When umb-run does not finish
-its rounds, umb-tune ends with umb-run's status; --report reports what did.
+launcher is umb-run's (MPIEXEC, MPIEXEC_FLAGS).
+
+A pass of the defaults (DIR/pilot) is timed first; from it umb-tune plans
+the settings and rounds that fit --budget and says so before the first
+round, naming the settings left out, or refuses a budget that fits none.
+Each round is one umb-run --append. From --rounds on, a setting that
+cannot beat the defaults by --min-effect at any size is dropped; under
+--budget, rounds go on for the undecided ones while they fit (at most 3x
+--rounds). Writes DIR/tune.json (the plan, when each setting was dropped,
+the findings). When a round does not finish, umb-tune ends with umb-run's
+status; --report reports what did.
 """
 import atexit
 import datetime
 import json
 import os
 import re
-import shlex
+import shutil
 import subprocess
 import sys
+import time
 
-from . import cli, installed, sets, tune_report
+from . import cli, installed, sets, tune_plan, tune_report
 
 CATALOGUE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "settings.json")
 LIBRARIES = ("openmpi", "ucx", "mpich", "mps")
@@ -38,13 +47,14 @@ def options(argv):
     ap = cli.parser("umb-tune", __doc__)
     ap.add_argument("--set", default="quick", choices=sorted(sets.SETS))
     ap.add_argument("--match", metavar="REGEX", help='benchmarks and pairs to run, as umb-run --match, e.g. "^umb_bw (D D|MD MD)$"')
-    ap.add_argument("--rounds", default="6", help="interleaved rounds (default 6, the fewest with a 95%% interval)")
+    ap.add_argument("--rounds", help="interleaved rounds each setting gets at least (default: as many as a change at every size "
+                                     "of one benchmark needs to be kept over the whole table, 6 or more)")
     ap.add_argument("--np", default="2")
     ap.add_argument("--out", help="results folder (default umb-results/tune-DATE)")
     ap.add_argument("--only", help="catalogue names to try (comma-separated; default: every one that applies)")
     ap.add_argument("--catalogue", default=CATALOGUE, help="settings file (default: the package's settings.json)")
     ap.add_argument("--min-effect", default="5%", help="smaller changes count as none (default 5%%: two identical programs differ by up to 6%% on the lent VMs)")
-    ap.add_argument("--budget", help="seconds after which no new round starts (umb-run --budget)")
+    ap.add_argument("--budget", help="seconds for the whole search: the settings and rounds are planned to fit it")
     ap.add_argument("--run-limit", default="120",
                     help="seconds after which one run is stopped (umb-run --run-limit; default 120: a setting "
                          "that slows a benchmark a hundred-fold would otherwise hold the whole search)")
@@ -55,7 +65,7 @@ def options(argv):
     a = ap.parse_args(argv[:len(argv) - len(extra)])
     a.extra = extra
     a.min_effect = cli.percent(a.min_effect, "--min-effect")
-    a.rounds = cli.count(a.rounds, "--rounds", 2)
+    a.rounds = cli.count(a.rounds, "--rounds", 2) if a.rounds is not None else None
     a.np = cli.count(a.np, "--np", 2)
     a.budget = cli.seconds(a.budget, "--budget") if a.budget is not None else None
     a.run_limit = cli.seconds(a.run_limit, "--run-limit")
@@ -127,53 +137,40 @@ def plan(a, catalogue, lib, out):
     return tried, refused
 
 
-def umb_run_command(a, here, out, tried):
-    # "again": the defaults a second time, the A/A floor each verdict must clear.
-    cmd = [sys.executable, os.path.join(here, "umb-run"), "--set", a.set, "--out", out, "--np", str(a.np),
-           "--rounds", str(a.rounds), "--config", "again", "--run-limit", str(a.run_limit)]
-    cmd += ["--match", a.match] if a.match else []
-    cmd += ["--bindir", a.bindir] if a.bindir else []
-    cmd += ["--budget", str(a.budget)] if a.budget else []
-    for t in tried:
-        cmd += ["--config", "%s:%s" % (t["name"], ",".join("%s=%s" % kv for kv in t["env"].items()))]
-    return cmd + a.extra
-
-
-def run_umb_run(cmd):
-    """umb-run in a session of its own: a signal to umb-tune reaches it once,
-    forwarded, and umb-tune waits while it stops its run and writes its folder."""
-    try:
-        child = subprocess.Popen(cmd, start_new_session=True)
-    except OSError as e:
-        raise cli.Fail("%s: cannot start it (%s)" % (cmd[1], e.strerror or e))
-    cli.interrupts(lambda signum: child.send_signal(signum))
-    return child.wait()
-
-
 def search(a, here):
     catalogue = read_catalogue(a.catalogue)
     out = cli.out_folder(a.out if a.out is not None else os.path.join("umb-results", "tune-" + datetime.datetime.now().strftime("%Y%m%d-%H%M%S")))
     cli.hold_lock(out, ".umb-tune.lock", "umb-tune")
-    if os.path.exists(os.path.join(out, "run.json")):
+    if os.path.exists(os.path.join(out, "run.json")) or os.path.exists(os.path.join(out, "pilot")):
         raise cli.Fail("--out %s: already holds results; choose a new folder (umb-tune --report %s reports them)" % (out, out))
+    t0 = time.time()
     lib = installed.Installed()
-    print("# umb-tune: %s%s; %d rounds; min effect %g%%" % (lib.names.get(lib.mpi) or "MPI unknown",
-                                                          ", " + lib.names["ucx"] if lib.ucx else "", a.rounds, 100 * a.min_effect))
+    print("# umb-tune: %s%s; min effect %g%%%s" % (lib.names.get(lib.mpi) or "MPI unknown", ", " + lib.names["ucx"] if lib.ucx else "",
+                                                  100 * a.min_effect, "; budget %g s" % a.budget if a.budget else ""))
     tried, refused = plan(a, catalogue, lib, out)
-    tune_report.save(out, {"tried": tried, "refused": refused, "rounds": a.rounds, "min_effect": a.min_effect, "findings": None})
-    cmd = umb_run_command(a, here, out, tried)
-    print("# %d settings, %d configurations with the defaults and their A/A twin: %s" % (
-        len(tried), len(tried) + 2, " ".join(shlex.quote(c) for c in cmd)), flush=True)
-    rc = run_umb_run(cmd)
+    child = tune_plan.Child()
+    rc, pass_s, match, benchmarks = tune_plan.pilot(a, here, out, child)
+    if rc is not None:
+        return rc
+    try:
+        tried, left_out, a.rounds = tune_plan.fit(a, tried, pass_s, benchmarks, time.time() - t0)
+    except cli.Fail:
+        shutil.rmtree(os.path.join(out, "pilot"), ignore_errors=True)  # nothing searched: the folder stays free
+        raise
+    record = {"tried": tried, "refused": refused, "left_out": left_out, "rounds": a.rounds, "min_effect": a.min_effect,
+              "budget": a.budget, "pass_s": round(pass_s, 1), "findings": None}
+    tune_report.save(out, record)
+    rc = tune_plan.race(a, here, out, tried, match, pass_s, t0, child)
+    tune_report.save(out, record)  # when each setting was dropped
     state = tune_report.run_state(out)
     if state is None:  # umb-run refused before it ran anything, in its own line: no search
         os.remove(os.path.join(out, tune_report.TUNE))
         return rc or 1
-    if rc not in (0, 1) or state != "finished":
-        print("umb-tune: umb-run did not finish its rounds (exit %d, run.json: %s); no report. umb-tune --report %s reports what "
-              "finished" % (rc, state or "none", out), file=sys.stderr)
-        return rc or 1
-    tune_report.analyse(out, tried, refused, a.rounds, a.min_effect)
+    if rc is not None:
+        print("umb-tune: umb-run did not finish its round (exit %d, run.json: %s); no report. umb-tune --report %s reports what "
+              "finished" % (rc, state, out), file=sys.stderr)
+        return rc
+    tune_report.analyse(out, record)
 
 
 def main(here):
@@ -181,6 +178,6 @@ def main(here):
         a = options(sys.argv[1:])
         if a.report:
             t = tune_report.read(a.report)
-            return tune_report.analyse(a.report, t["tried"], t["refused"], t.get("rounds", a.rounds), a.min_effect)
+            return tune_report.analyse(a.report, dict(t, min_effect=a.min_effect))
         return search(a, here)
     cli.main("umb-tune", body)

@@ -39,8 +39,10 @@ def run_state(folder):
     return m.get("state", "finished" if m.get("runs") else None) if m else None
 
 
-def analyse(out, tried, refused, rounds, min_effect):
-    """The report of a search from its results folder, and tune.json."""
+def analyse(out, record):
+    """The report of a search from its results folder, and tune.json
+    (record: the plan, with "tried", "refused" and "min_effect")."""
+    tried, min_effect = record["tried"], record["min_effect"]
     problems = results.Problems()
     manifest = results.read_manifest(out, required=True)
     sides, _ = results.load(out, problems)
@@ -59,16 +61,29 @@ def analyse(out, tried, refused, rounds, min_effect):
                                  path=[paths.get(("default",) + key), paths.get((t["name"],) + key)]))
     no_verdict = sum(1 for r in rows if r["verdict"].startswith("no verdict"))
     report(findings, keys, no_verdict)
+    report_race(record)
     runs, command = manifest.get("runs", []), manifest.get("command", [])
     # umb-tune always gives umb-run a --run-limit: a stopped run exists only with one.
     limit = _limit(command)
     report_stopped(tried, runs, limit)
     report_failed(tried, runs)
-    save(out, {"tried": tried, "refused": refused, "findings": findings, "rounds": rounds, "min_effect": min_effect,
-               "no_verdict": no_verdict})
+    save(out, dict(record, findings=findings, no_verdict=no_verdict, rounds_done=manifest.get("rounds_done")))
     if problems.count:
         print("# umb-tune: %s" % problems.summary())
-    print("\numb-tune: %s: %d settings tried, %d refused, %d findings (tune.json)" % (out, len(tried), len(refused), len(findings)))
+    print("\numb-tune: %s: %d settings tried, %d refused, %d left out for the budget, %d findings (tune.json)"
+          % (out, len(tried), len(record["refused"]), len(record.get("left_out") or []), len(findings)))
+
+
+def report_race(record):
+    """When each setting left the rounds, and why; those the budget left out."""
+    gone = [t for t in record["tried"] if t.get("dropped")]
+    if gone:
+        print("\n## The race: settings that left before the last round")
+        for t in gone:
+            print("%-44s after round %-3d %s" % ("%s=%s" % (t["variable"], t["value"]), t["dropped"]["round"], t["dropped"]["why"]))
+    if record.get("left_out"):
+        print("# not tried, for the budget (--budget %g): %s" % (record.get("budget") or 0, ", ".join(
+            "%s=%s" % (t["variable"], t["value"]) for t in record["left_out"])))
 
 
 def _limit(command):

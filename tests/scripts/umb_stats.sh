@@ -44,6 +44,34 @@ assert u.compare(b, o, False)["verdict"] == "slower" and u.compare(b, o, False, 
 # same" (exactly 96.1% for a continuous distribution).
 same = sum(u.compare(side(5, 0.1, 9), side(5, 0.1, 9), True)["verdict"] == "same within the noise" for _ in range(400))
 assert same >= 0.93 * 400, same
+# The sign test inverts the interval: p <= 5% exactly where the interval clears the floor.
+for _ in range(300):
+    n = rng.randint(6, 15)
+    rs = [1 + rng.uniform(-0.05, 0.08) for _ in range(n)]
+    c = u.compare({r: 1.0 for r in range(n)}, dict(enumerate(rs)), True, floor=0.01)
+    assert (c["verdict"] != "same within the noise") == (u.sign_p(rs, 0.01) <= 0.05), (rs, c)
+assert u.sign_p([1.2] * 6) == 2 / 64 and u.sign_p([]) == 1.0
+# Benjamini-Hochberg: the step-up rule on known p-values.
+assert u.false_discovery([0.01, 0.04, 0.03, 0.5]) == {0}  # 0.01 <= 0.05 * 1/4; 0.03 > 0.05 * 2/4
+assert u.false_discovery([0.01, 0.02, 0.03, 0.04]) == {0, 1, 2, 3}  # 0.04 <= 0.05 * 4/4 keeps all below it
+# A change at every size is kept at 6 rounds; at 2 sizes of 39 it is not
+# (each alone p = 1/32, over 5% x 2/39), unless it is strong enough for more rounds.
+assert len(u.false_discovery([1 / 32] * 39)) == 39 and u.false_discovery([1 / 32] * 2 + [0.5] * 37) == set()
+# Calibration over whole tables: 300 A/A tables of 39 sizes at 6 rounds; the
+# tables that name any change stay at most 5% (BH controls the error over
+# the table when nothing changed); per size alone, about 1 - 0.95^39 would.
+from umbench import compare
+class Side:
+    def __init__(self, rows):
+        self.runs, self.settings = {("umb_latency", "H H"): {"metric": "avg_latency_us", "rows": rows}}, None
+def table(centre_other=1.0, n=6, sizes=39):
+    a = {s: side(10, 0.05, n) for s in range(sizes)}
+    b = {s: side(10 * centre_other, 0.05, n) for s in range(sizes)}
+    return compare.comparisons([Side(a), Side(b)], [("umb_latency", "H H")])
+bad = sum(any(r["verdict"] != "same within the noise" for r in table()) for _ in range(300))
+assert bad <= 0.05 * 300, bad
+# A 20% shift with 5% noise at every size: slower everywhere.
+assert all(r["verdict"] == "slower" for r in table(1.2)), table(1.2)
 # Spread: (Q3 - Q1) / median.
 assert abs(u.spread([1, 2, 3, 4, 5]) - 2 / 3) < 1e-12 and u.spread([3]) is None
 PY

@@ -8,7 +8,9 @@
 # single-copy mechanism at 256 KiB-1 MiB was the large effect before: from
 # 3x faster to 3x slower between runs on one VM, not a test's ground.)
 # A setting whose run stalls (a stand-in launcher sleeps when it is set) is
-# stopped at --run-limit once, listed as stalled, and not run again.
+# stopped at --run-limit once, listed as stalled, and not run again. The
+# plan (settings and rounds to fit a budget) and the race's rules are
+# checked on made-up numbers first.
 # 9 rounds, not 6: at 6 the 95% interval is the range of the rounds, and one
 # round disturbed by a loaded machine hid the effect at one size (seen in CI
 # with make check beside a build); at 9 it takes two on the same side.
@@ -24,6 +26,43 @@ for e in s:
     assert e["library"] in ("openmpi", "ucx", "mpich", "mps") and e["values"] and all(e[k] for k in e), e
 libs = {e["library"] for e in s}
 assert libs == {"openmpi", "ucx", "mpich", "mps"}, libs
+PY
+# The plan and the race on made-up numbers: which settings fit a budget,
+# how many rounds, and when a setting leaves.
+"$PYTHON3" - "$top_srcdir/scripts" <<'PY' || fail "umb-tune: plan and race rules"
+import contextlib, io, sys, types
+sys.path.insert(0, sys.argv[1])
+from umbench import cli, tune_plan as p
+tried = [{"name": "s%d" % i, "variable": "V%d" % i, "value": "1"} for i in range(4)]
+def fit(budget, rounds=None, benchmarks=1):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        got = p.fit(types.SimpleNamespace(budget=budget, rounds=rounds), list(tried), 2.0, benchmarks, 1.0)
+    return got, out.getvalue()
+# No budget: all 4, 8 rounds (a change at every size of 1 benchmark, 1/5 of the table).
+(keep, left, rounds), _ = fit(None)
+assert len(keep) == 4 and not left and rounds == 8, (keep, left, rounds)
+# 8 rounds x 6 configurations x 2 s + 1 s = 97 s: a budget of 60 fits 2 (7 rounds x 4 x 2 + 1 = 57), naming the rest.
+(keep, left, rounds), said = fit(60)
+assert [t["name"] for t in keep] == ["s0", "s1"] and [t["name"] for t in left] == ["s2", "s3"] and rounds == 7, (keep, left, rounds)
+assert "--budget 60 fits 2 of the 4 settings at 7 rounds; all of them need about --budget 97. Left out: V2=1, V3=1" in said, said
+# A budget that fits not one setting is refused, with the budget that would.
+try:
+    fit(10)
+    raise AssertionError("a budget of 10 s accepted")
+except cli.Fail as e:
+    assert "--budget 10: too small" in str(e) and "give --budget 43 or more" in str(e), e
+# --rounds below what a verdict needs is said at the start.
+_, said = fit(None, rounds=4)
+assert "4 rounds give no verdict at all" in said, said
+# The race: a latency setting whose interval's best end is under 5% cannot win;
+# one whose interval reaches past it can; a size without an interval can.
+row = lambda lo, hi, verdict="same within the noise", **k: dict(interval=(lo, hi), metric="avg_latency_us", verdict=verdict, **k)
+assert not p.can_win([row(1.0, 1.3), row(0.97, 1.02)], 0.05) and p.can_win([row(0.9, 1.1)], 0.05)
+assert p.can_win([dict(row(1, 1), interval=None)], 0.05)
+# Undecided: an interval across the +-5% edge, or a size kept only alone.
+assert not p.undecided([row(0.97, 1.03), row(1.5, 2.0, "slower")], 0.05)
+assert p.undecided([row(0.97, 1.08)], 0.05) and p.undecided([row(1.5, 2, alone="slower")], 0.05)
 PY
 "$MPIEXEC" --version 2>&1 | grep -q "Open MPI" || skip "needs Open MPI (its shared-memory settings)"
 command -v ompi_info >/dev/null || skip "needs ompi_info"
@@ -103,6 +142,11 @@ assert len(big) >= 2 and all(f["gain"] < -0.5 and (f["interval"][0] > 2 or f["in
 # The setting that cannot matter at these sizes is not a finding.
 assert not [f for f in t["findings"] if f["variable"] == "OMPI_MCA_btl_vader_eager_limit"], t["findings"]
 assert [r["why"] for r in t["refused"] if r["variable"].endswith("no_such_thing")], t["refused"]
+# The race: the stalled setting left after round 1; TCP, which cannot win, after the planned 9.
+gone = {x["variable"]: x.get("dropped") for x in t["tried"]}
+assert gone["OMPI_MCA_btl_vader_fbox_max"] == {"round": 1, "why": "a run stalled (--run-limit)"}, gone
+assert gone["OMPI_MCA_btl"] == {"round": 9, "why": "cannot beat the defaults by 10% at any size"}, gone
+assert t["pass_s"] > 0 and os.path.isfile(os.path.join(d, "pilot", "run.json")) and t["left_out"] == [], t
 stall = [x for x in t["tried"] if x["variable"] == "OMPI_MCA_btl_vader_fbox_max"]
 assert stall and stall[0]["stopped"][0]["at_least_x_slower"] >= 1 and "failed_runs" not in stall[0], stall
 m = json.load(open(os.path.join(d, "run.json")))

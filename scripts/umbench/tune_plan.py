@@ -1,0 +1,175 @@
+"""umb-tune's plan and its race (docs/method.md, "The explorer's budget"):
+one timed pass of the defaults, the settings and rounds that fit --budget,
+said before the first round; then round after round (umb-run --append), a
+setting that cannot beat the defaults by --min-effect at any size is
+dropped and, under --budget, the rounds it leaves go to the rest."""
+import os
+import re
+import subprocess
+import sys
+import time
+
+from . import cli, compare, results, stats
+
+EXTRA_ROUNDS = 3  # under --budget, rounds go on to at most 3x --rounds while settings are undecided
+
+
+class Child:
+    """umb-run in a session of its own: a signal to umb-tune reaches it
+    once, forwarded; one between two rounds starts no other."""
+
+    def __init__(self):
+        self.proc, self.signals = None, 0
+        cli.interrupts(self.on_signal)
+
+    def on_signal(self, signum):
+        self.signals += 1
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signum)
+
+    def run(self, cmd):
+        try:
+            self.proc = subprocess.Popen(cmd, start_new_session=True)
+        except OSError as e:
+            raise cli.Fail("%s: cannot start it (%s)" % (cmd[1], e.strerror or e))
+        return self.proc.wait()
+
+
+def command(a, here, out, settings, match, append=False, rounds=1):
+    """umb-run over the defaults, "again" (the defaults a second time: the
+    A/A floor each verdict must clear) and these settings."""
+    cmd = [sys.executable, os.path.join(here, "umb-run"), "--set", a.set, "--out", out, "--np", str(a.np),
+           "--rounds", str(rounds), "--run-limit", str(a.run_limit)] + (["--append"] if append else [])
+    cmd += ["--match", match] if match else []
+    cmd += ["--bindir", a.bindir] if a.bindir else []
+    if settings is not None:
+        cmd += ["--config", "again"]
+        for t in settings:
+            cmd += ["--config", "%s:%s" % (t["name"], ",".join("%s=%s" % kv for kv in t["env"].items()))]
+    return cmd + a.extra
+
+
+def pilot(a, here, out, child):
+    """One pass of the defaults in OUT/pilot: its wall time, and a --match
+    of the benchmarks and pairs that finished (those skipped here, or
+    stopped at --run-limit, would only spend every round); or umb-run's
+    status and None when the pass did not finish."""
+    folder = os.path.join(out, "pilot")
+    print("# umb-tune: one pass of the defaults first, to plan the rounds (%s)" % folder, flush=True)
+    t0 = time.time()
+    rc = child.run(command(a, here, folder, None, a.match))
+    took = time.time() - t0
+    m = results.read_manifest(folder) or {}
+    if child.signals or m.get("state") != "finished":
+        return rc or 1, None, None, 0
+    ran = sorted({"%s %s" % (r["program"], r["buffers"]) for r in m.get("runs", []) if results.finished(r)})
+    if not ran:
+        raise cli.Fail("the pass of the defaults finished no benchmark (%s/run.json says why): nothing to tune" % folder)
+    return None, took, "^(%s)$" % "|".join(re.escape(x) for x in ran), len(ran)
+
+
+def fit(a, tried, pass_s, benchmarks, spent):
+    """The settings that fit --budget, in catalogue order, those left out,
+    and the rounds: --rounds, or as many as a change at every size of one
+    benchmark needs to be kept over the whole table (stats.rounds_kept),
+    which fewer settings make fewer. Refuses a budget that fits none."""
+    def rounds(n):
+        return a.rounds or stats.rounds_kept(1 / ((n + 1) * benchmarks))  # n settings and the A/A twin
+
+    def need(n):
+        return rounds(n) * (n + 2) * pass_s + spent
+    n = len(tried)
+    while a.budget is not None and n and need(n) > a.budget:
+        n -= 1
+    print("# plan: one pass of the defaults took %.1f s; %d rounds of %d settings, the defaults and their A/A twin: about %.0f s"
+          % (pass_s, rounds(len(tried)), len(tried), need(len(tried))))
+    if rounds(len(tried)) < stats.rounds_needed():
+        print("# umb-tune: %d rounds give no verdict at all (a 95%% interval needs %d): the search will only show ratios"
+              % (a.rounds, stats.rounds_needed()))
+    elif rounds(len(tried)) < stats.rounds_kept(1 / ((len(tried) + 1) * benchmarks)):
+        print("# umb-tune: at %d rounds only a change at many sizes can be kept over the %d settings' table; one at every size of a "
+              "single benchmark needs %d" % (a.rounds, len(tried), stats.rounds_kept(1 / ((len(tried) + 1) * benchmarks))))
+    if not n:
+        raise cli.Fail("--budget %g: too small; %d rounds of the defaults, their A/A twin and one setting need about %.0f s "
+                       "(a pass of the defaults took %.1f s); give --budget %.0f or more, or fewer benchmarks (--match) or sizes"
+                       % (a.budget, rounds(1), need(1), pass_s, need(1)))
+    if n < len(tried):
+        print("umb-tune: --budget %g fits %d of the %d settings at %d rounds; all of them need about --budget %.0f. Left out: %s"
+              % (a.budget, n, len(tried), rounds(n), need(len(tried)),
+                 ", ".join("%s=%s" % (t["variable"], t["value"]) for t in tried[n:])))
+    return tried[:n], tried[n:], rounds(n)
+
+
+def can_win(rows, min_effect):
+    """Whether some size's interval still reaches a gain of min_effect."""
+    for r in rows:
+        iv, higher = r["interval"], stats.METRICS[r["metric"]]
+        if not iv or (iv[1] - 1 if higher else 1 / iv[0] - 1) >= min_effect:
+            return True
+    return False
+
+
+def undecided(rows, min_effect):
+    """Whether some size is neither a verdict kept over the table nor known
+    to lie within +-min_effect: more rounds could still change what it says."""
+    lo, hi = 1 / (1 + min_effect), 1 + min_effect
+    return any(not r["interval"] or r.get("alone") or (r["verdict"].startswith("same") and not lo <= r["interval"][0] <= r["interval"][1] <= hi)
+               for r in rows)
+
+
+def judge(out, alive, min_effect, rnd, raced):
+    """After round rnd: the settings to drop, each with why. A run that
+    stalled drops its setting at once; from --rounds on (`raced`), so does
+    one that cannot win, or that more rounds would not change."""
+    sides, _ = results.load(out, results.Problems())
+    keys = sorted({k for s in sides for k in s.runs})
+    rows = compare.comparisons(sides, keys, min_effect) if len(sides) > 1 else []
+    by_config = {}
+    for r in rows:
+        by_config.setdefault(sides[r["side"]].config, []).append(r)
+    m = results.read_manifest(out) or {}
+    stalled = {r.get("config") for r in m.get("runs", []) if r.get("round") == rnd and r.get("status") == 124}
+    gone = {}
+    for t in alive:
+        mine = by_config.get(t["name"], [])
+        if t["name"] in stalled:
+            gone[t["name"]] = "a run stalled (--run-limit)"
+        elif raced and mine and all(r["interval"] for r in mine) and not can_win(mine, min_effect):
+            gone[t["name"]] = "cannot beat the defaults by %g%% at any size" % (100 * min_effect)
+        elif raced and mine and not undecided(mine, min_effect):
+            gone[t["name"]] = "decided at every size"
+    return gone
+
+
+def race(a, here, out, tried, match, pass_s, t0, child):
+    """The rounds: each one umb-run --append; the race after each. Returns
+    umb-run's status when a round did not finish, else None."""
+    alive, k, per = list(tried), 0, pass_s
+    last = a.rounds * (EXTRA_ROUNDS if a.budget is not None else 1)
+    while alive and k < last and not child.signals:
+        left = a.budget - (time.time() - t0) if a.budget is not None else None
+        if left is not None and left < per * (len(alive) + 2) * max(1, a.rounds - k):
+            if k >= a.rounds:
+                break  # rounds past --rounds only while they fit
+            keep = max(0, int(left // (per * (a.rounds - k))) - 2)  # the rounds a verdict needs, for fewer settings
+            for t in alive[keep:]:
+                t["dropped"] = {"round": k, "why": "left out for time (rounds took %.1f s per configuration)" % per}
+                print("umb-tune: %s=%s: %s" % (t["variable"], t["value"], t["dropped"]["why"]))
+            alive = alive[:keep]
+            if not alive:
+                print("umb-tune: the budget left no time for another round of any setting")
+                break
+        print("# umb-tune: round %d, %d settings" % (k + 1, len(alive)), flush=True)
+        started = time.time()
+        rc = child.run(command(a, here, out, alive, match, append=k > 0))
+        state = (results.read_manifest(out) or {}).get("state")
+        if child.signals or rc not in (0, 1) or state != "finished":
+            return rc or 1
+        k += 1
+        per = (time.time() - started) / (len(alive) + 2)
+        for name, why in judge(out, alive, a.min_effect, k, raced=k >= a.rounds).items():
+            t = next(t for t in alive if t["name"] == name)
+            t["dropped"] = {"round": k, "why": why}
+            print("umb-tune: %s=%s: dropped after round %d: %s" % (t["variable"], t["value"], k, why))
+        alive = [t for t in alive if "dropped" not in t]
+    return 130 if child.signals else None

@@ -1,9 +1,18 @@
 """Findings over a folder's results (docs/output.md, "Findings"): the
-programs' own, gathered once per program, pair and configuration, and the
-rule that needs two runs."""
+programs' own, gathered once per program, pair and configuration and
+judged over the rounds (the inversion rule again on the pooled rows), and
+the rule that needs two runs."""
+import json
 import os
+import sys
 
-from . import results
+from . import cli, results, stats
+
+# The inversion rule's margin and floor: util/core/findings.c's
+# INVERSION_MARGIN and INVERSION_FLOOR_US (tests/scripts/umb_findings.sh
+# checks that they agree), and its fewest iterations for a row's median.
+INVERSION_MARGIN, INVERSION_FLOOR_US, INVERSION_MIN_ITERS = 0.20, 0.5, 10
+TYPICAL = {"avg_latency_us": "p50_latency_us", "avg_bandwidth_mbs": "p50_bandwidth_mbs"}
 
 
 def of_file(path, problems):
@@ -46,11 +55,68 @@ def _tally(runs):
     return found
 
 
+def _round_times(folder, runs, problems):
+    """{(program, pair, config): {size: [the row's median as a time, one
+    per finished round]}}: a latency as it is, a bandwidth as the time per
+    message (size / rate), as util/core/findings.c's op_time."""
+    times = {}
+    for r in (r for r in runs if results.finished(r)):
+        for _, o in results.read_objects(os.path.join(folder, r["file"]), problems):
+            metric = next((m for m in TYPICAL if m in o), None) if o["type"] == "result" else None
+            v, size = o.get(TYPICAL.get(metric)), o.get("size")
+            if not metric or not isinstance(v, (int, float)) or v <= 0 or not isinstance(size, int) \
+                    or not isinstance(o.get("iterations"), int) or o["iterations"] < INVERSION_MIN_ITERS:
+                continue
+            t = v if metric == "avg_latency_us" else size / v
+            times.setdefault((r["program"], r["buffers"], r.get("config", "default")), {}).setdefault(size, []).append(t)
+    return times
+
+
+def pooled_step(sizes):
+    """The inversion rule on pooled rows ({size: [time per round]}): the
+    first step where a size's median interval across rounds lies above the
+    next larger size's by the margin; (small, large, their intervals) or None."""
+    ivs = {s: stats.median_interval(v) for s, v in sizes.items()}
+    timed = [s for s in sorted(ivs) if ivs[s]]
+    first = last = None
+    for a, b in zip(timed, timed[1:]):
+        if ivs[a][0] > ivs[b][1] * (1 + INVERSION_MARGIN) and ivs[a][0] - ivs[b][1] > INVERSION_FLOOR_US:
+            first, last = a if first is None else first, b
+        elif first is not None:
+            break
+    return (first, last, ivs[first], ivs[last]) if first is not None else None
+
+
+def _judge_pooled(found, times):
+    """With enough rounds for an interval across them, an inversion is
+    confirmed where it holds on the pooled rows, naming their step, and not
+    where it does not, however many rounds fired it."""
+    for key, sizes in times.items():
+        n = max(len(v) for v in sizes.values())
+        if n < stats.rounds_needed():
+            continue
+        step, f = pooled_step(sizes), found.get(key + ("inversion",))
+        if f:
+            f["confirmed"] = bool(step)
+        if not step:
+            continue
+        small, large, (slo, shi), (llo, lhi) = step
+        f = found.setdefault(key + ("inversion",), {"finding": "inversion", "program": key[0], "buffers": key[1], "config": key[2],
+                                                     "source": "pooled", "seen": [0, n], "rows_seen": {},
+                                                     "try": "run with --path to see which path each size took"})
+        f.update(rows="%d,%d" % (small, large), confirmed=True,
+                 what="over %d rounds, a step down from size %d to the larger %d: the rounds' medians %.2f-%.2f us against "
+                      "%.2f-%.2f (95%% intervals across rounds), apart by more than %.0f%% and %.1f us"
+                      % (n, small, large, slo, shi, llo, lhi, 100 * INVERSION_MARGIN, INVERSION_FLOOR_US))
+
+
 def gather(folder, runs, problems):
-    """The programs' findings over the rounds (_tally), then the rule that
-    needs two runs: managed buffers staged through the host at sizes where
-    D buffers of the same program and configuration went GPU to GPU."""
+    """The programs' findings over the rounds (_tally, then the inversion
+    rule on the pooled rows), then the rule that needs two runs: managed
+    buffers staged through the host at sizes where D buffers of the same
+    program and configuration went GPU to GPU."""
     found = _tally(runs)
+    _judge_pooled(found, _round_times(folder, runs, problems))
     paths = _paths(folder, runs, problems)
     for (prog, pair, cfg), rows in sorted(paths.items()):
         dev = paths.get((prog, pair.replace("MD", "D").replace("MH", "D"), cfg))
@@ -75,18 +141,18 @@ def _staged_where_direct(prog, pair, cfg, sizes, rows, dev):
                    "or umb-tune over this pair"}
 
 
-def report(findings, say=print):
+def report(findings, say=print, who="umb-run"):
     """The confirmed findings, then those seen in some rounds only, apart."""
     if not findings:
         return
-    say("umb-run: findings (run.json has them whole):")
+    say("%s: findings%s:" % (who, " (run.json has them whole)" if who == "umb-run" else ""))
     apart = [f for f in findings if not f.get("confirmed", True)]
     for f in [f for f in findings if f.get("confirmed", True)] + apart:
         seen = f.get("seen", [1, 1])
         note = "" if f.get("confirmed", True) else "  (seen in %d of %d rounds%s; not confirmed)" % (
             seen[0], seen[1], ", rows " + " / ".join(sorted(f["rows_seen"])) if len(f.get("rows_seen", {})) > 1 else "")
         if f is (apart[0] if apart else None):
-            say("umb-run: findings seen in some rounds only:")
+            say("%s: findings seen in some rounds only:" % who)
         say("  %s %s%s [%s] %s%s" % (f["program"], f["buffers"], "" if f["config"] == "default" else " (%s)" % f["config"],
                                      f["rows"], f["finding"], note))
 
@@ -122,3 +188,66 @@ def diff(sides, want, problems):
         where = ", ".join("[%d] %s" % (i, f[k]) for i, f in enumerate(per) if k in f)
         absent = ", ".join("[%d]" % i for i, f in enumerate(per) if k not in f)
         print("%-13s %-18s %-28s in %s; not in %s" % (k[0], k[1], k[2], where, absent))
+
+
+USAGE = """umb-findings: the findings of one or more results folders, judged over
+all their rounds together: every finished run of a benchmark, pair and
+configuration counts as a round, in whichever folder it is.
+
+  umb-findings DIR [DIR ...] [--match REGEX] [--json]
+
+A finding is confirmed where it holds on the pooled rows (the inversion
+rule on the rounds' medians, with their interval across rounds, from 6
+rounds on), or, for findings of facts (paths, placement, GPUs, binding),
+where it fired in every round naming the same rows; the others are listed
+apart as seen in k of n rounds. The folders must have run the same MPI
+library: to compare libraries, use umb-compare. --json prints the findings
+as one JSON list (the fields of run.json's "findings").
+"""
+
+
+def main():
+    cli.main("umb-findings", _findings)
+
+
+def _pooled_runs(folders, problems):
+    """Every folder's runs, their files made whole paths and their rounds
+    told apart by folder; one line when the folders ran other libraries."""
+    runs, libs = [], {}
+    for i, folder in enumerate(folders):
+        if not os.path.isdir(folder):
+            raise cli.Fail("%s: not a folder" % folder)
+        m = results.read_manifest(folder)
+        if not m or not m.get("runs"):
+            raise cli.Fail("%s: no run.json listing runs (umb-run writes it)" % folder)
+        libs.setdefault(m.get("mpi_library"), folder)
+        for r in m["runs"]:
+            if isinstance(r, dict) and isinstance(r.get("file"), str):
+                runs.append(dict(r, file=os.path.join(folder, r["file"]), round=(i, r.get("round", 1))))
+    libs.pop(None, None)
+    if len(libs) > 1:
+        (a, fa), (b, fb) = list(libs.items())[:2]
+        raise cli.Fail("%s ran %s, %s ran %s: findings over rounds need one library; compare libraries with umb-compare"
+                       % (fa, a, fb, b))
+    return runs
+
+
+def _findings():
+    ap = cli.parser("umb-findings", USAGE)
+    ap.add_argument("folders", nargs="+")
+    ap.add_argument("--match", metavar="REGEX", help='keep only "program buffers" this finds')
+    ap.add_argument("--json", action="store_true", help="print the findings as one JSON list")
+    a = ap.parse_args()
+    want = cli.regex(a.match)
+    problems = results.Problems()
+    runs = [r for r in _pooled_runs(a.folders, problems) if want.search("%s %s" % (r.get("program"), r.get("buffers")))]
+    found = gather("", runs, problems)
+    if a.json:
+        print(json.dumps(found, indent=1))
+    else:
+        done = sum(1 for r in runs if results.finished(r))
+        print("# umb-findings: %d folders, %d finished runs of %d benchmarks and pairs" % (
+            len(a.folders), done, len({(r["program"], r["buffers"], r.get("config")) for r in runs if results.finished(r)})))
+        report(found, who="umb-findings") if found else print("umb-findings: no findings")
+    if problems.count:
+        print("# umb-findings: %s" % problems.summary(), file=sys.stderr)

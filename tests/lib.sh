@@ -5,6 +5,10 @@ set -u
 : "${top_srcdir:?run through make check}"
 MPIEXEC=${MPIEXEC:-mpirun}
 PT2PT=$top_builddir/mpi/pt2pt
+# The MPI programs of the registry (programs.txt), as DIR/NAME under the build.
+mpi_programs() {
+    awk '!/^[ \t]*(#|$)/ && $5 == "mpi" { print $3 "/" $1 }' "$top_srcdir/programs.txt"
+}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # The source tree may be read-only (make distcheck): no __pycache__ in it.
 export PYTHONDONTWRITEBYTECODE=1

@@ -56,7 +56,7 @@ ENV_PREFIXES = ("OMPI_MCA_", "UCX_", "MPIR_CVAR_", "MV2_", "I_MPI_", "FI_", "SLU
 
 def options(argv):
     ap = cli.parser("umb-run", __doc__)
-    ap.add_argument("--set", default="quick", choices=sorted(sets.SETS))
+    ap.add_argument("--set", default="quick", choices=sets.NAMES)
     ap.add_argument("--out", help="results folder (default umb-results/DATE-HOST)")
     ap.add_argument("--append", action="store_true", help="add these runs to the --out folder's (later rounds)")
     ap.add_argument("--np", default="2", help="ranks (default 2)")
@@ -75,7 +75,7 @@ def options(argv):
     own, extra = (argv[:argv.index("--")], argv[argv.index("--") + 1:]) if "--" in argv else (argv, [])
     a, stray = ap.parse_known_args(own)
     if stray:
-        hint = " (did you mean --set %s?)" % stray[0] if stray[0] in sets.SETS else "; benchmark options go after --"
+        hint = " (did you mean --set %s?)" % stray[0] if stray[0] in sets.NAMES else "; benchmark options go after --"
         raise cli.Fail("unknown argument '%s'%s" % (stray[0], hint))
     a.extra = extra
     a.np = cli.count(a.np, "--np", 2)

@@ -1,4 +1,6 @@
-"""The named sets of benchmarks and buffer pairs that umb-run runs."""
+"""The named sets of benchmarks and buffer pairs that umb-run runs; "full"
+is every MPI program of the registry (programs.txt)."""
+from . import programs
 
 # (program, kind, extra options, pairs): kind "pt2pt" takes SRC DST,
 # "coll" takes --buffer KIND, or "ROOT OTHERS" as --root-buffer ROOT --buffer OTHERS.
@@ -24,21 +26,23 @@ SETS = {
         ("umb_bw", "pt2pt", ["-m", "8:4M", "-i", "10", "-x", "2", "--path"], ["D D", "MD MD", "MH MH", "MD MH"]),
         ("umb_bcast", "coll", ["-m", "8:4M", "-i", "50", "-x", "5", "--path"], ["D D", "MD MD", "MH MH", "MD MH"]),
     ],
-    "full": [
-        (prog, "pt2pt", [], [a + " " + b for a in "H D MH MD".split() for b in "H D MH MD".split()])
-        for prog in ("umb_latency", "umb_bw", "umb_bibw")
-    ] + [
-        (prog, "coll", [], ["H", "D", "MH", "MD"])
-        for prog in ("umb_bcast", "umb_allreduce", "umb_reduce", "umb_allgather", "umb_alltoall")
-    ],
 }
+NAMES = sorted(list(SETS) + ["full"])
+
+
+def full():
+    """Every MPI program of the registry over every buffer kind: pairs for
+    the point-to-point ones, placements for the collectives."""
+    kinds = "H D MH MD".split()
+    return [(p["name"], "pt2pt", [], [a + " " + b for a in kinds for b in kinds]) if p["family"] == "pt2pt"
+            else (p["name"], "coll", [], kinds) for p in programs.load() if p["needs"] == "mpi"]
 
 
 def commands(name, want, extra):
     """[(program, pair, its arguments after the program)] of the set whose
     "program pair" the regular expression finds."""
     items = []
-    for prog, kind, opts, pairs in SETS[name]:
+    for prog, kind, opts, pairs in (full() if name == "full" else SETS[name]):
         for pair in (p for p in pairs if want.search("%s %s" % (prog, p))):
             if kind == "pt2pt":
                 bufs = pair.split()

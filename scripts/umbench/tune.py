@@ -45,7 +45,7 @@ LIBRARIES = ("openmpi", "ucx", "mpich", "mps")
 
 def options(argv):
     ap = cli.parser("umb-tune", __doc__)
-    ap.add_argument("--set", default="quick", choices=sorted(sets.SETS))
+    ap.add_argument("--set", default="quick", choices=sets.NAMES)
     ap.add_argument("--match", metavar="REGEX", help='benchmarks and pairs to run, as umb-run --match, e.g. "^umb_bw (D D|MD MD)$"')
     ap.add_argument("--rounds", help="interleaved rounds each setting gets at least (default: as many as a change at every size "
                                      "of one benchmark needs to be kept over the whole table, 6 or more)")

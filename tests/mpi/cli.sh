@@ -4,28 +4,31 @@
 # are in tests/bad_input.txt (bad_input_table.sh).
 . "$top_srcdir/tests/lib.sh"
 
-for prog in pt2pt/umb_latency pt2pt/umb_bw pt2pt/umb_bibw pt2pt/umb_mbw_mr collective/umb_bcast \
-    collective/umb_allreduce collective/umb_reduce collective/umb_allgather collective/umb_alltoall; do
+for prog in $(mpi_programs); do
     name=$(basename $prog)
-    run_mpi 2 "$top_builddir/mpi/$prog" -h
+    run_mpi 2 "$top_builddir/$prog" -h
     expect_rc 0 "$name -h"
     [ "$(grep -c "^Usage: $name" "$tmp/out")" -eq 1 ] || fail "$name -h: usage once, from rank 0"
     grep -q -- '--timeout S' "$tmp/out" || fail "$name -h: lists --timeout"
-    run_mpi 2 "$top_builddir/mpi/$prog" --version
+    run_mpi 2 "$top_builddir/$prog" --version
     expect_rc 0 "$name --version"
     [ "$(cat "$tmp/out")" = "$name (umbench) $(sed -n 's/^AC_INIT(\[umbench\], \[\([^]]*\)\].*/\1/p' "$top_srcdir/configure.ac")" ] \
         || { cat "$tmp/out"; fail "$name --version"; }
 done
 
-ranks() {  # ranks NP PROGRAM MESSAGE
-    usage_error "$1" "$PT2PT/$2" "$3"
-}
-ranks 3 umb_latency "needs exactly 2 ranks, got 3"
-ranks 1 umb_latency "needs exactly 2 ranks, got 1"
-ranks 3 umb_bw "needs exactly 2 ranks, got 3"
-ranks 3 umb_bibw "needs exactly 2 ranks, got 3"
-ranks 3 umb_mbw_mr "needs a multiple of 2 ranks, got 3"
-ranks 1 umb_mbw_mr "needs a multiple of 2 ranks, got 1"
+# The ranks each program takes are the registry's (programs.txt).
+awk '!/^[ \t]*(#|$)/ && $5 == "mpi" { print $3 "/" $1, $4 }' "$top_srcdir/programs.txt" >"$tmp/ranks"
+while read -r prog takes; do
+    case $takes in
+    2) usage_error 3 "$top_builddir/$prog" "needs exactly 2 ranks, got 3"
+       usage_error 1 "$top_builddir/$prog" "needs exactly 2 ranks, got 1" ;;
+    even) usage_error 3 "$top_builddir/$prog" "needs a multiple of 2 ranks, got 3"
+       usage_error 1 "$top_builddir/$prog" "needs a multiple of 2 ranks, got 1" ;;
+    any) run_mpi 1 "$top_builddir/$prog" -m 8:8 -i 2 -x 0
+       expect_rc 0 "$(basename $prog) on 1 rank" ;;
+    *) fail "programs.txt: $prog takes '$takes' ranks: not 2, even or any" ;;
+    esac
+done <"$tmp/ranks"
 
 # An allocation that cannot be had names its size. The address space is
 # capped (ulimit -v), so this fails the same way whatever the kernel's

@@ -1,0 +1,42 @@
+#!/bin/sh
+# The registry of programs (programs.txt) is the one list: the build's
+# programs.am is made from it and current, every program's source is
+# there and no program file is outside it, the built MPI programs are the
+# registry's, umb-run's full set and the README's list name each one, and
+# programs-am.sh refuses a malformed line in one line, exit 1.
+. "$top_srcdir/tests/lib.sh"
+reg=$top_srcdir/programs.txt
+sh "$top_srcdir/programs-am.sh" "$reg" >"$tmp/am" || fail "programs-am.sh on programs.txt"
+cmp -s "$tmp/am" "$top_srcdir/programs.am" || { diff "$tmp/am" "$top_srcdir/programs.am"; fail "programs.am is not programs.txt's: run autogen.sh"; }
+awk '!/^[ \t]*(#|$)/ { print $3 "/" $1 }' "$reg" | sort >"$tmp/listed"
+[ "$(wc -l <"$tmp/listed")" -ge 12 ] || fail "programs.txt lists fewer than 12 programs"
+while read -r p; do
+    [ -f "$top_srcdir/$p.c" ] || fail "programs.txt lists $p, but $p.c is not there"
+done <"$tmp/listed"
+# Every program file in the tree is listed.
+(cd "$top_srcdir" && ls mpi/*/umb_*.c c/umb_*.c) | sed 's/\.c$//' | sort >"$tmp/files"
+comm -13 "$tmp/listed" "$tmp/files" >"$tmp/unlisted"
+[ ! -s "$tmp/unlisted" ] || { cat "$tmp/unlisted"; fail "program files that programs.txt does not list"; }
+# The MPI programs are built where the registry says.
+for p in $(mpi_programs); do
+    [ -x "$top_builddir/$p" ] || fail "$p: in programs.txt, not built"
+done
+# The README names every program; umb-run's full set runs every MPI program.
+for n in $(awk '!/^[ \t]*(#|$)/ { print $1 }' "$reg"); do
+    grep -q "\`$n\`" "$top_srcdir/README.md" || fail "README.md does not name $n"
+done
+if [ -n "${PYTHON3:-}" ]; then
+    "$PYTHON3" - "$top_srcdir/scripts" <<'PY' >"$tmp/full" || fail "umb-run's full set"
+import re, sys
+sys.path.insert(0, sys.argv[1])
+from umbench import sets
+print("\n".join(sorted({p for p, _, _ in sets.commands("full", re.compile(""), [])})))
+PY
+    mpi_programs | sed 's|.*/||' | sort | cmp -s - "$tmp/full" || { cat "$tmp/full"; fail "umb-run --set full is not every MPI program of programs.txt"; }
+fi
+# A malformed registry: one line naming the line, exit 1.
+printf 'umb_x pt2pt mpi/pt2pt 3 mpi -\n' >"$tmp/bad.txt"
+rc=0; sh "$top_srcdir/programs-am.sh" "$tmp/bad.txt" >/dev/null 2>"$tmp/err" || rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -qF "$tmp/bad.txt:1: ranks 3: not 1, 2, even or any" "$tmp/err" \
+    || { cat "$tmp/err"; fail "programs-am.sh on a bad ranks column (exit $rc)"; }
+exit 0

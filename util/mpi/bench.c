@@ -33,15 +33,21 @@ static void observers_prepare(umb_bench *b, char **argv)
     EACH_OBSERVER(o) if ((*o)->prepare) (*o)->prepare(b);
 }
 
-void umb_bench_observers_start(umb_bench *b)
-{
-    EACH_OBSERVER(o) if ((*o)->start) (*o)->start(b);
-}
-
-void umb_bench_observers_header(umb_bench *b, umb_header *h, int part)
+static void observers_header(umb_bench *b, umb_header *h, umb_header_part part)
 {
     if (b->rank != 0) return;
-    EACH_OBSERVER(o) if ((*o)->header) (*o)->header(b, h, (umb_header_part)part);
+    EACH_OBSERVER(o) if ((*o)->header) (*o)->header(b, h, part);
+}
+
+/* The facts and common lines (bench_header.c), then the observers' start
+   and their placement lines, then the limits: one way, bench.c calls
+   bench_header.c and never the other way round. */
+void umb_bench_header(umb_bench *b, umb_header *h)
+{
+    umb_header_facts(b, h);
+    EACH_OBSERVER(o) if ((*o)->start) (*o)->start(b);
+    observers_header(b, h, UMB_HDR_PLACEMENT);
+    umb_header_limits(b, h);
 }
 
 
@@ -387,7 +393,7 @@ void umb_bench_run(umb_bench *b, umb_header *h, const umb_sweep *sw, void *ctx)
         umb_header_str(h, "loop", "Loop", "%s", umb_bench_handshake(b) ? sw->loop_handshake : sw->loop_classic);
         umb_header_str(h, "units", "Units", "%s", sw->units);
     }
-    umb_bench_observers_header(b, h, UMB_HDR_END);
+    observers_header(b, h, UMB_HDR_END);
     umb_bench_header_print(b, h);
     umb_bench_sweep(b, sw, ctx);
 }

@@ -117,11 +117,6 @@ void umb_bench_run(umb_bench *b, umb_header *h, const umb_sweep *sw, void *ctx);
    row with the observers' columns; at the end, their reports. */
 void umb_bench_sweep(umb_bench *b, const umb_sweep *sw, void *ctx);
 
-/* Observers (observer.h) in bench.c's order. Collective: each one's
-   start; rank 0: each one's header lines for a part (umb_header_part). */
-void umb_bench_observers_start(umb_bench *b);
-void umb_bench_observers_header(umb_bench *b, umb_header *h, int part);
-
 /* Collective: MPI_Finalize; returns the exit status. */
 int umb_bench_finish(umb_bench *b);
 

@@ -132,15 +132,14 @@ static void add_awareness(umb_header *h, const umb_bench *b)
     umb_sb_free(&j);
 }
 
-void umb_bench_header(umb_bench *b, umb_header *h)
+void umb_header_facts(umb_bench *b, umb_header *h)
 {
     rank_info mine, *all = NULL;
     my_rank_info(b, &mine);
     if (b->rank == 0) all = umb_xmalloc(sizeof *all * (size_t)b->nranks, "rank information");
     UMB_MPI_CHECK(MPI_Gather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD));
-    if (b->rank == 0) keep_rank_facts(b, all);
-    umb_bench_observers_start(b);
     if (b->rank != 0) return;
+    keep_rank_facts(b, all);
 
     const umb_options *o = &b->opt;
     char s[LINE * 4], t[LINE];
@@ -193,7 +192,12 @@ void umb_bench_header(umb_bench *b, umb_header *h)
         umb_header_str(h, "placement", "Placement", "none (no managed buffers)");
         umb_header_str(h, "hints", "Hints", "none");
     }
-    umb_bench_observers_header(b, h, UMB_HDR_PLACEMENT);
+}
+
+void umb_header_limits(umb_bench *b, umb_header *h)
+{
+    if (b->rank != 0) return;
+    const umb_options *o = &b->opt;
     long first, skip, first_large, skip_large;  /* a precision's first attempt, else the fixed counts */
     umb_iterations(o, b->cli, 1, &first, &skip);
     umb_iterations(o, b->cli, b->cli->large_size + 1, &first_large, &skip_large);

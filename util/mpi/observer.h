@@ -63,4 +63,11 @@ extern const umb_observer umb_path_observer;      /* bench_path.c */
 extern const umb_observer umb_precision_observer; /* bench_precision.c */
 extern const umb_observer umb_findings_observer;  /* bench_findings.c */
 
+/* The header's common lines (bench_header.c); bench.c's umb_bench_header
+   puts the observers' lines between them. Collective: every rank's facts
+   to rank 0, which writes the lines up to the placement hints. */
+void umb_header_facts(umb_bench *b, umb_header *h);
+/* Rank 0: iterations, validation, timeout and the CUDA-awareness warning. */
+void umb_header_limits(umb_bench *b, umb_header *h);
+
 #endif

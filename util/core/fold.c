@@ -33,3 +33,15 @@ long umb_fold_corrupt_word(void)
     long v = strtol(s, &end, 10);
     return *end || v < 0 ? -2 : v;
 }
+
+size_t umb_test_corrupt_size(void)
+{
+    static long size = -2;
+    if (size == -2) {
+        const char *s = getenv("UMB_TEST_CORRUPT_SIZE");
+        char *end;
+        size = s && *s ? strtol(s, &end, 10) : -1;
+        if (s && *s && (*end || size < 0)) size = -1;
+    }
+    return size < 0 ? (size_t)-1 : (size_t)size;
+}

@@ -28,5 +28,9 @@ int umb_fold_compare(umb_fold_check *c, const char *what, uint64_t got, uint64_t
    which a driver changes after filling its buffer so that the check must
    fail; -1 when unset. A value that is not a word index: -2. */
 long umb_fold_corrupt_word(void);
+/* The MPI programs' test hook (tests/reframe/reframe.sh):
+   UMB_TEST_CORRUPT_SIZE=N makes every -c check at size N fail, whatever
+   the buffer's kind, without touching the buffer; (size_t)-1 when unset. */
+size_t umb_test_corrupt_size(void);
 
 #endif

@@ -1,0 +1,329 @@
+# umbench's ReFrame test library (docs/reframe.md): point ReFrame's -c here.
+#
+#   reframe -C reframe-checks/umbench_config.py -c reframe-checks/umbench_checks.py -r
+#
+# umbench_build builds umbench with Autotools once per programming
+# environment (each MPI library its own build); the run checks take every
+# program of the registry (programs.txt) over every buffer pair or
+# collective placement, run it with --format json and judge the JSON: exit
+# status, validation, placement, the read check. Performance variables are
+# the figures at named sizes, with references per system and partition from
+# references.json (UMBENCH_REFERENCES names another file). A run that exits
+# 77 (no GPU, or an MPI that cannot carry D buffers) is skipped, not failed.
+import json
+import os
+
+import reframe as rfm
+import reframe.utility.sanity as sn
+import reframe.utility.typecheck as typ
+from reframe.core.backends import getlauncher
+from reframe.core.builtins import fixture, parameter, run_after, run_before, sanity_function, variable
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(HERE)
+KINDS = ['H', 'D', 'MH', 'MD']
+
+
+def registry(top=TOP):
+    """The registry of programs (programs.txt): {name: (family, dir, ranks, needs)}."""
+    out = {}
+    with open(os.path.join(top, 'programs.txt'), encoding='utf-8') as f:
+        for line in f:
+            w = line.split()
+            if w and not w[0].startswith('#'):
+                out[w[0]] = tuple(w[1:5])
+    return out
+
+
+PROGRAMS = registry()
+
+
+def of_family(family):
+    return sorted(n for n, p in PROGRAMS.items() if p[0] == family)
+
+
+def records(path):
+    """The JSON objects of a program's output, one a line; other lines
+    (a launcher's messages) are left aside."""
+    out = []
+    try:
+        with open(path, encoding='utf-8', errors='replace') as f:
+            for line in f:
+                if line.startswith('{'):
+                    try:
+                        out.append(json.loads(line))
+                    except ValueError:
+                        pass
+    except OSError:
+        pass
+    return out
+
+
+# The job script echoes the launcher's status after it: schedulers polled
+# without accounting (squeue) know no exit code.
+STATUS_LINE = 'echo "umbench_exit=$?"'
+
+
+def exit_status(path):
+    """The launcher's exit status as the job script echoed it, or None."""
+    try:
+        with open(path, encoding='utf-8', errors='replace') as f:
+            got = [ln.strip()[len('umbench_exit='):] for ln in f if ln.startswith('umbench_exit=')]
+    except OSError:
+        return None
+    return int(got[-1]) if got and got[-1].isdigit() else None
+
+
+def judge(recs, validate, placed_min, managed):
+    """What is wrong with one run's JSON, or None: an end record that says
+    success, result rows, validation passed where -c was asked, placement
+    at or over placed_min % on every row of managed buffers, and every read
+    check passed."""
+    end = [r for r in recs if r.get('type') == 'end']
+    rows = [r for r in recs if r.get('type') == 'result']
+    if not end:
+        return 'no end record: the output was cut short'
+    if not rows:
+        return 'no result rows'
+    bad = [r['size'] for r in rows if validate and r.get('validation') != 'pass']
+    if bad:
+        return 'validation did not pass at sizes %s' % bad
+    if end[-1].get('status') != 0:
+        return 'the program ended with status %s' % end[-1].get('status')
+    if managed:
+        unplaced = [r['size'] for r in rows if not isinstance(r.get('placed_pct'), (int, float))]
+        if unplaced:
+            return 'placement was not checked at sizes %s (managed buffers: the label is not verified)' % unplaced
+        low = ['%s: %.1f%%' % (r['size'], r['placed_pct']) for r in rows if r['placed_pct'] < placed_min]
+        if low:
+            return 'placement held under %g%% at %s' % (placed_min, ', '.join(low))
+    failed = [c for c in recs if c.get('type') == 'check' and c.get('result') != 'pass']
+    if failed:
+        return 'the read check failed: %s' % failed[0].get('first_failure')
+    return None
+
+
+class umbench_build(rfm.CompileOnlyRegressionTest):
+    '''umbench, built with Autotools for one programming environment.'''
+
+    valid_systems = ['*']
+    valid_prog_environs = ['*']
+    build_system = 'Autotools'
+    #: The umbench source tree (default: the one this library is in).
+    umbench_src = variable(str, value=os.environ.get('UMBENCH_SRC', TOP))
+    #: CUDA: 'auto' (configure finds it), 'no', or the toolkit's folder.
+    cuda = variable(str, value='auto')
+    #: --with-cuda-arch, e.g. '90' ('' leaves configure's default).
+    cuda_arch = variable(str, value='')
+    build_jobs = variable(int, value=2)
+
+    @run_before('compile')
+    def configure_options(self):
+        self.sourcesdir = self.umbench_src
+        # Large or configured folders of the tree are linked, not copied.
+        self.readonly_files = [n for n in os.listdir(self.umbench_src)
+                               if n in ('.git', 'docs', '.carry') or n.startswith(('build', '_build', 'umb-results'))]
+        self.prebuild_cmds = ['[ -x configure ] || ./autogen.sh']
+        self.build_system.builddir = 'rfm_build'
+        self.build_system.max_concurrency = self.build_jobs
+        opts = []
+        if self.cuda == 'no':
+            opts.append('--without-cuda')
+        elif self.cuda != 'auto':
+            opts.append('--with-cuda=%s' % self.cuda)
+        if self.cuda_arch:
+            opts.append('--with-cuda-arch=%s' % self.cuda_arch)
+        self.build_system.config_opts = opts
+
+    @sanity_function
+    def programs_built(self):
+        return sn.all(sn.map(lambda p: sn.assert_true(os.path.isfile(self.program_path(p)), msg='%s was not built' % p),
+                             [n for n, p in PROGRAMS.items() if p[3] == 'mpi']))
+
+    def program_path(self, name):
+        return os.path.join(self.stagedir, 'rfm_build', PROGRAMS[name][1], name)
+
+
+class umbench_run(rfm.RunOnlyRegressionTest):
+    '''What every umbench run check shares: the build, the JSON, the sanity
+    and the performance variables.'''
+
+    build = fixture(umbench_build, scope='environment')
+    valid_systems = ['*']
+    valid_prog_environs = ['*']
+    num_tasks = 2
+    time_limit = '10m'
+    #: -m, as the programs take it.
+    sizes = variable(str, value='8:64K')
+    #: The sizes whose figures are performance variables.
+    perf_sizes = variable(typ.List[int], value=[8, 65536])
+    #: -c: check every byte.
+    validate = variable(bool, value=True)
+    #: Managed buffers: every row's Placed % must be at least this.
+    placed_min = variable(float, value=90.0)
+    #: --path and --counters (e.g. 'light'); off by default.
+    path = variable(bool, value=False)
+    counters = variable(str, value='')
+    #: Options passed on as they are (e.g. ['-i', '100']).
+    options = variable(typ.List[str], value=[])
+    references_file = variable(str, value=os.environ.get('UMBENCH_REFERENCES', os.path.join(HERE, 'references.json')))
+    #: What the run said, for the performance log.
+    findings = variable(str, value='', loggable=True)
+    paths = variable(str, value='', loggable=True)
+    umbench_status = variable(int, value=-1, loggable=True)
+    metric = 'avg_latency_us'
+    unit = 'us'
+
+    def program_args(self):
+        raise NotImplementedError
+
+    @run_after('init')
+    def tag_buffers(self):
+        """"host": every buffer on the host (runs anywhere); "gpu" otherwise."""
+        self.tags = {'host' if set(self.buffer_label().split()) == {'H'} else 'gpu', self.program}
+
+    @run_before('run')
+    def command(self):
+        family, folder, ranks, _ = PROGRAMS[self.program]
+        self.executable = self.build.program_path(self.program)
+        self.executable_opts = ['-m', self.sizes, '--format', 'json', '--timeout', '300'] + (['-c'] if self.validate else [])
+        self.executable_opts += (['--path'] if self.path else []) + (['--counters=%s' % self.counters] if self.counters else [])
+        self.executable_opts += self.options + self.program_args()
+        self.postrun_cmds = [STATUS_LINE]
+        self.descr = '%s %s' % (self.program, self.buffer_label())
+
+    def buffer_label(self):
+        return ' '.join(a for a in self.program_args() if not a.startswith('-'))
+
+    def managed(self):
+        return any(k in ('MH', 'MD') for k in self.buffer_label().split())
+
+    @run_before('sanity')
+    def skipped_or_read(self):
+        status = exit_status(os.path.join(self.stagedir, self.stdout.evaluate()))
+        self.umbench_status = -1 if status is None else status
+        recs = records(os.path.join(self.stagedir, self.stdout.evaluate()))
+        if status == 77:
+            err = os.path.join(self.stagedir, self.stderr.evaluate())
+            line = next((ln.strip() for ln in open(err, errors='replace') if ln.startswith(self.program + ':')), '') \
+                if os.path.exists(err) else ''
+            self.skip(line or 'exit 77: a requirement is missing here')
+        found = [r for r in recs if r.get('type') == 'finding']
+        self.findings = '; '.join('%s [%s]' % (f.get('finding'), f.get('rows')) for f in found) or 'none'
+        rows = [r for r in recs if r.get('type') == 'result']
+        self.paths = ','.join('%s:%s' % (r['size'], r['path']) for r in rows if 'path' in r) or '-'
+
+    @sanity_function
+    def sane(self):
+        recs = records(os.path.join(self.stagedir, self.stdout.evaluate()))
+        why = judge(recs, self.validate, self.placed_min, self.managed())
+        return sn.all([sn.assert_true(why is None, msg=why or ''),
+                       sn.assert_eq(self.umbench_status, 0, msg='exit status {0}, not 0')])
+
+    @run_before('performance')
+    def performance_variables(self):
+        recs = records(os.path.join(self.stagedir, self.stdout.evaluate()))
+        rows = {r['size']: r for r in recs if r.get('type') == 'result'}
+        name = self.metric.split('_')[1]  # latency, bandwidth
+        self.perf_variables = {'%s_%d' % (name, s): self.figure(rows, s) for s in self.perf_sizes if s in rows}
+        self.reference = self.references()
+
+    def figure(self, rows, size):
+        return sn.make_performance_function(lambda: rows[size][self.metric], self.unit)
+
+    def references(self):
+        """{system:partition: {variable: (value, lower, upper, unit)}} for
+        this check's program and buffers, from the references file."""
+        try:
+            with open(self.references_file, encoding='utf-8') as f:
+                table = json.load(f)
+        except (OSError, ValueError):
+            return {}
+        key = '%s %s' % (self.program, self.buffer_label())
+        out = {}
+        for where, checks in table.items():
+            if where.startswith('_') or not isinstance(checks, dict):
+                continue
+            for var, ref in checks.get(key, {}).items():
+                out.setdefault(where, {})[var] = (ref[0], ref[1], ref[2], self.unit)
+        return out
+
+
+@rfm.simple_test
+class umbench_pt2pt(umbench_run):
+    '''A point-to-point program over one buffer pair.'''
+
+    program = parameter(of_family('pt2pt'))
+    pair = parameter(['%s %s' % (a, a) for a in KINDS] + ['MD MH'])
+
+    @run_after('init')
+    def metric_of_program(self):
+        if self.program != 'umb_latency':
+            self.metric, self.unit = 'avg_bandwidth_mbs', 'MB/s'
+
+    def program_args(self):
+        return self.pair.split()
+
+
+@rfm.simple_test
+class umbench_collective(umbench_run):
+    '''A collective with every rank's buffer of one kind.'''
+
+    program = parameter(of_family('collective'))
+    placement = parameter(KINDS)
+
+    def program_args(self):
+        return ['--buffer', self.placement]
+
+
+@rfm.simple_test
+class umbench_copy(rfm.RunOnlyRegressionTest):
+    '''umb_copy, one process: each memory kind's copy bandwidth against the
+    link (needs a GPU: skipped without one).'''
+
+    build = fixture(umbench_build, scope='environment')
+    valid_systems = ['*']
+    valid_prog_environs = ['*']
+    num_tasks = 1
+    time_limit = '10m'
+    memory = parameter(['pageable', 'pinned', 'managed-host', 'managed-device', 'device'])
+    perf_size = variable(str, value='64M')
+    placed_min = variable(float, value=90.0)
+    umbench_status = variable(int, value=-1, loggable=True)
+    findings = variable(str, value='', loggable=True)
+
+    tags = {'gpu', 'umb_copy'}
+
+    @run_before('run')
+    def command(self):
+        self.executable = os.path.join(self.build.stagedir, 'rfm_build', 'c', 'umb_copy')
+        # umb_copy -h: prefetch moves managed-device, both ways; the others are copies.
+        how = {'device': ['--direction', 'dtod', '--method', 'ce'], 'managed-device': ['--method', 'prefetch']}
+        self.job.launcher = getlauncher('local')()  # one process, no MPI
+        self.executable_opts = ['--memory', self.memory] + how.get(self.memory, ['--direction', 'htod,dtoh', '--method', 'ce']) \
+            + ['--size', self.perf_size, '--format', 'json']
+        self.postrun_cmds = [STATUS_LINE]
+        self.descr = 'umb_copy %s' % self.memory
+
+    @run_before('sanity')
+    def skipped(self):
+        status = exit_status(os.path.join(self.stagedir, self.stdout.evaluate()))
+        self.umbench_status = -1 if status is None else status
+        if not os.path.exists(self.build.program_path('umb_copy')) or status == 77:
+            self.skip('umb_copy needs a GPU and a CUDA build')
+        self.findings = 'none'
+
+    @sanity_function
+    def sane(self):
+        recs = records(os.path.join(self.stagedir, self.stdout.evaluate()))
+        why = judge(recs, False, self.placed_min, self.memory.startswith('managed'))
+        over = [r for r in recs if r.get('type') == 'result' and (r.get('link_pct') or 0) > 100]
+        return sn.all([sn.assert_eq(self.umbench_status, 0, msg='exit status {0}, not 0'),
+                       sn.assert_true(why is None, msg=why or ''),
+                       sn.assert_false(over, msg='a figure above the link: %s' % over[:1])])
+
+    @run_before('performance')
+    def performance_variables(self):
+        recs = [r for r in records(os.path.join(self.stagedir, self.stdout.evaluate())) if r.get('type') == 'result']
+        self.perf_variables = {'%s_gbs' % r['direction']: sn.make_performance_function(lambda r=r: r['median_gbs'], 'GB/s')
+                               for r in recs if 'median_gbs' in r}

@@ -1,0 +1,85 @@
+# ReFrame's configuration for umbench's own machines, an example for sites
+# (docs/reframe.md): "local", this machine with its Open MPI and mpirun;
+# "cluster", the two-node Slurm cluster of tests/cluster (sbatch, srun).
+#
+#   reframe -C reframe-checks/umbench_config.py -c reframe-checks/umbench_checks.py -r
+#
+# A site copies this file and changes: the systems' hostnames and
+# partitions, the scheduler (slurm, lsf, pbs, flux) and launcher (srun,
+# mpirun, jsrun), access (e.g. ['--gres=gpu:2'] or ['-p gpu']), and one
+# environment per MPI library (its cc, and the modules or PATH that bring
+# it in). UMBENCH_RUN_AS_ROOT=1 lets Open MPI run as root (containers, CI).
+import os
+
+ROOT_OK = {'OMPI_ALLOW_RUN_AS_ROOT': '1', 'OMPI_ALLOW_RUN_AS_ROOT_CONFIRM': '1'} \
+    if os.environ.get('UMBENCH_RUN_AS_ROOT') == '1' else {}
+PERFLOG = os.environ.get('UMBENCH_PERFLOG', 'perflogs')
+
+site_configuration = {
+    'systems': [
+        {
+            'name': 'cluster',
+            'descr': "tests/cluster's two Slurm nodes on one machine (SLURM_CONF set)",
+            'hostnames': ['^n[12]$'],
+            'modules_system': 'nomod',
+            'partitions': [
+                {
+                    'name': 'nodes',
+                    'descr': 'both nodes, over TCP',
+                    # No accounting on that cluster: poll with squeue, not sacct.
+                    'scheduler': 'squeue',
+                    'launcher': 'srun',
+                    'access': ['--ntasks-per-node=1'],  # one rank per node: the runs cross the network
+                    'environs': ['openmpi'],
+                    'max_jobs': 4,
+                },
+            ],
+        },
+        {
+            'name': 'local',
+            'descr': 'this machine: its Open MPI, mpirun',
+            'hostnames': ['.*'],
+            'modules_system': 'nomod',
+            'partitions': [
+                {
+                    'name': 'default',
+                    'scheduler': 'local',
+                    'launcher': 'mpirun',
+                    'environs': ['openmpi'],
+                    'max_jobs': 1,  # one run at a time: the figures are the machine's
+                },
+            ],
+        },
+    ],
+    'environments': [
+        {
+            'name': 'openmpi',
+            'cc': 'mpicc',
+            'env_vars': [[k, v] for k, v in ROOT_OK.items()] + [['OMPI_MCA_rmaps_base_oversubscribe', '1']],
+        },
+    ],
+    'logging': [
+        {
+            'level': 'debug',
+            'handlers': [
+                {'type': 'file', 'name': 'reframe.log', 'level': 'debug', 'format': '[%(asctime)s] %(levelname)s: %(message)s'},
+                {'type': 'stream', 'name': 'stdout', 'level': 'info', 'format': '%(message)s'},
+            ],
+            'handlers_perflog': [
+                {
+                    'type': 'filelog',
+                    'prefix': '%(check_system)s/%(check_partition)s',
+                    'level': 'info',
+                    # One line per performance variable: what umbench printed,
+                    # with its exit status, findings and the path of each row.
+                    'format': ('%(check_job_completion_time)s|%(check_name)s|%(check_hashcode)s|%(check_system)s:%(check_partition)s|'
+                               '%(check_environ)s|status=%(check_umbench_status)s|findings=%(check_findings)s|'
+                               'paths=%(check_paths)s|%(check_perfvalues)s'),
+                    'format_perfvars': '%(check_perf_var)s=%(check_perf_value)s %(check_perf_unit)s (ref %(check_perf_ref)s)|',
+                    'append': True,
+                    'basedir': PERFLOG,
+                },
+            ],
+        },
+    ],
+}

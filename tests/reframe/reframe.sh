@@ -1,0 +1,118 @@
+#!/bin/sh
+# The ReFrame library (reframe-checks/, docs/reframe.md) run for real:
+# ReFrame builds umbench with Autotools (its build check, a fixture) and runs
+# the host-buffer checks on this machine ("local"); every check passes, and
+# the performance log holds the very figures umbench printed in the same
+# run. A run broken on purpose (UMB_TEST_CORRUPT_SIZE: validation fails at
+# 8 B) fails its check with the reason. The sanity's placement rule on
+# recorded rows of managed buffers. Then the same checks on the two-node
+# Slurm cluster of tests/cluster (sbatch, srun), where one can start here.
+# Needs ReFrame: UMB_REFRAME names its command (.ci/run makes a virtual
+# environment with a pinned reframe-hpc); skips without it, unless
+# UMB_NEED_REFRAME=1.
+. "$top_srcdir/tests/lib.sh"
+RF=${UMB_REFRAME:-$(command -v reframe || true)}
+if [ -z "$RF" ] || [ ! -x "$RF" ]; then
+    [ "${UMB_NEED_REFRAME:-0}" != 1 ] || fail "UMB_NEED_REFRAME=1 but no reframe (UMB_REFRAME=${UMB_REFRAME:-unset})"
+    skip "ReFrame not found (set UMB_REFRAME to its command)"
+fi
+"$MPIEXEC" --version 2>&1 | grep -q "Open MPI" || skip "the library's configuration names Open MPI's mpirun; $MPIEXEC is another MPI"
+RFPY=$(dirname "$RF")/python3
+[ -x "$RFPY" ] || RFPY=$PYTHON3
+LIB=$top_srcdir/reframe-checks
+[ "$(id -u)" -ne 0 ] || export UMBENCH_RUN_AS_ROOT=1
+
+# rf NAME ARGS...: ReFrame on the library, its own folders under $tmp/NAME.
+rf() {
+    name=$1; shift
+    mkdir -p "$tmp/$name"
+    rc=0
+    (cd "$tmp/$name" && UMBENCH_PERFLOG="$tmp/$name/perflogs" timeout 900 "$RF" -C "$LIB/umbench_config.py" \
+        -c "$LIB/umbench_checks.py" --prefix "$tmp/$name" --nocolor "$@" -r) >"$tmp/$name.log" 2>&1 || rc=$?
+}
+
+# perflog_matches DIR SYSTEM/PARTITION: every performance value in the
+# log is the figure at that size in the check's own output.
+perflog_matches() {
+    "$RFPY" - "$1" "$2" <<'PY'
+import glob, json, os, re, sys
+top, where = sys.argv[1], sys.argv[2]
+n = 0
+for log in glob.glob(os.path.join(top, "perflogs", where, "umbench_*.log")):
+    for line in open(log):
+        f = line.rstrip("\n").split("|")
+        if f[0] == "job_completion_time" or not f[1].startswith(("umbench_pt2pt", "umbench_collective")):
+            continue
+        out = glob.glob(os.path.join(top, "output", where, "*", "*_" + f[2], "rfm_job.out"))
+        assert len(out) == 1, (f[1], f[2], out)
+        rows = {r["size"]: r for r in (json.loads(x) for x in open(out[0]) if x.startswith('{"type":"result"'))}
+        for kind, size, value in re.findall(r"\|(latency|bandwidth)_(\d+)=([^ |]+) ", line):
+            printed = rows[int(size)]["avg_latency_us" if kind == "latency" else "avg_bandwidth_mbs"]
+            assert float(value) == printed, (f[1], kind, size, value, printed)
+            n += 1
+assert n >= 10, "only %d performance values checked" % n
+print("%d performance values, each the figure umbench printed" % n)
+PY
+}
+
+# 1. This machine: build, then every check on host buffers.
+rf local --system local -t host
+[ $rc -eq 0 ] || { tail -60 "$tmp/local.log"; fail "reframe -t host on local: exit $rc"; }
+grep -q "PASSED .*Ran 10/10 test case(s) from 10 check(s) (0 failure(s)" "$tmp/local.log" \
+    || { tail -30 "$tmp/local.log"; fail "reframe on local: not 10 of 10 passed"; }
+perflog_matches "$tmp/local" local/default >"$tmp/pm" 2>&1 || { cat "$tmp/pm"; fail "local: the performance log is not what umbench printed"; }
+echo "local: $(grep 'Ran ' "$tmp/local.log"); $(cat "$tmp/pm")"
+grep -h "umb_latency %pair=H H" "$tmp/local/perflogs/local/default/umbench_pt2pt.log" | head -1
+grep -q "|status=0|findings=" "$tmp/local/perflogs/local/default/umbench_pt2pt.log" || fail "perflog: no status and findings"
+# A GPU check skips here (exit 77), named as skipped with umbench's reason.
+if ! command -v nvidia-smi >/dev/null 2>&1; then
+    rf gpu --system local -t gpu -t umb_latency
+    [ $rc -eq 0 ] && grep -q "SKIP .*umb_latency: buffers MD MD need a CUDA GPU" "$tmp/gpu.log" \
+        && grep -q "Ran 1/5 test case(s) from 5 check(s) (0 failure(s), 0 expected failure(s), 4 skipped" "$tmp/gpu.log" \
+        || { tail -30 "$tmp/gpu.log"; fail "a GPU check without a GPU: not a skip"; }
+fi
+
+# 2. Broken on purpose: validation fails at 8 B; the check fails, saying so.
+UMB_TEST_CORRUPT_SIZE=8 rf broken --system local -t host -t umb_latency
+[ $rc -ne 0 ] && grep -q "FAILED .*1 failure(s)" "$tmp/broken.log" && grep -q "validation did not pass at sizes \[8\]" "$tmp/broken.log" \
+    || { tail -40 "$tmp/broken.log"; fail "a validation failure did not fail the check"; }
+
+# 3. The placement rule on recorded rows: managed rows under the threshold,
+#    or without a placement check, fail; at or over it they pass.
+"$RFPY" - "$LIB" <<'PY' || fail "the sanity's rules"
+import sys
+sys.path.insert(0, sys.argv[1])
+import umbench_checks as u
+row = lambda size, **k: dict(dict(type="result", size=size, validation="pass"), **k)
+end = {"type": "end", "status": 0}
+ok = [row(8, placed_pct=96.2), row(16, placed_pct=99.0), end]
+assert u.judge(ok, True, 90, True) is None
+assert u.judge(ok, True, 97, True) == "placement held under 97% at 8: 96.2%", u.judge(ok, True, 97, True)
+assert "placement was not checked at sizes [8]" in u.judge([row(8), end], True, 90, True)
+assert u.judge([row(8), end], True, 90, False) is None  # host buffers: nothing to place
+assert u.judge([row(8, validation="fail"), end], True, 90, False) == "validation did not pass at sizes [8]"
+assert u.judge([row(8)], True, 90, False) == "no end record: the output was cut short"
+assert u.judge([row(8), dict(end, status=2)], True, 90, False) == "the program ended with status 2"
+assert "the read check failed: x" == u.judge([row(8), {"type": "check", "result": "fail", "first_failure": "x"}, end], False, 90, False)
+PY
+
+# 4. The two-node Slurm cluster, where one can start here.
+CL=$top_srcdir/tests/cluster/cluster
+rc=0; "$CL" start "$tmp/cluster" >"$tmp/env" 2>"$tmp/start.err" || rc=$?
+if [ $rc -eq 77 ]; then
+    echo "no Slurm cluster here ($(cat "$tmp/start.err")): the cluster part is not run"
+    exit 0
+fi
+trap '"$CL" stop "$tmp/cluster"; rm -rf "$tmp"' EXIT
+[ $rc -eq 0 ] || { cat "$tmp/start.err"; fail "cluster start: exit $rc"; }
+. "$tmp/env"
+rf cluster --system cluster -t host
+[ $rc -eq 0 ] && grep -q "PASSED .*Ran 10/10 test case(s) from 10 check(s) (0 failure(s)" "$tmp/cluster.log" \
+    || { tail -60 "$tmp/cluster.log"; fail "reframe -t host on the Slurm cluster: exit $rc"; }
+perflog_matches "$tmp/cluster" cluster/nodes >"$tmp/pm" 2>&1 || { cat "$tmp/pm"; fail "cluster: the performance log is not what umbench printed"; }
+# One rank per node, through sbatch and srun.
+grep -q "^#SBATCH --ntasks-per-node=1" "$tmp"/cluster/output/cluster/nodes/openmpi/umbench_pt2pt_*/rfm_job.sh \
+    && grep -q '"host":"n2"' "$tmp"/cluster/output/cluster/nodes/openmpi/umbench_pt2pt_*/rfm_job.out \
+    || fail "cluster: the ranks did not span both nodes"
+echo "cluster: $(grep 'Ran ' "$tmp/cluster.log"); $(cat "$tmp/pm")"
+exit 0

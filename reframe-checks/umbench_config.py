@@ -55,6 +55,8 @@ site_configuration = {
         {
             'name': 'openmpi',
             'cc': 'mpicc',
+            'cxx': '',  # umbench is C (and CUDA): no C++ or Fortran compiler is asked for
+            'ftn': '',
             'env_vars': [[k, v] for k, v in ROOT_OK.items()] + [['OMPI_MCA_rmaps_base_oversubscribe', '1']],
         },
     ],

@@ -63,6 +63,10 @@ extern const umb_observer umb_path_observer;      /* bench_path.c */
 extern const umb_observer umb_precision_observer; /* bench_precision.c */
 extern const umb_observer umb_findings_observer;  /* bench_findings.c */
 
+/* Collective, from umb_bench_init (bench_init.c): each observer's
+   environment and prepare hooks, in bench.c's order. */
+void umb_observers_prepare(umb_bench *b, char **argv);
+
 /* The header's common lines (bench_header.c); bench.c's umb_bench_header
    puts the observers' lines between them. Collective: every rank's facts
    to rank 0, which writes the lines up to the placement hints. */

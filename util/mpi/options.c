@@ -52,65 +52,6 @@ enum { OPT_FORMAT = 256, OPT_PLACE_WITH, OPT_PLACE, OPT_ADVISE, OPT_DEVICE, OPT_
        OPT_ASSUME_AWARE, OPT_ALLOW_OVERSUB, OPT_ROOT_BUFFER, OPT_BUFFER, OPT_BUFFERS, OPT_PLACE_CHECK, OPT_LOOP,
        OPT_PATH, OPT_MEASURE_BOUND, OPT_PRECISION, OPT_SIZE_BUDGET };
 
-int umb_buffer_kind_parse(const char *s, umb_kind *k, int *was_m)
-{
-    if (was_m) *was_m = 0;
-    if (umb_kind_parse(s, UMB_KINDS_MPI | UMB_KIND_BIT(UMB_M), k)) return -1;
-    if (*k == UMB_M) {  /* OMB's M: managed, on the host */
-        *k = UMB_MH;
-        if (was_m) *was_m = 1;
-    }
-    return 0;
-}
-
-int umb_list_kind(const char *list, int i, umb_kind *k)
-{
-    const char *p = list;
-    for (; i > 0 && p; i--) p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
-    if (!p || !*p) return -1;
-    char tok[24];
-    size_t len = strcspn(p, ",");
-    if (len >= sizeof tok) return -1;
-    memcpy(tok, p, len);
-    tok[len] = '\0';
-    return umb_buffer_kind_parse(tok, k, NULL);
-}
-
-int umb_list_length(const char *list)
-{
-    int n = 1;
-    for (const char *p = list; *p; p++) n += *p == ',';
-    return n;
-}
-
-int umb_options_uses(const umb_options *o, int (*pred)(umb_kind))
-{
-    for (int k = 0; k < UMB_NKINDS; k++)
-        if ((o->used_kinds & 1u << k) && pred((umb_kind)k)) return 1;
-    return 0;
-}
-
-int umb_options_place_each(const umb_options *o)
-{
-    return o->place_when == UMB_PLACE_EACH && umb_options_uses(o, umb_kind_is_managed);
-}
-
-double umb_options_precision(const umb_options *o)
-{
-    if (o->precision_given) return o->precision;
-    return umb_options_place_each(o) && !o->iters_given ? UMB_DEFAULT_MANAGED_PRECISION : 0;
-}
-
-int umb_options_checks_placement(const umb_options *o)
-{
-    return umb_options_uses(o, umb_kind_is_managed) && o->place_check != UMB_CHECK_OFF;
-}
-
-int umb_options_handshake(const umb_options *o)
-{
-    if (o->loop != UMB_LOOP_AUTO) return o->loop == UMB_LOOP_HANDSHAKE;
-    return umb_options_place_each(o) || o->validate;
-}
 
 /* -k fixed:N or rotate */
 static int parse_root(umb_options *o, const char *a, char *err, size_t n)
@@ -448,23 +389,4 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
     if (o->help || o->version) return 0;
     if (parse_buffer_kinds(o, cli, argc - optind, argv + optind, err, n)) return 1;
     return check_combinations(o, cli, &given, err, n);
-}
-
-int umb_window_buffers(const umb_options *o)
-{
-    if (o->window <= 0) return 1;
-    if (o->validate) return o->window;
-    if (umb_options_uses(o, umb_kind_is_managed)) return o->window;
-    return 1;
-}
-
-size_t umb_size_next(size_t size) { return size ? size * 2 : 1; }
-
-void umb_iterations(const umb_options *o, const umb_cli *cli, size_t size, long *iters, long *skip)
-{
-    int large = size > cli->large_size;
-    *iters = large ? o->iters_large : o->iters;
-    *skip = large ? o->skip_large : o->skip;
-    /* With a precision, a first attempt; the precision observer asks for more. */
-    if (umb_options_precision(o) && !o->iters_given && *iters > UMB_PRECISION_FIRST_ITERS) *iters = UMB_PRECISION_FIRST_ITERS;
 }

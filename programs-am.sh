@@ -8,7 +8,7 @@ function fail(msg) { printf "%s:%d: %s\n", FILENAME, FNR, msg > "/dev/stderr"; e
 /^[ \t]*(#|$)/ { next }
 {
     if (NF != 6) fail("expected 6 columns (name family dir ranks needs sources), got " NF)
-    if ($2 !~ /^(pt2pt|collective|driver)$/) fail("family " $2 ": not pt2pt, collective or driver")
+    if ($2 !~ /^(pt2pt|rma|collective|driver)$/) fail("family " $2 ": not pt2pt, rma, collective or driver")
     if ($4 !~ /^(1|2|even|any)$/) fail("ranks " $4 ": not 1, 2, even or any")
     if ($5 !~ /^(mpi|gpu)$/) fail("needs " $5 ": not mpi or gpu")
     if (seen[$1]++) fail($1 " listed twice")

@@ -251,14 +251,14 @@ class umbench_run(rfm.RunOnlyRegressionTest):
 
 @rfm.simple_test
 class umbench_pt2pt(umbench_run):
-    '''A point-to-point program over one buffer pair.'''
+    '''A point-to-point or one-sided program over one buffer pair.'''
 
-    program = parameter(of_family('pt2pt'))
+    program = parameter(of_family('pt2pt') + of_family('rma'))
     pair = parameter(['%s %s' % (a, a) for a in KINDS] + ['MD MH'])
 
     @run_after('init')
     def metric_of_program(self):
-        if self.program != 'umb_latency':
+        if not self.program.endswith('_latency'):
             self.metric, self.unit = 'avg_bandwidth_mbs', 'MB/s'
 
     def program_args(self):

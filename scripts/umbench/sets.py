@@ -32,9 +32,9 @@ NAMES = sorted(list(SETS) + ["full"])
 
 def full():
     """Every MPI program of the registry over every buffer kind: pairs for
-    the point-to-point ones, placements for the collectives."""
+    the point-to-point and one-sided ones, placements for the collectives."""
     kinds = "H D MH MD".split()
-    return [(p["name"], "pt2pt", [], [a + " " + b for a in kinds for b in kinds]) if p["family"] == "pt2pt"
+    return [(p["name"], "pt2pt", [], [a + " " + b for a in kinds for b in kinds]) if p["family"] in ("pt2pt", "rma")
             else (p["name"], "coll", [], kinds) for p in programs.load() if p["needs"] == "mpi"]
 
 

@@ -1,0 +1,44 @@
+#!/bin/sh
+# The one-sided programs (umb_put_latency, umb_get_latency, umb_put_bw) on
+# host buffers: OMB's loop and the handshake loop with -c, every byte
+# checked (and a check that must fail, UMB_TEST_CORRUPT_SIZE), JSON, the
+# window line of the header; a library that cannot make a window says so
+# in one line with what to try, and exits 77. Needs no GPU.
+. "$top_srcdir/tests/lib.sh"
+RMA=$top_builddir/mpi/rma
+
+for prog in umb_put_latency umb_get_latency umb_put_bw; do
+    run_mpi 2 "$RMA/$prog" -m 1:64K -i 50 -x 5 --timeout 60
+    expect_rc 0 "$prog H H"
+    grep -q '^# Window: MPI_Win_create over rank 1.s buffer (65536 bytes); MPI_Win_lock_all' "$tmp/out" || fail "$prog: no window line"
+    grep -q '^# Loop: classic OMB: MPI_[PG][ue]t and flush back to back$' "$tmp/out" || fail "$prog: H H should use the classic loop"
+    [ "$(grep -vc '^#' "$tmp/out")" -eq 17 ] || { cat "$tmp/out"; fail "$prog: 17 rows"; }
+
+    run_mpi 2 "$RMA/$prog" -m 1:64K -i 20 -x 2 -c --format json --timeout 60
+    expect_rc 0 "$prog -c json"
+    json_check --rows 17 --validation pass
+    grep -q '"loop":"handshake: per iteration, both ranks place' "$tmp/out" || fail "$prog -c: the handshake loop"
+
+    # A check that fails at 16 B: exit 2, the row says so, the reason names the hook.
+    UMB_TEST_CORRUPT_SIZE=16 run_mpi 2 "$RMA/$prog" -m 8:32 -i 5 -x 1 -c --format json --timeout 60
+    expect_rc 2 "$prog -c with a check that fails"
+    grep -q '"size":16,.*"validation":"fail"' "$tmp/out" && grep -q '"size":32,.*"validation":"pass"' "$tmp/out" \
+        && grep -q "^$prog: rank [01] on .*: size 16, message 0: failed on purpose (UMB_TEST_CORRUPT_SIZE)" "$tmp/err" \
+        || { cat "$tmp/out" "$tmp/err"; fail "$prog: a failed check"; }
+done
+
+# umb_put_bw: -W operations per flush, one slot each with -c, rates above 0.
+run_mpi 2 "$RMA/umb_put_bw" -m 1K:1M -i 5 -x 1 -W 8 -c --format json --timeout 60
+expect_rc 0 "umb_put_bw -W 8 -c"
+json_check --rows 11 --validation pass --positive avg_bandwidth_mbs
+grep -q '"window_size":"8 MPI_Put per flush, into 8 slots of the message size"' "$tmp/out" || { head -1 "$tmp/out"; fail "umb_put_bw: -W 8"; }
+
+# Open MPI without an osc component that can make this window: one line, exit 77.
+if "$MPIEXEC" --version 2>&1 | grep -q "Open MPI"; then
+    rc=0
+    timeout "$RUN_LIMIT" "$MPIEXEC" $mpi_flags --mca osc sm -np 2 "$RMA/umb_put_latency" -m 8:8 </dev/null >"$tmp/out" 2>"$tmp/err" || rc=$?
+    [ $rc -eq 77 ] && [ "$(grep -c '^umb_put_latency: ' "$tmp/err")" -eq 1 ] \
+        && grep -q "^umb_put_latency: rank [01] on .*: this MPI cannot make a window (MPI_Win_create: .*); Open MPI: try --mca osc ucx" "$tmp/err" \
+        || { cat "$tmp/out" "$tmp/err"; fail "no window: exit $rc"; }
+fi
+exit 0

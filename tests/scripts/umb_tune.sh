@@ -143,10 +143,13 @@ assert len(big) >= 1 and all(f["gain"] < -0.5 and (f["interval"][0] > 2 or f["in
 # The setting that cannot matter at these sizes is not a finding.
 assert not [f for f in t["findings"] if f["variable"] == "OMPI_MCA_btl_vader_eager_limit"], t["findings"]
 assert [r["why"] for r in t["refused"] if r["variable"].endswith("no_such_thing")], t["refused"]
-# The race: the stalled setting left after round 1; TCP, which cannot win, after the 11 asked for.
+# The race: the stalled setting left after round 1; TCP, which cannot win,
+# after the 11 asked for, unless loaded rounds left one size's interval
+# reaching a gain (seen in CI under ASan: shared memory slowed 30-fold in
+# two rounds); the rule itself is checked above on made-up numbers.
 gone = {x["variable"]: x.get("dropped") for x in t["tried"]}
 assert gone["OMPI_MCA_btl_vader_fbox_max"] == {"round": 1, "why": "a run stalled (--run-limit)"}, gone
-assert gone["OMPI_MCA_btl"] == {"round": 11, "why": "cannot beat the defaults by 10% at any size"}, gone
+assert gone["OMPI_MCA_btl"] in (None, {"round": 11, "why": "cannot beat the defaults by 10% at any size"}), gone
 assert t["pass_s"] > 0 and os.path.isfile(os.path.join(d, "pilot", "run.json")) and t["left_out"] == [], t
 stall = [x for x in t["tried"] if x["variable"] == "OMPI_MCA_btl_vader_fbox_max"]
 assert stall and stall[0]["stopped"][0]["at_least_x_slower"] >= 1 and "failed_runs" not in stall[0], stall

@@ -1,20 +1,15 @@
 #!/bin/sh
 # umb-tune end to end on host buffers with Open MPI settings every machine
-# has: sending through TCP instead of shared memory (btl self,tcp) makes
-# umb_latency H H at 8-64 B tens of times slower (0.3 us against 11 us on a
-# CI-class VM); the shared-memory BTL's eager limit (4 KiB by default)
-# cannot touch messages that small; a value that is already the default and
-# a variable Open MPI does not know are refused in one line each. (The
-# single-copy mechanism at 256 KiB-1 MiB was the large effect before: from
-# 3x faster to 3x slower between runs on one VM, not a test's ground.)
-# A setting whose run stalls (a stand-in launcher sleeps when it is set) is
-# stopped at --run-limit once, listed as stalled, and not run again. The
-# plan (settings and rounds to fit a budget) and the race's rules are
-# checked on made-up numbers first.
-# 11 rounds, more than the 8 umb-tune would plan here: a verdict is kept
-# over the whole table (12 comparisons), and on a machine loaded twice over
-# (make check beside make distcheck) rounds on the wrong side kept the TCP
-# loss at only 1 size of 4 with 9 rounds.
+# has: sending through TCP instead of shared memory (btl self,tcp, tens of
+# times slower at 8-64 B), the shared-memory BTL's eager limit (which
+# cannot touch messages that small), a value that is already the default
+# and a variable Open MPI does not know (refused in one line each), and a
+# setting whose run stalls (a stand-in launcher sleeps when it is set):
+# stopped at --run-limit once, listed as stalled, and out of the race. The
+# live search checks the mechanics (plan, pilot, rounds, race, report,
+# --report); the verdicts are judged on recorded rounds, since a machine
+# loaded twice over stalls single runs a thousand-fold (the issue on
+# judgments, item 7). The plan and the race's rules on made-up numbers.
 # The catalogue itself: every entry complete.
 . "$top_srcdir/tests/lib.sh"
 [ -n "${PYTHON3:-}" ] || skip "python3 not found"
@@ -93,19 +88,50 @@ timeout 600 "$PYTHON3" "$top_srcdir/scripts/umb-tune" --catalogue "$tmp/cat.json
 grep -q "^umb-tune: not tried: OMPI_MCA_btl_vader_no_such_thing=1: Open MPI .* does not know OMPI_MCA_btl_vader_no_such_thing (ompi_info)$" "$tmp/o" \
     && grep -q "^umb-tune: not tried: OMPI_MCA_btl_vader_single_copy_mechanism=cma: already the default$" "$tmp/o" \
     && grep -q "^umb-tune: not tried: MPIR_CVAR_ENABLE_GPU=0: the MPI in use is Open MPI" "$tmp/o" || { cat "$tmp/o"; fail "umb-tune: refusals"; }
-# Found it must be, ranked first, as a loss: no export line for it.
-grep -Eq "^1 +OMPI_MCA_btl=self,tcp +umb_latency H H +[0-9]+ .*-[0-9.]+% " "$tmp/o" \
-    || { cat "$tmp/o"; fail "umb-tune: the TCP setting not first in the ranked table, as a loss"; }
 grep -Eq "^OMPI_MCA_btl_vader_fbox_max=31 +umb_latency H H +no result within 15 s, at least [0-9]+x slower than the defaults \([0-9.]+ s\)$" "$tmp/o" \
     || { cat "$tmp/o"; fail "umb-tune: the stalled setting not listed"; }
-grep -q "^# umb_latency H H: no setting beats the defaults beyond the noise without a loss$" "$tmp/o" && ! grep -q "^export " "$tmp/o" \
-    || { cat "$tmp/o"; fail "umb-tune: an export line for a setting that did not help"; }
-grep -q "^rank setting .* path (defaults->setting)$" "$tmp/o" && grep -Eq "^1 +OMPI_MCA_btl=self,tcp .* -$" "$tmp/o" \
-    || { cat "$tmp/o"; fail "umb-tune: no path column, or a path without --path"; }
+grep -q "^rank setting .* path (defaults->setting)$" "$tmp/o" || { cat "$tmp/o"; fail "umb-tune: no ranked table with its path column"; }
 # --report prints the same report again from the folder, running nothing.
 "$PYTHON3" "$top_srcdir/scripts/umb-tune" --report "$tmp/t" --min-effect 10% >"$tmp/r" 2>&1 || { cat "$tmp/r"; fail "umb-tune --report"; }
-grep "^1 " "$tmp/o" >"$tmp/o1" && grep "^1 " "$tmp/r" | cmp -s - "$tmp/o1" && grep -q "^OMPI_MCA_btl_vader_fbox_max=31 .*no result within 15 s" "$tmp/r" \
+sed -n '/^## Settings that change/,/^$/p' "$tmp/o" >"$tmp/o1" && sed -n '/^## Settings that change/,/^$/p' "$tmp/r" | cmp -s - "$tmp/o1" \
+    && grep -q "^OMPI_MCA_btl_vader_fbox_max=31 .*no result within 15 s" "$tmp/r" \
     && ! grep -q "^\[" "$tmp/r" || { cat "$tmp/r"; fail "umb-tune --report: not the search's report"; }
+# The verdicts on recorded rounds, not on this run's timings: on a machine
+# loaded twice over (make check beside a build and the CI's own) single
+# runs stalled 1000-fold and hid the 20-fold TCP loss at every size in one
+# search. Here TCP is 20 times slower in 10 of 11 rounds (one round
+# disturbed at each size), the eager limit the same as the defaults: TCP is
+# found at every size, ranked first as a loss, and no export line names it.
+"$PYTHON3" - "$tmp/rec" <<'PY' || fail "umb-tune: recorded rounds"
+import json, os, random, sys
+d = sys.argv[1]
+os.makedirs(d)
+rng = random.Random(11)
+configs = [("default", {}), ("again", {}), ("tcp-self_tcp", {"OMPI_MCA_btl": "self,tcp"}), ("eager-8192", {"OMPI_MCA_btl_vader_eager_limit": "8192"})]
+runs = []
+for rnd in range(1, 12):
+    for name, env in configs:
+        f = "umb_latency-H-H.%s.r%d.jsonl" % (name, rnd)
+        with open(os.path.join(d, f), "w") as out:
+            for i, size in enumerate((8, 16, 32, 64)):
+                v = 0.4 * (1 + rng.uniform(-0.05, 0.05)) * (20 if name == "tcp-self_tcp" else 1)
+                if name == "default" and rnd == 2 + 2 * i:
+                    v *= 100  # a round the machine disturbed
+                out.write(json.dumps({"type": "result", "program": "umb_latency", "buffers": "H H", "size": size, "avg_latency_us": v}) + "\n")
+            out.write(json.dumps({"type": "end", "program": "umb_latency", "status": 0}) + "\n")
+            out.write(json.dumps({"type": "run", "round": rnd, "config": name, "env": env, "launcher_flags": [], "status": 0, "complete": True}) + "\n")
+        runs.append({"program": "umb_latency", "buffers": "H H", "file": f, "status": 0, "round": rnd, "config": name, "complete": True,
+                     "elapsed_s": 0.5, "findings": []})
+cfgs = [{"name": n, "env": e, "launcher_flags": []} for n, e in configs]
+json.dump({"runs": runs, "configs": cfgs, "state": "finished", "rounds_done": 11, "command": ["umb-run", "--run-limit", "15"]},
+          open(os.path.join(d, "run.json"), "w"))
+tried = [{"name": n, "entry": n.split("-")[0], "variable": list(e)[0], "value": list(e.values())[0], "env": e} for n, e in configs[2:]]
+json.dump({"tried": tried, "refused": [], "rounds": 11, "min_effect": 0.1}, open(os.path.join(d, "tune.json"), "w"))
+PY
+"$PYTHON3" "$top_srcdir/scripts/umb-tune" --report "$tmp/rec" --min-effect 10% >"$tmp/rr" 2>&1 || { cat "$tmp/rr"; fail "umb-tune --report on recorded rounds"; }
+grep -Eq "^1 +OMPI_MCA_btl=self,tcp +umb_latency H H +4 .*-9[0-9.]+% " "$tmp/rr" && ! grep -q "^2 " "$tmp/rr" \
+    && grep -q "^# umb_latency H H: no setting beats the defaults beyond the noise without a loss$" "$tmp/rr" && ! grep -q "^export " "$tmp/rr" \
+    || { cat "$tmp/rr"; fail "umb-tune: the TCP loss on recorded rounds"; }
 rc=0; "$PYTHON3" "$top_srcdir/scripts/umb-tune" --report "$tmp/nothing" >"$tmp/r" 2>&1 || rc=$?
 [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/r")" -eq 1 ] && grep -q "^umb-tune: --report $tmp/nothing: no tune.json" "$tmp/r" || { cat "$tmp/r"; fail "umb-tune --report of a folder without a search"; }
 # The path column on recorded rows: what changed, else the path both took.
@@ -132,16 +158,9 @@ PY
 import json, os, sys
 d = sys.argv[1]
 t = json.load(open(os.path.join(d, "tune.json")))
-found = {(f["variable"], f["size"]): f for f in t["findings"]}
-# The large effect is found beyond the noise, several-fold.
-big = [f for (v, s), f in found.items() if v == "OMPI_MCA_btl"]
-# Found, kept over the table, at one size of 4 or more: on a machine loaded
-# twice over (make check beside make distcheck) shared memory itself slowed
-# 30-fold in some rounds and kept the loss at one size only, with 9 rounds.
-# The verdicts' own arithmetic is tested on recorded rows (umb_stats.sh).
-assert len(big) >= 1 and all(f["gain"] < -0.5 and (f["interval"][0] > 2 or f["interval"][1] < 0.5) for f in big), big
-# The setting that cannot matter at these sizes is not a finding.
-assert not [f for f in t["findings"] if f["variable"] == "OMPI_MCA_btl_vader_eager_limit"], t["findings"]
+# Verdicts on live timings are the recorded rounds' above; here only: no
+# finding calls TCP better than shared memory.
+assert all(f["verdict"] == "slower" for f in t["findings"] if f["variable"] == "OMPI_MCA_btl"), t["findings"]
 assert [r["why"] for r in t["refused"] if r["variable"].endswith("no_such_thing")], t["refused"]
 # The race: the stalled setting left after round 1; TCP, which cannot win,
 # after the 11 asked for, unless loaded rounds left one size's interval

@@ -58,6 +58,11 @@ PY
 # The host checks: one per MPI program of the registry, and the build.
 n=$(( $(mpi_programs | wc -l) + 1 ))
 
+# References: one that any run meets, to see it reach the performance log
+# (the shipped examples name other systems).
+printf '{"local:default": {"umb_latency H H": {"latency_8": [1000000.0, -1.0, 0.0]}}}\n' >"$tmp/refs.json"
+export UMBENCH_REFERENCES="$tmp/refs.json"
+
 # 1. This machine: build, then every check on host buffers.
 rf local --system local -t host
 [ $rc -eq 0 ] || { tail -60 "$tmp/local.log"; fail "reframe -t host on local: exit $rc"; }
@@ -67,6 +72,8 @@ perflog_matches "$tmp/local" local/default >"$tmp/pm" 2>&1 || { cat "$tmp/pm"; f
 echo "local: $(grep 'Ran ' "$tmp/local.log"); $(cat "$tmp/pm")"
 grep -h "umb_latency %pair=H H" "$tmp/local/perflogs/local/default/umbench_pt2pt.log" | head -1
 grep -q "|status=0|findings=" "$tmp/local/perflogs/local/default/umbench_pt2pt.log" || fail "perflog: no status and findings"
+grep -q "umb_latency %pair=H H|.*|latency_8=[0-9.e-]* us (ref 1000000.0)|" "$tmp/local/perflogs/local/default/umbench_pt2pt.log" \
+    || fail "perflog: the reference from UMBENCH_REFERENCES is not there"
 # A GPU check skips here (exit 77), named as skipped with umbench's reason.
 if ! command -v nvidia-smi >/dev/null 2>&1; then
     rf gpu --system local -t gpu -t umb_latency

@@ -21,19 +21,6 @@ def of_file(path, problems):
             for _, o in results.read_objects(path, problems) if o["type"] == "finding" and isinstance(o.get("finding"), str)]
 
 
-def _paths(folder, runs, problems):
-    """{(program, pair, config): {size: (path, value)}} of the finished runs."""
-    paths = {}
-    for r in runs:
-        if not results.finished(r):
-            continue
-        for _, o in results.read_objects(os.path.join(folder, r["file"]), problems):
-            if o["type"] == "result" and isinstance(o.get("path"), str) and o["path"] != "unknown" and isinstance(o.get("size"), int):
-                v = o.get("avg_bandwidth_mbs", o.get("avg_latency_us"))
-                paths.setdefault((r["program"], r["buffers"], r.get("config", "default")), {})[o["size"]] = (o["path"], v)
-    return paths
-
-
 def _tally(runs):
     """Each program finding once per program, pair, configuration and
     finding (the last round's wording), with how often it fired: `seen`
@@ -55,21 +42,27 @@ def _tally(runs):
     return found
 
 
-def _round_times(folder, runs, problems):
-    """{(program, pair, config): {size: [the row's median as a time, one
-    per finished round]}}: a latency as it is, a bandwidth as the time per
-    message (size / rate), as util/core/findings.c's op_time."""
-    times = {}
+def _rows(folder, runs, problems):
+    """One read of every finished run's results: {(program, pair, config):
+    {size: (path, value)}} where rows carry a known path, and the same keys
+    to {size: [the row's median as a time, one per round]} (a latency as it
+    is, a bandwidth as the time per message, size / rate, as
+    util/core/findings.c's op_time)."""
+    paths, times = {}, {}
     for r in (r for r in runs if results.finished(r)):
+        key = (r["program"], r["buffers"], r.get("config", "default"))
         for _, o in results.read_objects(os.path.join(folder, r["file"]), problems):
-            metric = next((m for m in TYPICAL if m in o), None) if o["type"] == "result" else None
-            v, size = o.get(TYPICAL.get(metric)), o.get("size")
-            if not metric or not isinstance(v, (int, float)) or v <= 0 or not isinstance(size, int) \
-                    or not isinstance(o.get("iterations"), int) or o["iterations"] < INVERSION_MIN_ITERS:
+            size = o.get("size")
+            if o["type"] != "result" or not isinstance(size, int):
                 continue
-            t = v if metric == "avg_latency_us" else size / v
-            times.setdefault((r["program"], r["buffers"], r.get("config", "default")), {}).setdefault(size, []).append(t)
-    return times
+            if isinstance(o.get("path"), str) and o["path"] != "unknown":
+                paths.setdefault(key, {})[size] = (o["path"], o.get("avg_bandwidth_mbs", o.get("avg_latency_us")))
+            metric = next((m for m in TYPICAL if m in o), None)
+            v = o.get(TYPICAL.get(metric))
+            if metric and isinstance(v, (int, float)) and v > 0 and isinstance(o.get("iterations"), int) \
+                    and o["iterations"] >= INVERSION_MIN_ITERS:
+                times.setdefault(key, {}).setdefault(size, []).append(v if metric == "avg_latency_us" else size / v)
+    return paths, times
 
 
 def pooled_step(sizes):
@@ -116,8 +109,8 @@ def gather(folder, runs, problems):
     buffers staged through the host at sizes where D buffers of the same
     program and configuration went GPU to GPU."""
     found = _tally(runs)
-    _judge_pooled(found, _round_times(folder, runs, problems))
-    paths = _paths(folder, runs, problems)
+    paths, times = _rows(folder, runs, problems)
+    _judge_pooled(found, times)
     for (prog, pair, cfg), rows in sorted(paths.items()):
         dev = paths.get((prog, pair.replace("MD", "D").replace("MH", "D"), cfg))
         if "M" not in pair or not dev:

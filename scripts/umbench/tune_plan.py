@@ -35,11 +35,11 @@ class Child:
         return self.proc.wait()
 
 
-def command(a, here, out, settings, match, append=False, rounds=1):
+def command(a, here, out, settings, match, append=False):
     """umb-run over the defaults, "again" (the defaults a second time: the
     A/A floor each verdict must clear) and these settings."""
     cmd = [sys.executable, os.path.join(here, "umb-run"), "--set", a.set, "--out", out, "--np", str(a.np),
-           "--rounds", str(rounds), "--run-limit", str(a.run_limit)] + (["--append"] if append else [])
+           "--rounds", "1", "--run-limit", str(a.run_limit)] + (["--append"] if append else [])
     cmd += ["--match", match] if match else []
     cmd += ["--bindir", a.bindir] if a.bindir else []
     if settings is not None:
@@ -78,17 +78,17 @@ def fit(a, tried, pass_s, benchmarks, spent):
 
     def need(n):
         return rounds(n) * (n + 2) * pass_s + spent
-    n = len(tried)
+    n, planned, wanted = len(tried), rounds(len(tried)), stats.rounds_kept(1 / ((len(tried) + 1) * benchmarks))
     while a.budget is not None and n and need(n) > a.budget:
         n -= 1
     print("# plan: one pass of the defaults took %.1f s; %d rounds of %d settings, the defaults and their A/A twin: about %.0f s"
-          % (pass_s, rounds(len(tried)), len(tried), need(len(tried))))
-    if rounds(len(tried)) < stats.rounds_needed():
+          % (pass_s, planned, len(tried), need(len(tried))))
+    if planned < stats.rounds_needed():
         print("# umb-tune: %d rounds give no verdict at all (a 95%% interval needs %d): the search will only show ratios"
-              % (a.rounds, stats.rounds_needed()))
-    elif rounds(len(tried)) < stats.rounds_kept(1 / ((len(tried) + 1) * benchmarks)):
+              % (planned, stats.rounds_needed()))
+    elif planned < wanted:
         print("# umb-tune: at %d rounds only a change at many sizes can be kept over the %d settings' table; one at every size of a "
-              "single benchmark needs %d" % (a.rounds, len(tried), stats.rounds_kept(1 / ((len(tried) + 1) * benchmarks))))
+              "single benchmark needs %d" % (planned, len(tried), wanted))
     if not n:
         raise cli.Fail("--budget %g: too small; %d rounds of the defaults, their A/A twin and one setting need about %.0f s "
                        "(a pass of the defaults took %.1f s); give --budget %.0f or more, or fewer benchmarks (--match) or sizes"

@@ -9,6 +9,7 @@
 #include "laps.h"
 #include "pattern.h"
 #include "watchdog.h"
+#include "window.h"
 
 #include <mpi.h>
 #include <stdio.h>
@@ -24,9 +25,8 @@ typedef struct {
     int slots;       /* buffers of the largest size in buf: ops, or 1 shared (umb_window_buffers) */
 } rma_run;
 
-static void issue(rma_run *x, size_t size, long i)
+static void issue(rma_run *x, size_t size)
 {
-    (void)i;
     for (int j = 0; j < x->ops; j++) {
         size_t at = (size_t)(j % x->slots) * size;
         char *origin = (char *)x->buf.ptr + at;
@@ -49,8 +49,8 @@ static void fill(rma_run *x, size_t size, long i)
 static int check(umb_bench *b, rma_run *x, size_t size, long i)
 {
     int ok = 1;
-    for (int j = 0; j < x->slots && ok; j++)  /* with one shared slot, the last operation's data is there */
-        ok = umb_bench_check(b, &x->buf, (size_t)j * size, size, i * x->ops + (x->slots == 1 ? x->ops - 1 : j), writer(x));
+    for (int j = 0; j < x->slots && ok; j++)  /* -c gives every operation its slot (umb_window_buffers) */
+        ok = umb_bench_check(b, &x->buf, (size_t)j * size, size, i * x->ops + j, writer(x));
     return ok;
 }
 
@@ -73,7 +73,7 @@ static int handshake_loop(umb_bench *b, void *ctx, size_t size, long iters, long
         } else {
             UMB_MPI_CHECK(MPI_Recv(NULL, 0, MPI_BYTE, 1, TAG_READY, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
             double t0 = MPI_Wtime();
-            issue(x, size, i);
+            issue(x, size);
             UMB_MPI_CHECK(MPI_Win_flush(1, x->win));
             if (i >= skip) times[i - skip] = MPI_Wtime() - t0;
             UMB_MPI_CHECK(MPI_Send(NULL, 0, MPI_BYTE, 1, TAG_DONE, MPI_COMM_WORLD));
@@ -98,7 +98,7 @@ static void classic_loop(umb_bench *b, void *ctx, size_t size, long iters, long 
     umb_laps_init(&laps, times, skip);
     for (long i = 0; i < skip + iters; i++) {
         umb_lap_open(&laps, i);
-        issue(x, size, i);
+        issue(x, size);
         umb_lap_mark(&laps, i);
         umb_progress(size, i);
         UMB_MPI_CHECK(MPI_Win_flush(1, x->win));
@@ -119,7 +119,7 @@ static void summarize(umb_bench *b, void *ctx, size_t size, double *times, long 
     (void)extra;
     if (b->rank != 0) return;
     if (x->r->bandwidth) {
-        umb_stats_rate(times, iters, (double)size * x->ops / 1e6, s);
+        umb_window_rates(times, iters, (double)size * x->ops, s);
         return;
     }
     for (long i = 0; i < iters; i++) times[i] *= 1e6;

@@ -12,6 +12,7 @@
 # 77 (no GPU, or an MPI that cannot carry D buffers) is skipped, not failed.
 import json
 import os
+import sys
 
 import reframe as rfm
 import reframe.utility.sanity as sn
@@ -24,22 +25,15 @@ TOP = os.path.dirname(HERE)
 KINDS = ['H', 'D', 'MH', 'MD']
 
 
-def registry(top=TOP):
-    """The registry of programs (programs.txt): {name: (family, dir, ranks, needs)}."""
-    out = {}
-    with open(os.path.join(top, 'programs.txt'), encoding='utf-8') as f:
-        for line in f:
-            w = line.split()
-            if w and not w[0].startswith('#'):
-                out[w[0]] = tuple(w[1:5])
-    return out
+# The registry of programs (programs.txt), read by the scripts' own reader.
+sys.path.insert(0, os.path.join(TOP, 'scripts'))
+from umbench import programs  # noqa: E402
 
-
-PROGRAMS = registry()
+PROGRAMS = {p['name']: p for p in programs.load()}
 
 
 def of_family(family):
-    return sorted(n for n, p in PROGRAMS.items() if p[0] == family)
+    return sorted(programs.of_family(family))
 
 
 def records(path):
@@ -138,10 +132,10 @@ class umbench_build(rfm.CompileOnlyRegressionTest):
     @sanity_function
     def programs_built(self):
         return sn.all(sn.map(lambda p: sn.assert_true(os.path.isfile(self.program_path(p)), msg='%s was not built' % p),
-                             [n for n, p in PROGRAMS.items() if p[3] == 'mpi']))
+                             [n for n, p in PROGRAMS.items() if p['needs'] == 'mpi']))
 
     def program_path(self, name):
-        return os.path.join(self.stagedir, 'rfm_build', PROGRAMS[name][1], name)
+        return os.path.join(self.stagedir, 'rfm_build', PROGRAMS[name]['dir'], name)
 
 
 class umbench_run(rfm.RunOnlyRegressionTest):
@@ -184,7 +178,6 @@ class umbench_run(rfm.RunOnlyRegressionTest):
 
     @run_before('run')
     def command(self):
-        family, folder, ranks, _ = PROGRAMS[self.program]
         self.executable = self.build.program_path(self.program)
         self.executable_opts = ['-m', self.sizes, '--format', 'json', '--timeout', '300'] + (['-c'] if self.validate else [])
         self.executable_opts += (['--path'] if self.path else []) + (['--counters=%s' % self.counters] if self.counters else [])

@@ -5,9 +5,14 @@ set -u
 : "${top_srcdir:?run through make check}"
 MPIEXEC=${MPIEXEC:-mpirun}
 PT2PT=$top_builddir/mpi/pt2pt
-# The MPI programs of the registry (programs.txt), as DIR/NAME under the build.
+# The registry's lines (programs.txt), comments and blank lines left out:
+# name family dir ranks needs sources.
+registry() {
+    awk '!/^[ \t]*(#|$)/' "$top_srcdir/programs.txt"
+}
+# The MPI programs of the registry, as DIR/NAME under the build.
 mpi_programs() {
-    awk '!/^[ \t]*(#|$)/ && $5 == "mpi" { print $3 "/" $1 }' "$top_srcdir/programs.txt"
+    registry | awk '$5 == "mpi" { print $3 "/" $1 }'
 }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # The source tree may be read-only (make distcheck): no __pycache__ in it.

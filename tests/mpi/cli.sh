@@ -17,7 +17,7 @@ for prog in $(mpi_programs); do
 done
 
 # The ranks each program takes are the registry's (programs.txt).
-awk '!/^[ \t]*(#|$)/ && $5 == "mpi" { print $3 "/" $1, $4 }' "$top_srcdir/programs.txt" >"$tmp/ranks"
+registry | awk '$5 == "mpi" { print $3 "/" $1, $4 }' >"$tmp/ranks"
 while read -r prog takes; do
     case $takes in
     2) usage_error 3 "$top_builddir/$prog" "needs exactly 2 ranks, got 3"

@@ -8,7 +8,7 @@
 reg=$top_srcdir/programs.txt
 sh "$top_srcdir/programs-am.sh" "$reg" >"$tmp/am" || fail "programs-am.sh on programs.txt"
 cmp -s "$tmp/am" "$top_srcdir/programs.am" || { diff "$tmp/am" "$top_srcdir/programs.am"; fail "programs.am is not programs.txt's: run autogen.sh"; }
-awk '!/^[ \t]*(#|$)/ { print $3 "/" $1 }' "$reg" | sort >"$tmp/listed"
+registry | awk '{ print $3 "/" $1 }' | sort >"$tmp/listed"
 [ "$(wc -l <"$tmp/listed")" -ge 12 ] || fail "programs.txt lists fewer than 12 programs"
 while read -r p; do
     [ -f "$top_srcdir/$p.c" ] || fail "programs.txt lists $p, but $p.c is not there"
@@ -22,7 +22,7 @@ for p in $(mpi_programs); do
     [ -x "$top_builddir/$p" ] || fail "$p: in programs.txt, not built"
 done
 # The README names every program; umb-run's full set runs every MPI program.
-for n in $(awk '!/^[ \t]*(#|$)/ { print $1 }' "$reg"); do
+for n in $(registry | awk '{ print $1 }'); do
     grep -q "\`$n\`" "$top_srcdir/README.md" || fail "README.md does not name $n"
 done
 if [ -n "${PYTHON3:-}" ]; then

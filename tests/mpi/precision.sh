@@ -39,7 +39,9 @@ run_mpi 2 "$PT2PT/umb_latency" --precision 0.001% --size-budget 0.2 -m 1:256 --f
 expect_rc 0 "umb_latency --precision 0.001%"
 [ $(( $(date +%s) - start )) -le 60 ] || fail "--size-budget 0.2 over 9 sizes took more than 60 s"
 check 0.001 100
-"$PYTHON3" -c "import json,sys; o=[json.loads(l) for l in open(sys.argv[1])]; r=o[-3]; assert o[-1]['type']=='end' and r['type']=='precision' and len(r['not_converged'])==9, r" "$tmp/out" \
+# (Findings may stand between the precision record and the end: a loaded
+# machine can give a real inversion.)
+"$PYTHON3" -c "import json,sys; o=[json.loads(l) for l in open(sys.argv[1])]; r=[x for x in o if x['type']=='precision']; assert o[-1]['type']=='end' and len(r)==1 and len(r[0]['not_converged'])==9, r" "$tmp/out" \
     || { tail -3 "$tmp/out"; fail "not every size listed"; }
 # The table: the column, the header line and the closing line.
 run_mpi 2 "$top_builddir/mpi/collective/umb_bcast" --precision 0.001% --size-budget 0.1 -m 4:16

@@ -7,7 +7,7 @@
 
 void umb_window_alloc(umb_bench *b, umb_window *w, size_t bytes)
 {
-    w->window = b->opt.window;
+    w->window = b->opt.window > 0 ? b->opt.window : 1;  /* a program without -W: one message */
     w->nbuf = umb_window_buffers(&b->opt);
     w->buf = umb_xmalloc(sizeof *w->buf * (size_t)w->nbuf, "window buffers");
     for (int j = 0; j < w->nbuf; j++) umb_bench_alloc(b, &w->buf[j], bytes);

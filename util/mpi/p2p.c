@@ -1,0 +1,243 @@
+/* The two-sided point-to-point family (p2p.h). Every rank has a send and
+   a receive window of its buffers: a ping-pong's windows hold one message;
+   in a window motion a rank either sends or receives, from one window. */
+#include "p2p.h"
+
+#include "error.h"
+#include "laps.h"
+#include "watchdog.h"
+#include "window.h"
+
+#include <mpi.h>
+#include <stdlib.h>
+
+typedef struct {
+    const umb_p2p *p;
+    umb_window own[2];
+    umb_window *sw, *rw;  /* send and receive windows (the same one in a window motion) */
+    MPI_Request *reqs;    /* receives first, then sends */
+    int peer, sender;     /* sender: a window motion's sending side; rank 0 otherwise */
+    double *all;          /* pairs, rank 0: every rank's window times, rank by rank */
+    long all_iters;       /* iterations `all` has room for (--precision grows them) */
+} p2p_run;
+
+/* Which ranks send data, receive it, and time the handshake loop. */
+static int sends(const p2p_run *x) { return x->p->motion != UMB_P2P_WINDOW || x->sender; }
+static int receives(const p2p_run *x) { return x->p->motion != UMB_P2P_WINDOW || !x->sender; }
+
+/* Receivers have posted their receives: every pair starts together (a
+   barrier across pairs), or rank 1 tells rank 0 it is ready. */
+static void ready(umb_bench *b, p2p_run *x)
+{
+    if (x->p->pairs) UMB_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    else if (x->p->motion == UMB_P2P_EXCHANGE)
+        UMB_MPI_CHECK(MPI_Sendrecv(NULL, 0, MPI_BYTE, x->peer, UMB_TAG_READY, NULL, 0, MPI_BYTE, x->peer,
+                                   UMB_TAG_READY, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    else if (b->rank == 0)
+        UMB_MPI_CHECK(MPI_Recv(NULL, 0, MPI_BYTE, x->peer, UMB_TAG_READY, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    else
+        UMB_MPI_CHECK(MPI_Send(NULL, 0, MPI_BYTE, x->peer, UMB_TAG_READY, MPI_COMM_WORLD));
+}
+
+/* The handshake loop's timed part (the receives posted); returns whether this rank timed it. */
+static int timed(umb_bench *b, p2p_run *x, size_t size)
+{
+    int n = x->sw->window;
+    switch (x->p->motion) {
+    case UMB_P2P_PING_PONG:
+        if (b->rank == 1) {
+            UMB_MPI_CHECK(MPI_Wait(&x->reqs[0], MPI_STATUS_IGNORE));
+            UMB_MPI_CHECK(MPI_Send(x->sw->buf[0].ptr, (int)size, MPI_BYTE, x->peer, UMB_TAG_DATA, MPI_COMM_WORLD));
+            return 0;
+        }
+        UMB_MPI_CHECK(MPI_Send(x->sw->buf[0].ptr, (int)size, MPI_BYTE, x->peer, UMB_TAG_DATA, MPI_COMM_WORLD));
+        UMB_MPI_CHECK(MPI_Wait(&x->reqs[0], MPI_STATUS_IGNORE));
+        return 1;
+    case UMB_P2P_WINDOW:
+        if (x->sender) umb_window_send_acked(x->sw, size, x->peer, x->reqs);
+        else umb_window_wait_and_ack(x->rw, x->peer, x->reqs);
+        return x->sender;
+    case UMB_P2P_EXCHANGE:
+        umb_window_isend(x->sw, size, x->peer, UMB_TAG_DATA, x->reqs + n);
+        UMB_MPI_CHECK(MPI_Waitall(2 * n, x->reqs, MPI_STATUSES_IGNORE));
+        return b->rank == 0;
+    }
+    return 0;
+}
+
+/* One timed iteration at a time. Before it, outside the timer: fill (-c),
+   place (--place each), post the receives, and the ready signal; after it,
+   the receiving side checks every byte (-c). */
+static int handshake_loop(umb_bench *b, void *ctx, size_t size, long iters, long skip, double *times)
+{
+    p2p_run *x = ctx;
+    int valid = 1, place = umb_bench_place_each(b);
+    for (long i = 0; i < skip + iters; i++) {
+        umb_progress(size, i);
+        if (b->opt.validate && sends(x)) umb_window_fill(x->sw, size, i, b->rank);
+        if (place) umb_window_place(x->sw, size, b->opt.place_with);
+        if (place && x->rw != x->sw) umb_window_place(x->rw, size, b->opt.place_with);
+        if (receives(x)) umb_window_irecv(x->rw, size, x->peer, UMB_TAG_DATA, x->reqs);
+        ready(b, x);
+        double t0 = MPI_Wtime();
+        if (timed(b, x, size) && i >= skip) times[i - skip] = MPI_Wtime() - t0;
+        if (b->opt.validate && valid && receives(x)) valid = umb_window_check(b, x->rw, size, i, x->peer);
+    }
+    return valid;
+}
+
+/* OMB's loops, back to back. A timing rank marks each iteration once its
+   messages are under way, while they are in flight (umb_laps). */
+static void classic_loop(umb_bench *b, void *ctx, size_t size, long iters, long skip, double *times)
+{
+    p2p_run *x = ctx;
+    int n = x->sw->window, lap = x->p->motion == UMB_P2P_EXCHANGE || x->sender;
+    (void)b;
+    void *sbuf = x->sw->buf[0].ptr, *rbuf = x->rw->buf[0].ptr;
+    umb_laps laps;
+    umb_laps_init(&laps, times, skip);
+    for (long i = 0; i < skip + iters; i++) {
+        if (lap) umb_lap_open(&laps, i);
+        switch (x->p->motion) {
+        case UMB_P2P_PING_PONG:
+            if (x->sender) {
+                UMB_MPI_CHECK(MPI_Send(sbuf, (int)size, MPI_BYTE, x->peer, UMB_TAG_DATA, MPI_COMM_WORLD));
+                umb_lap_mark(&laps, i);
+                umb_progress(size, i);
+                UMB_MPI_CHECK(MPI_Recv(rbuf, (int)size, MPI_BYTE, x->peer, UMB_TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+            } else {
+                umb_progress(size, i);
+                UMB_MPI_CHECK(MPI_Recv(rbuf, (int)size, MPI_BYTE, x->peer, UMB_TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+                UMB_MPI_CHECK(MPI_Send(sbuf, (int)size, MPI_BYTE, x->peer, UMB_TAG_DATA, MPI_COMM_WORLD));
+            }
+            break;
+        case UMB_P2P_WINDOW:
+            if (x->sender) {
+                umb_window_isend(x->sw, size, x->peer, UMB_TAG_DATA, x->reqs);
+                umb_lap_mark(&laps, i);
+                umb_progress(size, i);
+                umb_window_wait_acked(x->sw, x->peer, x->reqs);
+            } else {
+                umb_progress(size, i);
+                umb_window_irecv(x->rw, size, x->peer, UMB_TAG_DATA, x->reqs);
+                umb_window_wait_and_ack(x->rw, x->peer, x->reqs);
+            }
+            break;
+        case UMB_P2P_EXCHANGE:
+            umb_window_irecv(x->rw, size, x->peer, UMB_TAG_DATA, x->reqs);
+            umb_window_isend(x->sw, size, x->peer, UMB_TAG_DATA, x->reqs + n);
+            umb_lap_mark(&laps, i);
+            umb_progress(size, i);
+            UMB_MPI_CHECK(MPI_Waitall(2 * n, x->reqs, MPI_STATUSES_IGNORE));
+            break;
+        }
+    }
+    if (lap) umb_laps_close(&laps, iters);
+}
+
+static void place(umb_bench *b, void *ctx, size_t size)
+{
+    p2p_run *x = ctx;
+    umb_window_place(x->sw, size, b->opt.place_with);
+    if (x->rw != x->sw) umb_window_place(x->rw, size, b->opt.place_with);
+}
+
+/* Bytes one timed iteration moves, summed over ranks. */
+static double payload(umb_bench *b, void *ctx, size_t size)
+{
+    const p2p_run *x = ctx;
+    if (x->p->motion == UMB_P2P_WINDOW) return (double)size * x->sw->window * (b->nranks / 2);
+    return 2.0 * (double)size * x->sw->window;
+}
+
+/* Collective, pairs: rank 0 gathers every sender's window times (senders
+   are ranks 0..N-1, so theirs come first). Avg and Messages/s are OMB's:
+   the sum of each sender's own rate. The spread is over windows, of the sum
+   of the senders' rates in that window. */
+static void summarize_pairs(umb_bench *b, p2p_run *x, size_t size, double *times, long iters, umb_stats *s,
+                            umb_col *extra)
+{
+    if (b->rank == 0 && iters > x->all_iters) {
+        free(x->all);
+        x->all = umb_xmalloc(sizeof(double) * (size_t)iters * (size_t)b->nranks, "all window times");
+        x->all_iters = iters;
+    }
+    UMB_MPI_CHECK(MPI_Gather(times, (int)iters, MPI_DOUBLE, x->all, (int)iters, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+    if (b->rank != 0) return;
+    int pairs = b->nranks / 2;
+    double mb = (double)size * x->sw->window / 1e6, sum_bw = 0, sum_rate = 0;
+    for (int p = 0; p < pairs; p++) {
+        double total = 0;
+        for (long i = 0; i < iters; i++) total += x->all[p * iters + i];
+        sum_bw += mb * (double)iters / total;
+        sum_rate += (double)x->sw->window * (double)iters / total;
+    }
+    /* Each window's aggregate rate, as the time it would take to move mb. */
+    for (long i = 0; i < iters; i++) {
+        double rate = 0;
+        for (int p = 0; p < pairs; p++) rate += mb / x->all[p * iters + i];
+        times[i] = mb / rate;
+    }
+    umb_window_rates(times, iters, mb * 1e6, s);
+    s->avg = sum_bw;
+    extra[0].value = sum_rate;
+}
+
+/* Latency: one-way, round trip / 2, in microseconds; bandwidth: MB/s of
+   what rank 0 moved in each iteration. */
+static void summarize(umb_bench *b, void *ctx, size_t size, double *times, long iters, umb_stats *s, umb_col *extra)
+{
+    p2p_run *x = ctx;
+    if (x->p->pairs) {
+        summarize_pairs(b, x, size, times, iters, s, extra);
+        return;
+    }
+    if (b->rank != 0) return;
+    if (x->p->motion == UMB_P2P_PING_PONG) {
+        for (long i = 0; i < iters; i++) times[i] *= 1e6 / 2;
+        umb_stats_compute(times, iters, s);
+    } else {
+        umb_window_rates(times, iters, payload(b, ctx, size), s);
+    }
+}
+
+int umb_p2p_main(const umb_p2p *p, int argc, char **argv)
+{
+    umb_bench b;
+    p2p_run x = {.p = p};
+    umb_header h;
+    umb_bench_init(&b, p->cli, p->pairs ? -2 : 2, argc, argv);
+    int pairs = b.nranks / 2;
+    x.sender = p->motion == UMB_P2P_WINDOW ? b.rank < pairs : b.rank == 0;
+    x.peer = p->pairs ? (b.rank < pairs ? b.rank + pairs : b.rank - pairs) : 1 - b.rank;
+    umb_window_alloc(&b, &x.own[0], b.opt.max_size);
+    x.sw = x.rw = &x.own[0];
+    if (p->motion != UMB_P2P_WINDOW) {
+        umb_window_alloc(&b, &x.own[1], b.opt.max_size);
+        x.rw = &x.own[1];
+    }
+    x.reqs = umb_xmalloc(sizeof(MPI_Request) * 2 * (size_t)x.sw->window, "requests");
+
+    umb_bench_header(&b, &h);
+    if (b.rank == 0 && p->pairs) umb_header_num(&h, "pairs", "Pairs", pairs);
+    if (b.rank == 0 && p->window_per) umb_window_header(&h, x.sw, p->window_per);
+    umb_sweep sweep = {
+        .metric = p->metric,
+        .phase = p->phase,
+        .handshake = handshake_loop,
+        .classic = classic_loop,
+        .place = place,
+        .summarize = summarize,
+        .payload = payload,
+        .nextra = p->nextra,
+        .loop_handshake = p->loop_handshake,
+        .loop_classic = p->loop_classic,
+        .units = p->units,
+    };
+    for (int i = 0; i < p->nextra; i++) sweep.extra[i] = p->extra[i];
+    umb_bench_run(&b, &h, &sweep, &x);
+    free(x.all);
+    free(x.reqs);
+    for (umb_window *w = x.own; w <= x.rw; w++) umb_window_free(w);
+    return umb_bench_finish(&b);
+}

@@ -12,19 +12,17 @@
 #include "link.h"
 #include "topo.h"
 #include "memkind.h"
+#include "path_ucx.h"
 #include "ranklog.h"
 #include "sysinfo.h"
-#include "ucx_proto.h"
 
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define TABLE_TEXT 8192  /* one rank's UCX tables, as text, for rank 0 */
-#define RESTARTED "UMB_PATH_UCX_LOG"  /* set across the restart: the log file */
 
 /* What each rank sends rank 0 per size. */
 typedef struct {
@@ -34,7 +32,6 @@ typedef struct {
 
 static struct {
     char ucx_log[256];   /* the UCX log file we asked for, "" when none */
-    int ucx_asked;       /* we set UCX_PROTO_INFO */
     double host_gbs;     /* bound of a staged path (lowest host link of the ranks' GPUs), GB/s */
     double direct_gbs;   /* bound of a direct path */
     char host_from[160], direct_from[200];
@@ -49,66 +46,18 @@ static struct {
 
 static int on(const umb_bench *b) { return b->opt.path; }
 
-/* Asks UCX to print its protocol choices (UCX_PROTO_INFO=y) into a file of
-   ours (UCX_LOG_FILE), unless the user set either. UCX reads UCX_LOG_FILE
-   when its libraries load, before main where the MPI library links them
-   (Open MPI 5), so the program starts again, once, with both set. */
+/* Asks UCX for its protocol tables (path_ucx.h). */
 static void environment(umb_bench *b, char **argv)
 {
-    if (!on(b)) return;
-    const char *ours = getenv(RESTARTED);
-    if (ours) {
-        snprintf(P.ucx_log, sizeof P.ucx_log, "%s", ours);
-        P.ucx_asked = 1;
-        unsetenv(RESTARTED);
-        return;
-    }
-    if (getenv("UCX_PROTO_INFO") || getenv("UCX_LOG_FILE")) return;
-    char log[256];
-    const char *tmp = getenv("TMPDIR");
-    snprintf(log, sizeof log, "%s/umb-ucx-%ld.log", tmp && *tmp ? tmp : "/tmp", (long)getpid());
-    setenv("UCX_PROTO_INFO", "y", 1);
-    setenv("UCX_LOG_FILE", log, 1);
-    setenv(RESTARTED, log, 1);
-    execv("/proc/self/exe", argv);
-    /* No restart: run without UCX's tables. */
-    unsetenv("UCX_PROTO_INFO");
-    unsetenv("UCX_LOG_FILE");
-    unsetenv(RESTARTED);
+    if (on(b)) umb_path_ucx_ask(argv, P.ucx_log, sizeof P.ucx_log);
 }
 
-/* UCX's memory type name for a buffer kind. */
 /* UCX's memory type for a buffer kind: a UCX without its CUDA transports
    sees every buffer as host memory. */
 static const char *memtype_of(const umb_bench *b)
 {
     if (!b->facts.ucx_cuda) return "host";
     return umb_kind_is_managed(b->kind) ? "cuda-managed" : b->kind == UMB_D ? "cuda" : "host";
-}
-
-/* This rank's UCX tables for its sends ("ucp_tag_send*" from its memory
-   type, to another process), one line per range: "what|lo|hi|protocol|via". */
-static void ucx_tables(const umb_bench *b, char *buf, size_t n)
-{
-    buf[0] = '\0';
-    if (!P.ucx_log[0]) return;
-    fflush(NULL);  /* UCX's log is a stream of this process: what it holds reaches the file */
-    FILE *f = fopen(P.ucx_log, "r");
-    if (!f) return;
-    static umb_ucx_table t[128];
-    int k = umb_ucx_proto_parse(f, t, 128);
-    fclose(f);
-    size_t used = 0;
-    for (int i = 0; i < k; i++) {
-        if (!strstr(t[i].what, "ucp_tag_send") || strcmp(t[i].memtype, memtype_of(b)) || strstr(t[i].ep, " self "))
-            continue;
-        int seen = 0;  /* every endpoint configuration prints its own copy */
-        for (int j = 0; j < i && !seen; j++) seen = !strcmp(t[j].what, t[i].what) && !strstr(t[j].ep, " self ");
-        for (int r = 0; !seen && r < t[i].nranges && used < n; r++)
-            used += (size_t)snprintf(buf + used, n - used, "%s|%zu|%zu|%s|%s\n", t[i].what, t[i].ranges[r].lo,
-                                     t[i].ranges[r].hi, t[i].ranges[r].proto, t[i].ranges[r].via);
-    }
-    if (used >= n && n > 1) buf[n - 1] = '\0';
 }
 
 /* Rank 0: the link between rank 0's GPU and every other rank's on its
@@ -358,90 +307,24 @@ static void print_rows(umb_bench *b)
         }
 }
 
-/* One UCX table line of a rank: "what|lo|hi|protocol|via", cut in place. */
-static int ucx_fields(char *line, char *f[5])
-{
-    f[0] = line;
-    for (int k = 1; k < 5; k++) {
-        f[k] = strchr(f[k - 1], '|');
-        if (!f[k]) return 0;
-        *f[k]++ = '\0';
-    }
-    return 1;
-}
-
-static void print_ucx_line(umb_bench *b, int rank, char *const f[5], int first_of_table)
-{
-    const char *hi = strcmp(f[2], "18446744073709551615") ? f[2] : "inf";
-    if (b->opt.format == UMB_FMT_TABLE) {
-        if (first_of_table) printf("#   %s (rank %d)\n", f[0], rank);
-        printf("#     %12s..%-12s %s%s%s\n", f[1], hi, f[3], f[4][0] ? " | " : "", f[4]);
-    } else if (b->opt.format == UMB_FMT_CSV) {
-        printf("%d,\"%s\",%s,%s,\"%s\",%s\n", rank, f[0], f[1], hi, f[3], f[4]);
-    } else {
-        umb_strbuf j = {0};
-        umb_sb_printf(&j, "{\"type\":\"ucx_protocol\",\"program\":");
-        umb_sb_json_string(&j, b->cli->program);
-        umb_sb_printf(&j, ",\"rank\":%d", rank);
-        umb_sb_json_field(&j, "operation", f[0]);
-        umb_sb_printf(&j, ",\"from_bytes\":%s,\"to_bytes\":%s", f[1], strcmp(hi, "inf") ? hi : "null");
-        umb_sb_json_field(&j, "protocol", f[3]);
-        umb_sb_json_field(&j, "via", f[4]);
-        printf("%s}\n", j.s);
-        umb_sb_free(&j);
-    }
-}
-
-/* Rank 0: every rank's UCX tables, each distinct table once. */
-static void print_ucx(umb_bench *b, const char *all)
-{
-    int any = 0;
-    char last[200] = "";
-    for (int r = 0; r < b->nranks; r++) {
-        char *copy = strdup(all + (size_t)r * TABLE_TEXT), *save = NULL, *f[5];
-        if (!copy) umb_fatal("strdup", __FILE__, __LINE__, "out of memory for UCX's tables");
-        for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-            if (!ucx_fields(line, f)) continue;
-            int dup = 0;  /* the same table from a lower rank */
-            for (int q = 0; q < r && !dup; q++) dup = strstr(all + (size_t)q * TABLE_TEXT, f[0]) != NULL;
-            if (dup) continue;
-            if (!any++) {
-                if (b->opt.format == UMB_FMT_TABLE) printf("# UCX protocols, as UCX printed them (UCX_PROTO_INFO), for the ranks' sends\n");
-                if (b->opt.format == UMB_FMT_CSV) printf("# UCX protocols\nrank,operation,from_bytes,to_bytes,protocol,via\n");
-            }
-            print_ucx_line(b, r, f, strcmp(last, f[0]) != 0);
-            snprintf(last, sizeof last, "%s", f[0]);
-        }
-        free(copy);
-    }
-    if (!any && b->opt.format == UMB_FMT_TABLE && b->facts.ucx_loaded)
-        printf("# UCX protocols: %s\n", P.ucx_log[0] ? "UCX printed no table for the ranks' sends" : "not read");
-}
-
 /* Collective: the per-rank table and UCX's tables; UCX's other log lines
    go to stderr, and the file we asked for is removed. */
 static void report(umb_bench *b)
 {
     if (!on(b)) return;
     char *mine = umb_xmalloc(TABLE_TEXT, "UCX tables"), *all = NULL;
-    ucx_tables(b, mine, TABLE_TEXT);
+    umb_path_ucx_tables(P.ucx_log, memtype_of(b), mine, TABLE_TEXT);
     if (b->rank == 0) all = umb_xmalloc((size_t)TABLE_TEXT * (size_t)b->nranks, "UCX tables");
     UMB_MPI_CHECK(MPI_Gather(mine, TABLE_TEXT, MPI_CHAR, all, TABLE_TEXT, MPI_CHAR, 0, MPI_COMM_WORLD));
     if (b->rank == 0) {
         if (b->opt.format == UMB_FMT_TABLE) print_table(b);
         else print_rows(b);
-        print_ucx(b, all);
+        umb_path_ucx_print(b, all, TABLE_TEXT, P.ucx_log);
         fflush(stdout);
     }
     free(mine);
     free(all);
-    if (!P.ucx_log[0]) return;
-    FILE *f = fopen(P.ucx_log, "r");
-    char line[1024];
-    while (f && fgets(line, sizeof line, f))
-        if (strstr(line, " WARN ") || strstr(line, " ERROR ")) fputs(line, stderr);
-    if (f) fclose(f);
-    unlink(P.ucx_log);
+    umb_path_ucx_done(P.ucx_log);
 }
 
 const umb_observer umb_path_observer = {

@@ -10,7 +10,7 @@ RMA=$top_builddir/mpi/rma
 for prog in umb_put_latency umb_get_latency umb_put_bw; do
     run_mpi 2 "$RMA/$prog" -m 1:64K -i 50 -x 5 --timeout 60
     expect_rc 0 "$prog H H"
-    grep -q '^# Window: MPI_Win_create over rank 1.s buffer (65536 bytes); MPI_Win_lock_all' "$tmp/out" || fail "$prog: no window line"
+    grep -q '^# RMA window: MPI_Win_create over rank 1.s buffer (65536 bytes); MPI_Win_lock_all' "$tmp/out" || fail "$prog: no window line"
     grep -q '^# Loop: classic OMB: MPI_[PG][ue]t and flush back to back$' "$tmp/out" || fail "$prog: H H should use the classic loop"
     [ "$(grep -vc '^#' "$tmp/out")" -eq 17 ] || { cat "$tmp/out"; fail "$prog: 17 rows"; }
 
@@ -31,7 +31,7 @@ done
 run_mpi 2 "$RMA/umb_put_bw" -m 1K:1M -i 5 -x 1 -W 8 -c --format json --timeout 60
 expect_rc 0 "umb_put_bw -W 8 -c"
 json_check --rows 11 --validation pass --positive avg_bandwidth_mbs
-grep -q '"window_size":"8 MPI_Put per flush, into 8 slots of the message size"' "$tmp/out" || { head -1 "$tmp/out"; fail "umb_put_bw: -W 8"; }
+grep -q '"window":8,"window_buffers":"8 per rank (one per operation: every slot placed and checked on its own)"' "$tmp/out" || { head -1 "$tmp/out"; fail "umb_put_bw: -W 8"; }
 
 # Open MPI without an osc component that can make this window: one line, exit 77.
 if "$MPIEXEC" --version 2>&1 | grep -q "Open MPI"; then

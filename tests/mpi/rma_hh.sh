@@ -28,6 +28,9 @@ for prog in umb_put_latency umb_get_latency umb_put_bw; do
 done
 
 # umb_put_bw: -W operations per flush, one slot each with -c, rates above 0.
+# OMB's -w and -s, with the values umbench measures (others: tests/bad_input.txt).
+run_mpi 2 "$RMA/umb_get_latency" -w create -s flush -m 8:8 -i 5 -x 1 --timeout 60
+expect_rc 0 "umb_get_latency -w create -s flush"
 run_mpi 2 "$RMA/umb_put_bw" -m 1K:1M -i 5 -x 1 -W 8 -c --format json --timeout 60
 expect_rc 0 "umb_put_bw -W 8 -c"
 json_check --rows 11 --validation pass --positive avg_bandwidth_mbs

@@ -3,6 +3,7 @@
 #include "check.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 
 static const umb_cli cli = {
     .program = "umb_test", .summary = "test", .nbuffers = 2,
@@ -16,6 +17,29 @@ static const umb_cli bw_cli = {
 };
 
 static char err[512];
+
+/* A program's own options (umb_cli.own_*): -q N and --quota N, as a family declares them. */
+static long quota;
+static int own_parse(int val, const char *a, char *err_, size_t n)
+{
+    if (val != 'q' || (strcmp(a, "1") && strcmp(a, "2"))) return umb_errf(err_, n, "-q %s: accepted: 1, 2", a);
+    quota = atol(a);
+    return 0;
+}
+static const struct option own_options[] = {{"quota", required_argument, 0, 'q'}, {0, 0, 0, 0}};
+static const umb_cli own_cli = {
+    .program = "umb_owntest", .summary = "test", .nbuffers = 2,
+    .iters = 100, .skip = 10, .iters_large = 20, .skip_large = 2, .large_size = 8192,
+    .max_size = 1 << 22, .buffers_per_rank = 1,
+    .own_options = own_options, .own_short = "q:", .own_parse = own_parse, .own_usage = "  -q N  a quota\n",
+};
+
+static int parse_with(const umb_cli *c, umb_options *o, const char *line)
+{
+    char copy[512], *argv[32];
+    int argc = check_argv(line, copy, sizeof copy, argv);
+    return umb_options_parse(o, c, argc, argv, err, sizeof err);
+}
 
 static int parse(umb_options *o, const char *line)
 {
@@ -223,5 +247,15 @@ int main(void)
     CHECK(umb_advise_parse("preferred=tpu", &hints, err, sizeof err) == 1 && strstr(err, "preferred=tpu"));
     CHECK(umb_kind_is_managed(UMB_MH) && umb_kind_is_managed(UMB_MD) && !umb_kind_is_managed(UMB_P));
     CHECK(!umb_kind_needs_gpu(UMB_H) && umb_kind_needs_gpu(UMB_P) && umb_kind_needs_gpu(UMB_D));
+    /* Own options: parsed by the program's hook, beside the shared ones; unknown elsewhere. */
+    CHECK(parse_with(&own_cli, &o, "-q 2 -m 8:16 MD H") == 0 && quota == 2 && o.max_size == 16 && o.kinds[0] == UMB_MD);
+    CHECK(parse_with(&own_cli, &o, "--quota=1 -c") == 0 && quota == 1 && o.validate);
+    CHECK(parse_with(&own_cli, &o, "-q 3") == 1);
+    CHECK_CONTAINS(err, "-q 3: accepted: 1, 2");
+    CHECK(parse_with(&own_cli, &o, "-q") == 1);
+    CHECK_CONTAINS(err, "needs a value");
+    CHECK(parse_with(&cli, &o, "-q 1") == 2);
+    CHECK_CONTAINS(err, "unknown option -q");
+    CHECK(parse_with(&cli, &o, "--quota 1") == 2);
     return check_done("test_options");
 }

@@ -371,13 +371,23 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
     optind = 0;
     opterr = 0;
     collective_given given = {0, 0, UMB_H};
+    /* The shared table, then the program's own options (cli->own_*). */
+    enum { SHARED = sizeof long_options / sizeof *long_options - 1, MAX_OWN = 16 };
+    struct option all[SHARED + MAX_OWN + 1];
+    int nown = 0;
+    memcpy(all, long_options, sizeof(struct option) * SHARED);
+    while (cli->own_options && cli->own_options[nown].name && nown < MAX_OWN) all[SHARED + nown] = cli->own_options[nown], nown++;
+    memset(&all[SHARED + nown], 0, sizeof *all);
+    char shorts[64];
+    snprintf(shorts, sizeof shorts, ":m:i:x:fcM:W:d:k:Uhv%s", cli->own_short ? cli->own_short : "");
     int c, li = -1;
-    while ((c = getopt_long(argc, argv, ":m:i:x:fcM:W:d:k:Uhv", long_options, &li)) != -1) {
+    while ((c = getopt_long(argc, argv, shorts, all, &li)) != -1) {
         char name[40];  /* the option as given: "--buffer" or "-d" */
-        if (li >= 0) snprintf(name, sizeof name, "--%s", long_options[li].name);
+        int own = (li >= SHARED) || (li < 0 && c != ':' && c != '?' && cli->own_short && strchr(cli->own_short, c));
+        if (li >= 0) snprintf(name, sizeof name, "--%s", all[li].name);
         else snprintf(name, sizeof name, "-%c", c);
         li = -1;
-        int rc = parse_omb_option(o, cli, c, optarg, err, n);
+        int rc = own ? cli->own_parse(c, optarg, err, n) : parse_omb_option(o, cli, c, optarg, err, n);
         if (rc == NOT_MINE) rc = parse_umbench_option(o, c, optarg, err, n);
         if (rc == NOT_MINE) rc = parse_collective_option(o, cli, c, optarg, name, &given, err, n);
         if (rc == NOT_MINE && c == ':')

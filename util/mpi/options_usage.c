@@ -53,10 +53,11 @@ void umb_usage(const umb_cli *cli, FILE *f)
         "      --device N                use GPU N on every rank (default: local rank modulo GPU count)\n"
         "      --timeout S               abort the job when no progress is made for S seconds (default off)\n"
         "      --assume-cuda-aware       pass D buffers to MPI even if the library says it is not CUDA-aware\n"
-        "      --allow-oversubscription  allow managed buffers larger than the free GPU memory\n"
-        "Exit status: 0 ok, 1 bad input or error, 2 validation failed, 77 missing GPU or CUDA-aware MPI.\n",
+        "      --allow-oversubscription  allow managed buffers larger than the free GPU memory\n",
         cli->max_size, cli->iters, cli->iters_large, cli->large_size, cli->skip, cli->skip_large,
         cli->large_size,
         cli->window ? "  -W, --window-size N           messages in flight per iteration (default 64);\n"
                       "                                managed buffers get one buffer per message\n" : "");
+    if (cli->own_usage) fprintf(f, "Options (%s):\n%s", cli->program, cli->own_usage);
+    fprintf(f, "Exit status: 0 ok, 1 bad input or error, 2 validation failed, 77 missing GPU or CUDA-aware MPI.\n");
 }

@@ -152,12 +152,38 @@ static void open_window(umb_bench *b, rma_run *x, size_t bytes)
     UMB_MPI_CHECK(MPI_Win_lock_all(0, x->win));
 }
 
+/* OMB's -w and -s, as far as umbench measures them: the window lies on the
+   placed buffer (MPI_Win_create), synchronised by lock_all and flush. */
+static const struct option rma_options[] = {
+    {"win-option", required_argument, 0, 'w'},
+    {"sync-option", required_argument, 0, 's'},
+    {0, 0, 0, 0},
+};
+
+static int rma_parse(int val, const char *a, char *err, size_t n)
+{
+    if (val == 'w' && strcmp(a, "create"))
+        return umb_errf(err, n, "-w %s: accepted: create (the window lies on the placed buffer of the kind asked for; "
+                        "allocate and dynamic windows are not measured)", a);
+    if (val == 's' && strcmp(a, "flush"))
+        return umb_errf(err, n, "-s %s: accepted: flush (MPI_Win_lock_all for the run, MPI_Win_flush after each "
+                        "operation or window)", a);
+    return 0;
+}
+
 int umb_rma_main(const umb_rma *r, int argc, char **argv)
 {
     umb_bench b;
     rma_run x = {.r = r};
     umb_header h;
-    umb_bench_init(&b, r->cli, 2, argc, argv);
+    umb_cli cli = *r->cli;
+    cli.own_options = rma_options;
+    cli.own_short = "w:s:";
+    cli.own_parse = rma_parse;
+    cli.own_usage = "  -w, --win-option create       the window: MPI_Win_create over rank 1's placed buffer (OMB's -w)\n"
+                    "  -s, --sync-option flush       MPI_Win_lock_all for the run, MPI_Win_flush after each operation\n"
+                    "                                (OMB's -s; its other synchronisations are not measured)\n";
+    umb_bench_init(&b, &cli, 2, argc, argv);
     x.ops = r->bandwidth ? b.opt.window : 1;
     x.slots = r->bandwidth ? umb_window_buffers(&b.opt) : 1;
     size_t bytes = (size_t)x.slots * b.opt.max_size;

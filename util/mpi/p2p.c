@@ -21,7 +21,7 @@ typedef struct {
     long all_iters;       /* iterations `all` has room for (--precision grows them) */
 } p2p_run;
 
-/* Which ranks send data, receive it, and time the handshake loop. */
+/* Whether this rank sends data, and receives it (in a window motion, one or the other). */
 static int sends(const p2p_run *x) { return x->p->motion != UMB_P2P_WINDOW || x->sender; }
 static int receives(const p2p_run *x) { return x->p->motion != UMB_P2P_WINDOW || !x->sender; }
 
@@ -238,6 +238,7 @@ int umb_p2p_main(const umb_p2p *p, int argc, char **argv)
     umb_bench_run(&b, &h, &sweep, &x);
     free(x.all);
     free(x.reqs);
-    for (umb_window *w = x.own; w <= x.rw; w++) umb_window_free(w);
+    umb_window_free(&x.own[0]);
+    if (x.rw != x.sw) umb_window_free(&x.own[1]);
     return umb_bench_finish(&b);
 }

@@ -45,7 +45,7 @@ static int timed(umb_bench *b, p2p_run *x, size_t size)
     int n = x->sw->window;
     switch (x->p->motion) {
     case UMB_P2P_PING_PONG:
-        if (b->rank == 1) {
+        if (!x->sender) {
             UMB_MPI_CHECK(MPI_Wait(&x->reqs[0], MPI_STATUS_IGNORE));
             UMB_MPI_CHECK(MPI_Send(x->sw->buf[0].ptr, (int)size, MPI_BYTE, x->peer, UMB_TAG_DATA, MPI_COMM_WORLD));
             return 0;
@@ -220,7 +220,7 @@ int umb_p2p_main(const umb_p2p *p, int argc, char **argv)
 
     umb_bench_header(&b, &h);
     if (b.rank == 0 && p->pairs) umb_header_num(&h, "pairs", "Pairs", pairs);
-    if (b.rank == 0 && p->window_per) umb_window_header(&h, x.sw, p->window_per);
+    if (b.rank == 0 && p->window_per) umb_window_header(&h, x.sw->window, x.sw->nbuf, p->window_per, "message");
     umb_sweep sweep = {
         .metric = p->metric,
         .phase = p->phase,

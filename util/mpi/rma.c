@@ -192,15 +192,10 @@ int umb_rma_main(const umb_rma *r, int argc, char **argv)
     umb_bench_header(&b, &h);
     const char *call = r->op == UMB_RMA_PUT ? "MPI_Put" : "MPI_Get";
     if (b.rank == 0) {
-        /* "window" and "window_buffers" as the two-sided programs': -W and its slots. */
+        /* Window and Window buffers: the two-sided programs' lines (window.c), for -W and its slots. */
         umb_header_str(&h, "rma_window", "RMA window", "MPI_Win_create over rank 1's buffer (%zu bytes); MPI_Win_lock_all, "
                        "then MPI_Win_flush after each %s", bytes, r->bandwidth ? "window of operations" : "operation");
-        if (r->bandwidth) {
-            umb_header_num(&h, "window", "Window", x.ops);
-            umb_header_str(&h, "window_buffers", "Window buffers", "%d per rank (%s)", x.slots,
-                           x.slots > 1 ? "one per operation: every slot placed and checked on its own"
-                                       : "one shared by all operations, as OMB");
-        }
+        if (r->bandwidth) umb_window_header(&h, x.ops, x.slots, "per rank", "operation");
     }
     char hs[256], cl[160], units[160];
     snprintf(hs, sizeof hs, "handshake: per iteration, both ranks place, rank 1 signals ready, rank 0 times %s%s and the "

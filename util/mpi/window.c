@@ -72,12 +72,14 @@ void umb_window_wait_and_ack(umb_window *w, int peer, MPI_Request *reqs)
     UMB_MPI_CHECK(MPI_Send(ack, 4, MPI_BYTE, peer, UMB_TAG_ACK, MPI_COMM_WORLD));
 }
 
-void umb_window_header(umb_header *h, const umb_window *w, const char *per)
+void umb_window_header(umb_header *h, int window, int nbuf, const char *per, const char *what)
 {
-    umb_header_num(h, "window", "Window", w->window);
-    umb_header_str(h, "window_buffers", "Window buffers", "%d %s (%s)", w->nbuf, per,
-                   w->nbuf > 1 ? "one per message: every slot placed and checked on its own"
-                               : "one shared by all messages, as OMB");
+    umb_header_num(h, "window", "Window", window);
+    if (nbuf > 1)
+        umb_header_str(h, "window_buffers", "Window buffers", "%d %s (one per %s: every slot placed and checked on its own)",
+                       nbuf, per, what);
+    else
+        umb_header_str(h, "window_buffers", "Window buffers", "%d %s (one shared by all %ss, as OMB)", nbuf, per, what);
 }
 
 void umb_window_rates(double *times, long n, double bytes, umb_stats *s)

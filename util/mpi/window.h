@@ -34,8 +34,10 @@ void umb_window_wait_acked(umb_window *w, int peer, MPI_Request *reqs);
 /* The receiver's side, its receives already posted: wait for all, ack. */
 void umb_window_wait_and_ack(umb_window *w, int peer, MPI_Request *reqs);
 
-/* The header's Window and Window buffers lines. */
-void umb_window_header(umb_header *h, const umb_window *w, const char *per);
+/* The header's Window and Window buffers lines: `window` operations (a
+   `what`: "message", "operation") per iteration into `nbuf` buffers `per`
+   (e.g. "per rank"); the one-sided programs' too, with their slots. */
+void umb_window_header(umb_header *h, int window, int nbuf, const char *per, const char *what);
 /* Per-window rates in MB/s from seconds, each window moving `bytes`. */
 void umb_window_rates(double *times, long n, double bytes, umb_stats *s);
 

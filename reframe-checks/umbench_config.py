@@ -32,9 +32,9 @@ site_configuration = {
                     'access': ['--ntasks-per-node=1'],  # one rank per node: the runs cross the network
                     'environs': ['openmpi'],
                     # One job at a time, as tests/cluster/slurm.sh runs them: both
-                    # nodes share this machine's cores. (Four at once ended once in
-                    # CI with a rank's segfault before any output, not seen again in
-                    # 60 runs alone or four at a time.)
+                    # nodes share this machine's cores, and a loaded machine makes
+                    # Open MPI 4.1's btl/tcp crash inside MPI_Init more often
+                    # (docs/cluster.md).
                     'max_jobs': 1,
                 },
             ],

@@ -376,7 +376,7 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
     struct option all[SHARED + MAX_OWN + 1];
     int nown = 0;
     memcpy(all, long_options, sizeof(struct option) * SHARED);
-    while (cli->own_options && cli->own_options[nown].name && nown < MAX_OWN) all[SHARED + nown] = cli->own_options[nown], nown++;
+    while (cli->own_options && nown < MAX_OWN && cli->own_options[nown].name) all[SHARED + nown] = cli->own_options[nown], nown++;
     memset(&all[SHARED + nown], 0, sizeof *all);
     char shorts[64];
     snprintf(shorts, sizeof shorts, ":m:i:x:fcM:W:d:k:Uhv%s", cli->own_short ? cli->own_short : "");

@@ -36,9 +36,10 @@ typedef struct {
     int collective;        /* takes -d, -k and the per-rank buffer options */
     size_t min_size;       /* default smallest message; 0 means 1 */
     /* Options of the program or its family alone, declared where they are
-       used: long options (their val > 511, or a short letter in own_short)
-       handed to own_parse (0, or 1 with one line in err); own_usage is
-       their -h text. A new option of one family touches one file. */
+       used: own_options (long, at most 16) and the getopt letters of
+       own_short go to own_parse, never to the shared parsers; it returns 0,
+       or 1 with one line in err. own_usage is their -h text. A new option
+       of one family touches one file. */
     const struct option *own_options;
     const char *own_short;  /* getopt letters, e.g. "w:s:" */
     int (*own_parse)(int val, const char *arg, char *err, size_t n);

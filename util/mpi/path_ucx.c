@@ -12,16 +12,16 @@
 
 #define RESTARTED "UMB_PATH_UCX_LOG"  /* set across the restart: the log file */
 
-int umb_path_ucx_ask(char **argv, char *log, size_t n)
+void umb_path_ucx_ask(char **argv, char *log, size_t n)
 {
     const char *ours = getenv(RESTARTED);
     log[0] = '\0';
     if (ours) {
         snprintf(log, n, "%s", ours);
         unsetenv(RESTARTED);
-        return 1;
+        return;
     }
-    if (getenv("UCX_PROTO_INFO") || getenv("UCX_LOG_FILE")) return 0;
+    if (getenv("UCX_PROTO_INFO") || getenv("UCX_LOG_FILE")) return;
     char file[256];
     const char *tmp = getenv("TMPDIR");
     snprintf(file, sizeof file, "%s/umb-ucx-%ld.log", tmp && *tmp ? tmp : "/tmp", (long)getpid());
@@ -33,7 +33,6 @@ int umb_path_ucx_ask(char **argv, char *log, size_t n)
     unsetenv("UCX_PROTO_INFO");
     unsetenv("UCX_LOG_FILE");
     unsetenv(RESTARTED);
-    return 0;
 }
 
 void umb_path_ucx_tables(const char *log, const char *memtype, char *buf, size_t n)

@@ -12,10 +12,10 @@
 /* Asks UCX to print its protocol choices (UCX_PROTO_INFO=y) into a file of
    ours (UCX_LOG_FILE), unless the user set either. UCX reads UCX_LOG_FILE
    when its libraries load, before main where the MPI library links them
-   (Open MPI 5), so the program starts again, once, with both set. Returns
-   1, with the file in log, in the restarted program; 0 where we asked
-   nothing (the user's settings, or no restart). */
-int umb_path_ucx_ask(char **argv, char *log, size_t n);
+   (Open MPI 5), so the program starts again, once, with both set. In the
+   restarted program, log names the file; elsewhere it is "" (the user's
+   settings, or no restart). */
+void umb_path_ucx_ask(char **argv, char *log, size_t n);
 
 /* This rank's tables for its sends ("ucp_tag_send*" from memtype, to
    another process) from log, one line per range: "what|lo|hi|protocol|via". */

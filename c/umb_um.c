@@ -8,6 +8,7 @@
 #include "oversub.h"
 #include "residency.h"
 #include "sysinfo.h"
+#include "um_policy.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,14 +21,6 @@
 #define GIB 1073741824.0
 /* --memory: managed (the default), numa-host, pinned, device; short or long names. */
 #define KINDS (UMB_KIND_BIT(UMB_M) | UMB_KIND_BIT(UMB_NH) | UMB_KIND_BIT(UMB_P) | UMB_KIND_BIT(UMB_D))
-
-typedef enum { PF_NONE, PF_WHOLE, PF_BLOCKS } prefetch_kind;
-
-typedef struct {
-    unsigned advise;
-    prefetch_kind prefetch;
-    size_t chunk;            /* PF_BLOCKS: bytes per prefetch call */
-} policy;
 
 typedef struct {
     size_t size;
@@ -74,11 +67,7 @@ static int own_parse(void *ctx, int val, const char *name, const char *a, char *
     case O_PREFETCH:
         c->prefetch_given = 1;
         c->prefetch_arg = a;
-        c->pol.prefetch = !strcmp(a, "none") ? PF_NONE : !strcmp(a, "whole") ? PF_WHOLE : PF_BLOCKS;
-        if (c->pol.prefetch == PF_BLOCKS && (strncmp(a, "blocks:", 7) || umb_parse_bytes(a + 7, &c->pol.chunk) ||
-                                             c->pol.chunk < 4096 || c->pol.chunk % 4096))
-            return umb_errf(err, n, "--prefetch %s: expected none, whole or blocks:SIZE (SIZE a multiple of 4K, e.g. blocks:64M)", a);
-        return 0;
+        return um_prefetch_parse(a, &c->pol, err, n);
     case O_TOUCH: c->touch_on_host = 1; return 0;
     case O_MATRIX: c->matrix = 1; return 0;
     case 'f': c->full = 1; return 0;
@@ -134,30 +123,6 @@ static const umb_drive_cli cli = {
         "                                then the fastest policy for one pass and for repeated passes\n"
         "  -f, --full                    every column in the table: prefetch times, host shares, all counters\n",
 };
-
-/* Short names for the table: AB accessed-by (the GPU; AB=cpu the CPU),
-   RM read-mostly, P=cpu/gpu preferred. */
-static void advice_label(unsigned a, char *buf, size_t n)
-{
-    if (!a) {
-        snprintf(buf, n, "none");
-        return;
-    }
-    snprintf(buf, n, "%s%s%s%s%s", a & UMB_ADV_ACCESSED_BY_GPU ? "+AB" : "", a & UMB_ADV_ACCESSED_BY_CPU ? "+AB=cpu" : "",
-             a & UMB_ADV_READ_MOSTLY ? "+RM" : "", a & UMB_ADV_PREFERRED_CPU ? "+P=cpu" : "",
-             a & UMB_ADV_PREFERRED_GPU ? "+P=gpu" : "");
-    memmove(buf, buf + 1, strlen(buf));  /* drop the leading + */
-}
-
-/* none, whole, blocks:64M */
-static void prefetch_label(const policy *p, char *buf, size_t n)
-{
-    size_t b = p->chunk;
-    int shift = b % (1u << 30) == 0 ? 30 : b % (1u << 20) == 0 ? 20 : 10;
-    if (p->prefetch == PF_NONE) snprintf(buf, n, "none");
-    else if (p->prefetch == PF_WHOLE) snprintf(buf, n, "whole");
-    else snprintf(buf, n, "blocks:%zu%c", b >> shift, shift == 30 ? 'G' : shift == 20 ? 'M' : 'K');
-}
 
 typedef struct {
     policy pol;
@@ -223,8 +188,8 @@ static void run_policy(const policy *pol, int numa_node, result *r)
         umb_counters_size_end(ph);
         if (a.op == UMB_OP_READ) {
             char what[128], adv[32], pf[32];
-            advice_label(pol->advise, adv, sizeof adv);
-            prefetch_label(pol, pf, sizeof pf);
+            um_advice_label(pol->advise, adv, sizeof adv);
+            um_prefetch_label(pol, pf, sizeof pf);
             snprintf(what, sizeof what, "run %d (advice %s, prefetch %s)", i + 1, adv, pf);
             int byte = i > 0 && cfg.touch_on_host ? FILL + i : FILL;
             umb_fold_compare(&check, what, umb_access_sum(), umb_fold_uniform(umb_access_words(&a), (uint8_t)byte));
@@ -240,8 +205,8 @@ static int columns(const result *r, umb_col *cols, int show_pf)
 {
     char adv[32], pf[32], title[32], key[32];
     int n = 0, managed = cfg.mem == UMB_M;
-    advice_label(r->pol.advise, adv, sizeof adv);
-    prefetch_label(&r->pol, pf, sizeof pf);
+    um_advice_label(r->pol.advise, adv, sizeof adv);
+    um_prefetch_label(&r->pol, pf, sizeof pf);
     umb_text_col(&cols[n++], "Memory", "memory", umb_kind_long(cfg.mem));
     umb_text_col(&cols[n++], "Advice", "advice", managed ? adv : "-");
     umb_text_col(&cols[n++], "Prefetch", "prefetch", managed ? pf : "-");
@@ -300,8 +265,8 @@ static void summary(const result *res, int n, const umb_output *out)
         const result *b = &res[best[k]];
         char adv[32], pf[32];
         umb_col cols[6];
-        advice_label(b->pol.advise, adv, sizeof adv);
-        prefetch_label(&b->pol, pf, sizeof pf);
+        um_advice_label(b->pol.advise, adv, sizeof adv);
+        um_prefetch_label(&b->pol, pf, sizeof pf);
         double rate = k ? repeated_rate(b) : pass_rate(b, 0), base = k ? repeated_rate(&res[0]) : pass_rate(&res[0], 0);
         umb_text_col(&cols[0], "Fastest for", "fastest_for", k ? "repeated" : "single");
         umb_text_col(&cols[1], "Advice", "advice", adv);
@@ -329,7 +294,7 @@ static void header(int numa_node, size_t free_b, double peak)
     umb_header_str(&h, "op", "Operation", "%s every byte: grid-stride, 16 B per thread per step", drv.op == UMB_OP_READ ? "read" : "write");
     if (cfg.mem == UMB_M && !cfg.matrix) {
         umb_advise_string(cfg.pol.advise, s, sizeof s);
-        prefetch_label(&cfg.pol, t, sizeof t);
+        um_prefetch_label(&cfg.pol, t, sizeof t);
         umb_header_str(&h, "policy", "Policy", "advice %s; prefetch %s", s, t);
     }
     if (cfg.matrix) {
@@ -375,21 +340,15 @@ static int check_run(size_t free_b)
     return cfg.mem == UMB_NH ? node : -1;
 }
 
-/* The policy asked for, or --matrix's 36. */
+/* The policy asked for, or --matrix's. */
 static int policies(policy *pols)
 {
-    static const unsigned pref[] = {0, UMB_ADV_PREFERRED_CPU, UMB_ADV_PREFERRED_GPU};
     if (!cfg.matrix) {
         pols[0] = cfg.pol;
         return 1;
     }
-    /* block-wise prefetch: 16 blocks, whole 2 MiB pages */
-    size_t chunk = cfg.size / 16 / UMB_OVERSUB_ALIGN * UMB_OVERSUB_ALIGN;
-    /* prefetch (outermost) x preferred x accessed-by x read-mostly (innermost) */
-    for (int i = 0; i < 36; i++)
-        pols[i] = (policy){.advise = pref[i / 4 % 3] | (i / 2 % 2 ? UMB_ADV_ACCESSED_BY_GPU : 0) | (i % 2 ? UMB_ADV_READ_MOSTLY : 0),
-                           .prefetch = (prefetch_kind)(i / 12), .chunk = chunk ? chunk : cfg.size};
-    return 36;
+    um_matrix(cfg.size, pols);
+    return UM_MATRIX;
 }
 
 int main(int argc, char **argv)

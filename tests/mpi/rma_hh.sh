@@ -11,7 +11,7 @@ for prog in umb_put_latency umb_get_latency umb_put_bw; do
     run_mpi 2 "$RMA/$prog" -m 1:64K -i 50 -x 5 --timeout 60
     expect_rc 0 "$prog H H"
     grep -q '^# RMA window: MPI_Win_create over rank 1.s buffer (65536 bytes); MPI_Win_lock_all' "$tmp/out" || fail "$prog: no window line"
-    grep -q '^# Loop: classic OMB: MPI_[PG][ue]t and flush back to back$' "$tmp/out" || fail "$prog: H H should use the classic loop"
+    grep -q '^# Loop: classic OMB: MPI_[PG][ue]t and MPI_Win_flush back to back$' "$tmp/out" || fail "$prog: H H should use the classic loop"
     [ "$(grep -vc '^#' "$tmp/out")" -eq 17 ] || { cat "$tmp/out"; fail "$prog: 17 rows"; }
 
     run_mpi 2 "$RMA/$prog" -m 1:64K -i 20 -x 2 -c --format json --timeout 60
@@ -26,6 +26,30 @@ for prog in umb_put_latency umb_get_latency umb_put_bw; do
         && grep -q "^$prog: rank [01] on .*: size 16, message 0: failed on purpose (UMB_TEST_CORRUPT_SIZE)" "$tmp/err" \
         || { cat "$tmp/out" "$tmp/err"; fail "$prog: a failed check"; }
 done
+
+# Every synchronisation of OMB's -s, and -w dynamic: each byte checked, the
+# header names them, the loop and the units name the calls timed; a check
+# made to fail must fail under each (the data is really checked after its
+# epoch, not before).
+for sync in flush flush_local lock lock_all fence pscw; do
+    for win in create dynamic; do
+        for prog in umb_put_latency umb_get_latency umb_put_bw; do
+            W=; [ $prog = umb_put_bw ] && W="-W 4"
+            run_mpi 2 "$RMA/$prog" -s $sync -w $win -m 1:4K -i 10 -x 1 $W -c --format json --timeout 60
+            expect_rc 0 "$prog -s $sync -w $win -c"
+            json_check --rows 13 --validation pass
+            grep -q "\"rma_sync\":\"$sync\"" "$tmp/out" || { head -1 "$tmp/out"; fail "$prog -s $sync: rma_sync"; }
+        done
+        UMB_TEST_CORRUPT_SIZE=16 run_mpi 2 "$RMA/umb_put_bw" -s $sync -w $win -m 16:16 -i 3 -x 1 -W 2 -c --format json --timeout 60
+        expect_rc 2 "umb_put_bw -s $sync -w $win with a check that fails"
+    done
+done
+run_mpi 2 "$RMA/umb_put_latency" -s lock -w dynamic -m 8:8 -i 20 -x 2 --timeout 60
+expect_rc 0 "umb_put_latency -s lock -w dynamic"
+grep -q '^# RMA window: MPI_Win_create_dynamic with rank 1.s buffer attached (8 bytes); MPI_Win_lock (shared) and MPI_Win_unlock around each operation$' "$tmp/out" \
+    && grep -q '^# Loop: classic OMB: MPI_Win_lock, MPI_Put and MPI_Win_unlock back to back$' "$tmp/out" \
+    && grep -q '^# Units: latency in microseconds: from MPI_Win_lock to MPI_Win_unlock.s return$' "$tmp/out" \
+    || { cat "$tmp/out"; fail "umb_put_latency -s lock -w dynamic: header"; }
 
 # umb_put_bw: -W operations per flush, one slot each with -c, rates above 0.
 # OMB's -w and -s, with the values umbench measures (others: tests/bad_input.txt).

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int umb_errf(char *err, size_t n, const char *fmt, ...)
 {
@@ -43,4 +44,18 @@ int umb_parse_bytes(const char *s, size_t *out)
     if (shift && v > (SIZE_MAX >> shift)) return -1;
     *out = (size_t)(v << shift);
     return 0;
+}
+
+int umb_parse_word(const char *opt, const char *a, const char *const words[], int *v, char *err, size_t n)
+{
+    char list[128] = "";
+    for (int i = 0; words[i]; i++) {
+        if (!strcmp(a, words[i])) {
+            *v = i;
+            return 0;
+        }
+        size_t used = strlen(list);
+        snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", words[i]);
+    }
+    return umb_errf(err, n, "%s %s: accepted: %s", opt, a, list);
 }

@@ -203,22 +203,6 @@ static int parse_precision(umb_options *o, const char *a, char *err, size_t n)
     return 0;
 }
 
-/* A word of the NULL-ended list: its index into *v (an enum in list order);
-   else 1 with the line naming the accepted words. */
-static int one_of(const char *opt, const char *a, const char *const words[], int *v, char *err, size_t n)
-{
-    char list[128] = "";
-    for (int i = 0; words[i]; i++) {
-        if (!strcmp(a, words[i])) {
-            *v = i;
-            return 0;
-        }
-        size_t used = strlen(list);
-        snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", words[i]);
-    }
-    return umb_errf(err, n, "%s %s: accepted: %s", opt, a, list);
-}
-
 /* umbench's own options: -U and the long ones that are not the collectives'. */
 static int parse_umbench_option(umb_options *o, int c, const char *a, char *err, size_t n)
 {
@@ -233,19 +217,19 @@ static int parse_umbench_option(umb_options *o, int c, const char *a, char *err,
         return umb_format_parse(a, &o->format, err, n) ? 1 : 0;
     case OPT_PLACE_WITH: {
         static const char *const words[] = {"kernel", "prefetch", NULL};  /* umb_place_with order */
-        return one_of("--place-with", a, words, (int *)&o->place_with, err, n);
+        return umb_parse_word("--place-with", a, words, (int *)&o->place_with, err, n);
     }
     case OPT_PLACE: {
         static const char *const words[] = {"each", "once", NULL};  /* umb_place_when order */
-        return one_of("--place", a, words, (int *)&o->place_when, err, n);
+        return umb_parse_word("--place", a, words, (int *)&o->place_when, err, n);
     }
     case OPT_PLACE_CHECK: {
         static const char *const words[] = {"enforce", "observe", "off", NULL};  /* umb_place_check order */
-        return one_of("--place-check", a, words, (int *)&o->place_check, err, n);
+        return umb_parse_word("--place-check", a, words, (int *)&o->place_check, err, n);
     }
     case OPT_LOOP: {
         static const char *const words[] = {"auto", "handshake", "classic", NULL};  /* umb_loop order */
-        return one_of("--loop", a, words, (int *)&o->loop, err, n);
+        return umb_parse_word("--loop", a, words, (int *)&o->loop, err, n);
     }
     case OPT_ADVISE:
         return umb_advise_parse(a, &o->advise, err, n) ? 1 : 0;

@@ -13,7 +13,7 @@ typedef enum { UMB_RMA_PUT, UMB_RMA_GET } umb_rma_op;
 typedef struct {
     const umb_cli *cli;
     umb_rma_op op;
-    int bandwidth;  /* 1: a window of -W operations per flush, MB/s; 0: one per flush, latency in us */
+    int bandwidth;  /* 1: a window of -W operations per synchronisation, MB/s; 0: one, latency in us */
 } umb_rma;
 
 /* The whole program: init, buffers, the window, the sweep, the end. */

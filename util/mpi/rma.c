@@ -59,6 +59,9 @@ typedef struct {
 /* lock_all held by both ranks for the whole run. */
 static int held_for_run(void) { return asked.sync == SYNC_FLUSH || asked.sync == SYNC_FLUSH_LOCAL; }
 
+/* Rank 1 takes part in each of rank 0's epochs. */
+static int active_target(void) { return asked.sync == SYNC_FENCE || asked.sync == SYNC_PSCW; }
+
 static void origin_open(rma_run *x)
 {
     switch (asked.sync) {
@@ -108,14 +111,13 @@ static void target_epoch(rma_run *x)
 static void local_open(rma_run *x)
 {
     if (held_for_run()) UMB_MPI_CHECK(MPI_Win_sync(x->win));
-    else if (asked.sync == SYNC_LOCK || asked.sync == SYNC_LOCK_ALL)
-        UMB_MPI_CHECK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, x->win));
+    else if (!active_target()) UMB_MPI_CHECK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, x->win));
 }
 
 static void local_close(rma_run *x)
 {
     if (held_for_run()) UMB_MPI_CHECK(MPI_Win_sync(x->win));
-    else if (asked.sync == SYNC_LOCK || asked.sync == SYNC_LOCK_ALL) UMB_MPI_CHECK(MPI_Win_unlock(1, x->win));
+    else if (!active_target()) UMB_MPI_CHECK(MPI_Win_unlock(1, x->win));
 }
 
 /* flush_local completes rank 0's side only: outside the timer, the data is
@@ -199,7 +201,7 @@ static void classic_loop(umb_bench *b, void *ctx, size_t size, long iters, long 
     rma_run *x = ctx;
     if (b->rank == 1) {
         umb_progress(size, 0);
-        for (long i = 0; i < skip + iters && (asked.sync == SYNC_FENCE || asked.sync == SYNC_PSCW); i++) {
+        for (long i = 0; i < skip + iters && active_target(); i++) {
             target_post(x);
             target_epoch(x);
         }
@@ -226,6 +228,7 @@ static void place(umb_bench *b, void *ctx, size_t size)
     rma_run *x = ctx;
     umb_buffer_place(&x->buf, (size_t)x->slots * size, b->opt.place_with);
 }
+
 static void summarize(umb_bench *b, void *ctx, size_t size, double *times, long iters, umb_stats *s, umb_col *extra)
 {
     rma_run *x = ctx;
@@ -238,6 +241,7 @@ static void summarize(umb_bench *b, void *ctx, size_t size, double *times, long 
     for (long i = 0; i < iters; i++) times[i] *= 1e6;
     umb_stats_compute(times, iters, s);
 }
+
 static double payload(umb_bench *b, void *ctx, size_t size)
 {
     (void)b;

@@ -35,12 +35,12 @@ init_crash() {  # the last s: a segfault, and every umbench run it started ended
 
 # s CMD...: run CMD under the limit; stdout, stderr and status as run_mpi.
 s() {
-    rc=0
-    timeout "$RUN_LIMIT" "$@" </dev/null >"$tmp/out" 2>"$tmp/err" || rc=$?
-    if init_crash; then
+    for s_try in 1 2; do  # not $try: the batch jobs' loop below calls s
+        rc=0
+        timeout "$RUN_LIMIT" "$@" </dev/null >"$tmp/out" 2>"$tmp/err" || rc=$?
+        [ $s_try -eq 1 ] && init_crash || break
         echo "$CRASH: $*"; grep -v '^srun' "$tmp/err" | tail -5
-        rc=0; timeout "$RUN_LIMIT" "$@" </dev/null >"$tmp/out" 2>"$tmp/err" || rc=$?
-    fi
+    done
     [ $rc -ne 124 ] || { cat "$tmp/err"; fail "$* did not end within $RUN_LIMIT s"; }
 }
 

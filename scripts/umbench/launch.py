@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import time
 
+from . import programs
 from .cli import Fail
 
 # After SIGTERM, a launcher gets this long to end its ranks before SIGKILL.
@@ -111,8 +112,7 @@ class Launch:
         launcher = words(build["mpiexec"], "--build %s's mpiexec" % build["dir"])
         if not shutil.which(launcher[0]):
             raise Fail("--build %s: its launcher %s is not found" % (build["dir"], launcher[0]))
-        d = build["dir"]
-        return cls(launcher, "build", np, os.pathsep.join([os.path.join(d, "mpi", "pt2pt"), os.path.join(d, "mpi", "collective")]), here)
+        return cls(launcher, "build", np, build["dir"], here)
 
     def command(self, flags, program, args):
         """The whole command line of one run; flags go right after the launcher."""
@@ -120,13 +120,17 @@ class Launch:
 
 
 def find_program(bindir, prog, here):
-    dirs = bindir.split(os.pathsep) if bindir else [here, os.path.join(here, "..", "mpi", "pt2pt"),
-                                                    os.path.join(here, "..", "mpi", "collective")]
+    """PROG in a folder of bindir, or in its registry folder under one (a
+    build folder's top: DIR/mpi/rma/umb_put_bw). Without --bindir: beside
+    umb-run (installed), then the source tree's top (an in-tree build)."""
+    dirs = bindir.split(os.pathsep) if bindir else [here, os.path.join(here, "..")]
+    sub = next((p["dir"] for p in programs.load() if p["name"] == prog), "")
     for d in dirs:
-        p = os.path.join(d, prog)
-        if os.path.isfile(p) and os.access(p, os.X_OK):
-            return os.path.abspath(p)
-    raise Fail("%s not found in %s (use --bindir)" % (prog, ":".join(dirs)))
+        for path in (os.path.join(d, prog), os.path.join(d, sub, prog)):
+            if os.path.isfile(path) and os.access(path, os.X_OK):
+                return os.path.abspath(path)
+    raise Fail("%s not found in %s, nor in %s under them (--bindir: the build folder, or the programs' folders)"
+               % (prog, ":".join(dirs), sub or "its folder"))
 
 
 def run_one(cmd, env, out_path, limit, stop_asked):

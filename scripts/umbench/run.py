@@ -61,7 +61,7 @@ def options(argv):
     ap.add_argument("--append", action="store_true", help="add these runs to the --out folder's (later rounds)")
     ap.add_argument("--np", default="2", help="ranks (default 2)")
     ap.add_argument("--launcher", default="auto", choices=["auto", "mpirun", "srun", "jsrun"])
-    ap.add_argument("--bindir", help="where the umb_* programs are (folders separated by ':')")
+    ap.add_argument("--bindir", help="where the umb_* programs are: a build folder, or folders separated by ':'")
     ap.add_argument("--match", metavar="REGEX", help='run only the "program buffers" this finds, e.g. "^umb_bw H H$"')
     ap.add_argument("--rounds", help="repeat the set this many times (default 1; 20 at most with --precision)")
     ap.add_argument("--config", action="append", default=[], help="NAME[:ENV=VALUE,...][:LAUNCHER FLAGS]")

@@ -58,7 +58,7 @@ def options(argv):
     ap.add_argument("--run-limit", default="120",
                     help="seconds after which one run is stopped (umb-run --run-limit; default 120: a setting "
                          "that slows a benchmark a hundred-fold would otherwise hold the whole search)")
-    ap.add_argument("--bindir")
+    ap.add_argument("--bindir", help="where the umb_* programs are: a build folder, or folders separated by ':' (umb-run --bindir)")
     ap.add_argument("--report", metavar="DIR", help="print the report of an earlier search from its folder again, with this umb-tune's "
                                                    "analysis (its tune.json is rewritten); runs nothing")
     extra = argv[argv.index("--"):] if "--" in argv else []

@@ -31,6 +31,25 @@ PY
 grep -q '^# \[0\] r/a: ' "$tmp/cmp" && grep -q '^# \[1\] r/b: ' "$tmp/cmp" && [ "$(grep -c '^[0-9]* *\[1\] .* A/A: no verdict (2 rounds' "$tmp/cmp")" -eq 2 ] \
     || { cat "$tmp/cmp"; fail "umb-compare: the same build under two names is not an A/A pair"; }
 
+# Every family's programs are found under a build folder's top, one-sided
+# ones in mpi/rma too: through --build, and through --bindir naming the top.
+for how in --build --bindir; do
+    rm -rf "$tmp/f"
+    case $how in --build) where="a=$top_builddir$flags" ;; *) where=$top_builddir ;; esac
+    $RUN --set full --match '^umb_(put_latency|bw) H H$' $how "$where" --out "$tmp/f" -- -m 8:8 -i 10 >"$tmp/log" 2>&1 \
+        || { cat "$tmp/log"; fail "umb-run --set full $how: the one-sided program"; }
+    "$PYTHON3" - "$tmp/f" "$top_builddir" <<'PY' || { cat "$tmp/log"; fail "umb-run $how: programs' folders"; }
+import json, os, sys
+m, build = json.load(open(os.path.join(sys.argv[1], "run.json"))), os.path.abspath(sys.argv[2])
+want = {"umb_bw": "mpi/pt2pt", "umb_put_latency": "mpi/rma"}
+assert sorted(r["program"] for r in m["runs"]) == sorted(want) and all(r["status"] == 0 for r in m["runs"]), m["runs"]
+for r in m["runs"]:
+    assert os.path.join(build, want[r["program"]], r["program"]) in r["command"], r["command"]
+PY
+done
+one_line 1 "umb_put_latency not found in $PT2PT, nor in mpi/rma under them" \
+    $RUN --set full --match '^umb_put_latency H H$' --bindir "$PT2PT" --out "$tmp/x"
+
 one_line 1 "--build a=$tmp/nothere: no umbench-build.json there" $RUN --build "a=$tmp/nothere" --out "$tmp/x"
 one_line 1 "--build a: expected NAME=DIR" $RUN --build a --out "$tmp/x"
 one_line 1 "--build with --config" $RUN --build "a=$top_builddir" --config c:X=1 --out "$tmp/x"

@@ -10,10 +10,20 @@
 # environment per MPI library (its cc, and the modules or PATH that bring
 # it in). UMBENCH_RUN_AS_ROOT=1 lets Open MPI run as root (containers, CI).
 import os
+import sys
 
 ROOT_OK = {'OMPI_ALLOW_RUN_AS_ROOT': '1', 'OMPI_ALLOW_RUN_AS_ROOT_CONFIRM': '1'} \
     if os.environ.get('UMBENCH_RUN_AS_ROOT') == '1' else {}
 PERFLOG = os.environ.get('UMBENCH_PERFLOG', 'perflogs')
+# More MPI libraries as environments of "local": UMBENCH_ENVIRONS="NAME=BINDIR
+# ..." makes an environment NAME per library, with BINDIR (its mpicc and
+# mpirun) first on PATH; e.g. ompi4-cuda=/opt/umb-stacks/ompi4-cuda/bin
+# (scripts/umb-stack, docs/stacks.md). A site writes its own, with modules.
+EXTRA = [w.split('=', 1) for w in os.environ.get('UMBENCH_ENVIRONS', '').split()]
+BAD = [w for w in EXTRA if len(w) != 2 or not w[0] or not os.path.isfile(os.path.join(w[1], 'mpicc'))]
+if BAD:  # one line and exit 1, not a traceback through ReFrame's loader
+    sys.exit('umbench_config.py: UMBENCH_ENVIRONS: expected NAME=BINDIR with an mpicc in BINDIR, got %r' % '='.join(BAD[0]))
+LAUNCH_ENV = [[k, v] for k, v in ROOT_OK.items()] + [['OMPI_MCA_rmaps_base_oversubscribe', '1']]
 
 site_configuration = {
     'systems': [
@@ -49,7 +59,7 @@ site_configuration = {
                     'name': 'default',
                     'scheduler': 'local',
                     'launcher': 'mpirun',
-                    'environs': ['openmpi'],
+                    'environs': ['openmpi'] + [name for name, _ in EXTRA],
                     'max_jobs': 1,  # one run at a time: the figures are the machine's
                 },
             ],
@@ -61,9 +71,10 @@ site_configuration = {
             'cc': 'mpicc',
             'cxx': '',  # umbench is C (and CUDA): no C++ or Fortran compiler is asked for
             'ftn': '',
-            'env_vars': [[k, v] for k, v in ROOT_OK.items()] + [['OMPI_MCA_rmaps_base_oversubscribe', '1']],
+            'env_vars': LAUNCH_ENV,
         },
-    ],
+    ] + [{'name': name, 'cc': os.path.join(bindir, 'mpicc'), 'cxx': '', 'ftn': '',
+          'env_vars': LAUNCH_ENV + [['PATH', bindir + ':$PATH']]} for name, bindir in EXTRA],
     'logging': [
         {
             'level': 'debug',

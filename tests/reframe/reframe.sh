@@ -97,8 +97,33 @@ grep -h "umb_latency %pair=H H" "$tmp/local/perflogs/local/default/umbench_pt2pt
 grep -q "|status=0|findings=" "$tmp/local/perflogs/local/default/umbench_pt2pt.log" || fail "perflog: no status and findings"
 grep -q "umb_latency %pair=H H|.*|latency_8=[0-9.e-]* us (ref 1000000.0)|" "$tmp/local/perflogs/local/default/umbench_pt2pt.log" \
     || fail "perflog: the reference from UMBENCH_REFERENCES is not there"
-# A GPU check skips here (exit 77), named as skipped with umbench's reason.
-if ! command -v nvidia-smi >/dev/null 2>&1; then
+# A second MPI library as an environment of its own (UMBENCH_ENVIRONS):
+# MPICH where it is installed, through a folder whose mpicc and mpirun run
+# MPICH's (scripts, not links: Hydra finds its proxy beside the path it was
+# started by). Its own build, every host check passing, the header naming MPICH.
+if command -v mpicc.mpich >/dev/null && command -v mpirun.mpich >/dev/null; then
+    mkdir -p "$tmp/mpich-bin"
+    for w in mpicc mpirun; do
+        printf '#!/bin/sh\nexec %s "$@"\n' "$(command -v $w.mpich)" >"$tmp/mpich-bin/$w" && chmod +x "$tmp/mpich-bin/$w"
+    done
+    UMBENCH_ENVIRONS="mpich=$tmp/mpich-bin" rf mpich --system local -t host -p mpich
+    [ $rc -eq 0 ] && grep -q "PASSED .*Ran $n/$n test case(s) from $n check(s) (0 failure(s)" "$tmp/mpich.log" \
+        || { tail -40 "$tmp/mpich.log"; failed_errs "$tmp/mpich"; fail "reframe -t host in the mpich environment: exit $rc"; }
+    [ "$(grep -l '"mpi_library":"MPICH' "$tmp"/mpich/output/local/default/mpich/umbench_*/rfm_job.out | wc -l)" -eq $(( n - 1 )) ] \
+        || fail "mpich environment: not every check ran MPICH"
+    grep -q "|local:default|mpich|status=0|" "$tmp/mpich/perflogs/local/default/umbench_pt2pt.log" || fail "perflog: no mpich line"
+    echo "mpich environment: $(grep 'Ran ' "$tmp/mpich.log")"
+fi
+# A GPU check skips here (exit 77), named as skipped with umbench's reason;
+# on a GPU machine every GPU check runs and none fails (a skip must be
+# umbench's own reason: a library that is not CUDA-aware, no window).
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+    rf gpu --system local -t gpu -S options=-i,100,-x,10
+    [ $rc -eq 0 ] && grep -q "PASSED .*(0 failure(s)" "$tmp/gpu.log" \
+        || { tail -60 "$tmp/gpu.log"; failed_errs "$tmp/gpu"; fail "reframe -t gpu on a GPU machine: exit $rc"; }
+    echo "gpu: $(grep 'Ran ' "$tmp/gpu.log")"
+    grep "SKIP" "$tmp/gpu.log" | sed 's/^/  /'
+else
     rf gpu --system local -t gpu -t umb_latency
     [ $rc -eq 0 ] && grep -q "SKIP .*umb_latency: buffers MD MD need a CUDA GPU" "$tmp/gpu.log" \
         && grep -q "Ran 1/5 test case(s) from 5 check(s) (0 failure(s), 0 expected failure(s), 4 skipped" "$tmp/gpu.log" \

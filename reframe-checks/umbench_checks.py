@@ -97,6 +97,28 @@ def judge(recs, validate, placed_min, managed):
     return None
 
 
+def judge_driver(recs, placed_min, managed, link_bound):
+    """judge() for a single-node driver, and its figures against the
+    machine: no row above the link (umb_copy's link_pct), every GiB/s rate
+    (umb_um, umb_oversub) above 0 and at most the GPU's memory peak, and at
+    most the link where the rows read across it (link_bound)."""
+    why = judge(recs, False, placed_min, managed)
+    if why:
+        return why
+    head = next((r for r in recs if r.get('type') == 'header'), {})
+    rows = [r for r in recs if r.get('type') == 'result']
+    over = [r for r in rows if (r.get('link_pct') or 0) > 100]
+    if over:
+        return 'a figure above the link: %s' % over[0]
+    peak = head.get('hbm_peak_gibs') or 0
+    link = max([g.get('link_limit_gbs') or 0 for g in head.get('gpus', [])] or [0]) * 1e9 / 2**30
+    rates = ['%s=%s' % (k, v) for r in rows for k, v in r.items() if k.endswith('gibs') and isinstance(v, (int, float))
+             and (v <= 0 or (peak and v > peak) or (link_bound and link and v > link * 1.02))]
+    if rates:
+        return 'a rate outside (0, %s] GiB/s: %s' % ('%.1f' % link if link_bound and link else '%g' % peak, rates[0])
+    return None
+
+
 class umbench_build(rfm.CompileOnlyRegressionTest):
     '''umbench, built with Autotools for one programming environment.'''
 
@@ -269,54 +291,125 @@ class umbench_collective(umbench_run):
         return ['--buffer', self.placement]
 
 
-@rfm.simple_test
-class umbench_copy(rfm.RunOnlyRegressionTest):
-    '''umb_copy, one process: each memory kind's copy bandwidth against the
-    link (needs a GPU: skipped without one).'''
+class umbench_driver(rfm.RunOnlyRegressionTest):
+    '''A single-node driver of c/ (programs.txt's "driver" family): one
+    process with ReFrame's local launcher, no MPI; skipped without a GPU.'''
 
     build = fixture(umbench_build, scope='environment')
     valid_systems = ['*']
     valid_prog_environs = ['*']
     num_tasks = 1
     time_limit = '10m'
-    memory = parameter(['pageable', 'pinned', 'managed-host', 'managed-device', 'device'])
-    perf_size = variable(str, value='64M')
     placed_min = variable(float, value=90.0)
     umbench_status = variable(int, value=-1, loggable=True)
     findings = variable(str, value='', loggable=True)
+    driver = ''
+    managed = False  # rows whose placement is their label (umb_copy's managed kinds)
 
-    tags = {'gpu', 'umb_copy'}
+    def driver_args(self):
+        raise NotImplementedError
 
     @run_before('run')
     def command(self):
-        self.executable = os.path.join(self.build.stagedir, 'rfm_build', 'c', 'umb_copy')
-        # umb_copy -h: prefetch moves managed-device, both ways; the others are copies.
-        how = {'device': ['--direction', 'dtod', '--method', 'ce'], 'managed-device': ['--method', 'prefetch']}
+        self.executable = self.build.program_path(self.driver)
         self.job.launcher = getlauncher('local')()  # one process, no MPI
-        self.executable_opts = ['--memory', self.memory] + how.get(self.memory, ['--direction', 'htod,dtoh', '--method', 'ce']) \
-            + ['--size', self.perf_size, '--format', 'json']
+        self.executable_opts = self.driver_args() + ['--format', 'json']
         self.postrun_cmds = [STATUS_LINE]
-        self.descr = 'umb_copy %s' % self.memory
+        self.descr = '%s %s' % (self.driver, ' '.join(self.driver_args()))
+
+    def output(self):
+        return records(os.path.join(self.stagedir, self.stdout.evaluate()))
+
+    def rows(self):
+        return [r for r in self.output() if r.get('type') == 'result']
 
     @run_before('sanity')
     def skipped(self):
         status = exit_status(os.path.join(self.stagedir, self.stdout.evaluate()))
         self.umbench_status = -1 if status is None else status
-        if not os.path.exists(self.build.program_path('umb_copy')) or status == 77:
-            self.skip('umb_copy needs a GPU and a CUDA build')
+        if not os.path.exists(self.build.program_path(self.driver)) or status == 77:
+            self.skip('%s needs a GPU and a CUDA build' % self.driver)
         self.findings = 'none'
 
     @sanity_function
     def sane(self):
-        recs = records(os.path.join(self.stagedir, self.stdout.evaluate()))
-        why = judge(recs, False, self.placed_min, self.memory.startswith('managed'))
-        over = [r for r in recs if r.get('type') == 'result' and (r.get('link_pct') or 0) > 100]
+        why = judge_driver(self.output(), self.placed_min, self.managed, self.link_bound())
         return sn.all([sn.assert_eq(self.umbench_status, 0, msg='exit status {0}, not 0'),
-                       sn.assert_true(why is None, msg=why or ''),
-                       sn.assert_false(over, msg='a figure above the link: %s' % over[:1])])
+                       sn.assert_true(why is None, msg=why or '')])
+
+    def link_bound(self):
+        """The rows read across the host link (so none may exceed it)."""
+        return False
+
+
+@rfm.simple_test
+class umbench_copy(umbench_driver):
+    '''umb_copy: each memory kind's copy bandwidth against the link.'''
+
+    memory = parameter(['pageable', 'pinned', 'managed-host', 'managed-device', 'device'])
+    perf_size = variable(str, value='64M')
+    driver = 'umb_copy'
+    tags = {'gpu', 'umb_copy'}
+
+    @run_after('init')
+    def managed_kinds(self):
+        self.managed = self.memory.startswith('managed')
+
+    def driver_args(self):
+        # umb_copy -h: prefetch moves managed-device, both ways; the others are copies.
+        how = {'device': ['--direction', 'dtod', '--method', 'ce'], 'managed-device': ['--method', 'prefetch']}
+        return ['--memory', self.memory] + how.get(self.memory, ['--direction', 'htod,dtoh', '--method', 'ce']) \
+            + ['--size', self.perf_size]
 
     @run_before('performance')
     def performance_variables(self):
-        recs = [r for r in records(os.path.join(self.stagedir, self.stdout.evaluate())) if r.get('type') == 'result']
         self.perf_variables = {'%s_gbs' % r['direction']: sn.make_performance_function(lambda r=r: r['median_gbs'], 'GB/s')
-                               for r in recs if 'median_gbs' in r}
+                               for r in self.rows() if 'median_gbs' in r}
+
+
+@rfm.simple_test
+class umbench_um(umbench_driver):
+    '''umb_um: a GPU kernel reads managed memory under one policy, run 1
+    (where the pages start on the host) and the last run apart; the read
+    check must pass. Accessed-by reads across the link: never above it.'''
+
+    policy = parameter(['demand', 'accessed-by', 'prefetch', 'read-mostly'])
+    size = variable(str, value='256M')
+    repeat = variable(int, value=3)
+    driver = 'umb_um'
+    tags = {'gpu', 'umb_um'}
+
+    def driver_args(self):
+        how = {'demand': ['--advise', 'none'], 'accessed-by': ['--advise', 'accessed-by'],
+               'prefetch': ['--prefetch', 'whole'], 'read-mostly': ['--advise', 'read-mostly']}
+        return ['--size', self.size, '--repeat', str(self.repeat)] + how[self.policy]
+
+    def link_bound(self):
+        return self.policy == 'accessed-by'
+
+    @run_before('performance')
+    def performance_variables(self):
+        row = (self.rows() or [{}])[0]
+        keys = ['run1_gibs', 'run%d_gibs' % self.repeat]
+        self.perf_variables = {k: sn.make_performance_function(lambda k=k: row[k], 'GiB/s') for k in keys if k in row}
+
+
+@rfm.simple_test
+class umbench_oversub(umbench_driver):
+    '''umb_oversub: one pass over managed memory of a factor of free GPU
+    memory, per memory mode (grid-stride). The factor stays at or under 1:
+    umb_oversub refuses more without --allow-oversubscription, which this
+    check never passes.'''
+
+    mode = parameter(['demand', 'zerocopy', 'prefetch', 'stripe-64K'])
+    factor = variable(float, value=0.1)
+    driver = 'umb_oversub'
+    tags = {'gpu', 'umb_oversub'}
+
+    def driver_args(self):
+        return ['--factor', '%g' % self.factor, '--pattern', 'grid', '--mode', self.mode]
+
+    @run_before('performance')
+    def performance_variables(self):
+        row = (self.rows() or [{}])[0]
+        self.perf_variables = {'gibs': sn.make_performance_function(lambda: row['gibs'], 'GiB/s')} if 'gibs' in row else {}

@@ -124,9 +124,10 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
     echo "gpu: $(grep 'Ran ' "$tmp/gpu.log")"
     grep "SKIP" "$tmp/gpu.log" | sed 's/^/  /'
 else
-    rf gpu --system local -t gpu -t umb_latency
+    rf gpu --system local -t gpu -n 'umb_latency|umbench_um|umbench_oversub'
     [ $rc -eq 0 ] && grep -q "SKIP .*umb_latency: buffers MD MD need a CUDA GPU" "$tmp/gpu.log" \
-        && grep -q "Ran 1/5 test case(s) from 5 check(s) (0 failure(s), 0 expected failure(s), 4 skipped" "$tmp/gpu.log" \
+        && [ "$(grep -c "SKIP .*umbench_\(um\|oversub\) .*umb_\(um\|oversub\) needs a GPU and a CUDA build" "$tmp/gpu.log")" -eq 8 ] \
+        && grep -q "Ran 1/13 test case(s) from 13 check(s) (0 failure(s), 0 expected failure(s), 12 skipped" "$tmp/gpu.log" \
         || { tail -30 "$tmp/gpu.log"; fail "a GPU check without a GPU: not a skip"; }
 fi
 
@@ -136,7 +137,8 @@ UMB_TEST_CORRUPT_SIZE=8 rf broken --system local -t host -t umb_latency
     || { tail -40 "$tmp/broken.log"; fail "a validation failure did not fail the check"; }
 
 # 3. The placement rule on recorded rows: managed rows under the threshold,
-#    or without a placement check, fail; at or over it they pass.
+#    or without a placement check, fail; at or over it they pass. The
+#    drivers' rules (rates against the link and the memory peak) likewise.
 "$RFPY" - "$LIB" <<'PY' || fail "the sanity's rules"
 import sys
 sys.path.insert(0, sys.argv[1])
@@ -152,6 +154,25 @@ assert u.judge([row(8, validation="fail"), end], True, 90, False) == "validation
 assert u.judge([row(8)], True, 90, False) == "no end record: the output was cut short"
 assert u.judge([row(8), dict(end, status=2)], True, 90, False) == "the program ended with status 2"
 assert "the read check failed: x" == u.judge([row(8), {"type": "check", "result": "fail", "first_failure": "x"}, end], False, 90, False)
+# The single-node drivers, on the H200's published figures (docs/results):
+# accessed-by at 46.2 GiB/s over a 63.0 GB/s (58.7 GiB/s) link, demand paging
+# at HBM speed from run 2, a memory peak of 4483.7 GiB/s.
+head = {"type": "header", "gpus": [{"link_limit_gbs": 63.0154}], "hbm_peak_gibs": 4483.67}
+check = {"type": "check", "result": "pass", "runs": 3, "failed": 0}
+ab = {"type": "result", "size": 268435456, "run1_gibs": 46.22, "run2_gibs": 47.66, "run3_gibs": 47.65}
+demand = {"type": "result", "size": 268435456, "run1_gibs": 9.14, "run2_gibs": 2669.12, "run3_gibs": 3564.10}
+assert u.judge_driver([head, ab, check, end], 90, False, True) is None
+assert u.judge_driver([head, demand, check, end], 90, False, False) is None
+why = u.judge_driver([head, dict(ab, run2_gibs=60.0), check, end], 90, False, True)
+assert why == "a rate outside (0, 58.7] GiB/s: run2_gibs=60.0", why
+why = u.judge_driver([head, dict(demand, run3_gibs=5000.0), check, end], 90, False, False)
+assert why == "a rate outside (0, 4483.67] GiB/s: run3_gibs=5000.0", why
+assert u.judge_driver([head, dict(demand, run1_gibs=0.0), check, end], 90, False, False).startswith("a rate outside")
+assert u.judge_driver([head, ab, dict(check, result="fail", first_failure="run 2"), end], 90, False, True) == "the read check failed: run 2"
+copy = {"type": "result", "size": 67108864, "direction": "htod", "median_gbs": 55.46, "link_pct": 88.0, "placed_pct": 99.0}
+assert u.judge_driver([head, copy, end], 90, True, False) is None
+assert u.judge_driver([head, dict(copy, link_pct=101.2), end], 90, True, False).startswith("a figure above the link")
+assert u.judge_driver([head, dict(copy, placed_pct=50.0), end], 90, True, False) == "placement held under 90% at 67108864: 50.0%"
 PY
 
 # 4. The two-node Slurm cluster, where one can start here.

@@ -304,7 +304,6 @@ class umbench_driver(rfm.RunOnlyRegressionTest):
     umbench_status = variable(int, value=-1, loggable=True)
     findings = variable(str, value='', loggable=True)
     driver = ''
-    managed = False  # rows whose placement is their label (umb_copy's managed kinds)
 
     def driver_args(self):
         raise NotImplementedError
@@ -333,9 +332,13 @@ class umbench_driver(rfm.RunOnlyRegressionTest):
 
     @sanity_function
     def sane(self):
-        why = judge_driver(self.output(), self.placed_min, self.managed, self.link_bound())
+        why = judge_driver(self.output(), self.placed_min, self.managed(), self.link_bound())
         return sn.all([sn.assert_eq(self.umbench_status, 0, msg='exit status {0}, not 0'),
                        sn.assert_true(why is None, msg=why or '')])
+
+    def managed(self):
+        """Rows whose placement is their label (umb_copy's managed kinds)."""
+        return False
 
     def link_bound(self):
         """The rows read across the host link (so none may exceed it)."""
@@ -351,9 +354,8 @@ class umbench_copy(umbench_driver):
     driver = 'umb_copy'
     tags = {'gpu', 'umb_copy'}
 
-    @run_after('init')
-    def managed_kinds(self):
-        self.managed = self.memory.startswith('managed')
+    def managed(self):
+        return self.memory.startswith('managed')
 
     def driver_args(self):
         # umb_copy -h: prefetch moves managed-device, both ways; the others are copies.

@@ -14,6 +14,10 @@ registry() {
 mpi_programs() {
     registry | awk '$5 == "mpi" { print $3 "/" $1 }'
 }
+# programs_of FAMILY...: the registry's programs of those families, as DIR/NAME.
+programs_of() {
+    registry | awk -v want=" $* " 'index(want, " " $2 " ") { print $3 "/" $1 }'
+}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # The source tree may be read-only (make distcheck): no __pycache__ in it.
 export PYTHONDONTWRITEBYTECODE=1
@@ -35,6 +39,9 @@ mpi_flags=
 if "$MPIEXEC" --version 2>&1 | grep -q "Open MPI"; then
     mpi_flags="--oversubscribe --bind-to none"
 fi
+# The launcher's own flags for the library under test (as umb-run and
+# umb-suite take them), e.g. the UCX pml's on a node without InfiniBand.
+mpi_flags="$mpi_flags ${MPIEXEC_FLAGS:-}"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # one_line STATUS TEXT COMMAND...: exit STATUS, one line on stderr holding
@@ -86,4 +93,54 @@ usage_error() {
     [ "$(grep -c "^$name: " "$tmp/err")" -eq 1 ] || { cat "$tmp/err"; fail "$name $*: not one message line"; }
     grep "^$name: " "$tmp/err" | grep -qF -- "$names" || { cat "$tmp/err"; fail "$name $*: message does not name '$names'"; }
     [ ! -s "$tmp/out" ] || { cat "$tmp/out"; fail "$name $*: printed results"; }
+}
+
+# window_flags: adds to mpi_flags what this MPI needs to make a window over
+# a rank's own buffer, or skips (77) with the library's reason. Open MPI's
+# default osc makes none on some builds (Ubuntu's 4.1.6 on a node without
+# InfiniBand): then, as umbench's message advises, the UCX osc with the UCX pml.
+window_flags() {
+    run_mpi 2 "$top_builddir/mpi/rma/umb_put_latency" -m 8:8 -i 2 -x 1
+    [ "$rc" -eq 77 ] || return 0
+    grep -q 'try --mca osc ucx' "$tmp/err" || skip "no window: $(cat "$tmp/err")"
+    no_window=$(grep "^umb_put_latency: " "$tmp/err")
+    mpi_flags="$mpi_flags --mca osc ucx --mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any"
+    run_mpi 2 "$top_builddir/mpi/rma/umb_put_latency" -m 8:8 -i 2 -x 1
+    [ "$rc" -ne 77 ] || skip "no window with the default osc ($no_window), nor with the UCX osc: $(cat "$tmp/err")"
+    echo "the default osc makes no window here ($no_window): the UCX osc and pml instead"
+}
+
+# judge NAME ARG...: the reading NAME of tests/gpu/judge.py over the output
+# files (and values) ARG; its lines on stdout, its status in $rc. CI runs the
+# same readings on output recorded on a GPU machine (tests/gpu/recorded.sh):
+# with UMB_GPU_RECORD=DIR, each call's files, values and status are kept in
+# DIR/TEST/NNN-NAME for that (tests/data/gpu/README.md).
+judge() {
+    [ -n "${PYTHON3:-}" ] || skip "python3 not found: cannot read the output"
+    rc=0
+    "$PYTHON3" "$top_srcdir/tests/gpu/judge.py" "$@" || rc=$?
+    [ -z "${UMB_GPU_RECORD:-}" ] || record_reading "$@"
+}
+record_reading() {
+    judged=$((${judged:-0} + 1))
+    case_dir=$UMB_GPU_RECORD/$(basename "$0" .sh)/$(printf '%03d' "$judged")-$1
+    mkdir -p "$case_dir" && : >"$case_dir/args" || fail "cannot record into $case_dir"
+    k=0
+    for arg in "$@"; do
+        if [ -f "$arg" ]; then
+            k=$((k + 1)); cp "$arg" "$case_dir/f$k" && echo "@f$k" >>"$case_dir/args"
+        else
+            echo "$arg" >>"$case_dir/args"
+        fi
+    done
+    echo "$rc" >"$case_dir/status"
+}
+# must_judge NAME ARG...: judge, and fail the test unless the reading holds.
+must_judge() {
+    judge "$@"
+    [ "$rc" -eq 0 ] || fail "reading $1 did not hold (above)"
+}
+# gpu_count: the GPUs this machine shows (0 without nvidia-smi).
+gpu_count() {
+    nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true
 }

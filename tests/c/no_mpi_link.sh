@@ -4,7 +4,8 @@
 . "$top_srcdir/tests/lib.sh"
 command -v ldd >/dev/null || skip "no ldd"
 n=0
-for p in "$top_builddir"/c/umb_copy "$top_builddir"/c/umb_um "$top_builddir"/c/umb_oversub; do
+for p in $(programs_of driver); do
+    p=$top_builddir/$p
     [ -x "$p" ] || continue  # built with CUDA only
     ldd "$p" >"$tmp/ldd" || fail "ldd $p"
     if grep -E -q 'lib(mpi|mpich|open-pal|open-rte|pmix)[^ ]*\.so' "$tmp/ldd"; then cat "$tmp/ldd"; fail "$p loads an MPI library"; fi

@@ -18,8 +18,7 @@ for prog in umb_bw umb_bibw; do
                 continue
             fi
             expect_rc 0 "$prog $a $b"
-            awk '!/^#/ { n++; if ($2 <= 0 || $NF != "Pass") bad = 1 } END { exit !(n == 19 && !bad) }' "$tmp/out" \
-                || { cat "$tmp/out"; fail "$prog $a $b rows"; }
+            must_judge table-pass 19 "$tmp/out"
         done
     done
     echo "$prog: every pair validated (D refused: MPI CUDA-aware = $aware)"
@@ -27,8 +26,7 @@ done
 for extra in "" "--place once" "--place-with prefetch"; do
     run_mpi 4 "$PT2PT/umb_mbw_mr" -m 1:64K -i 4 -x 1 -W 8 -c --timeout 120 $extra MD MH
     expect_rc 0 "umb_mbw_mr MD MH $extra"
-    awk '!/^#/ { n++; if ($NF != "Pass") bad = 1 } END { exit !(n == 17 && !bad) }' "$tmp/out" \
-        || { cat "$tmp/out"; fail "umb_mbw_mr MD MH $extra rows"; }
+    must_judge table-pass 17 "$tmp/out" no
 done
 echo "umb_mbw_mr MD MH, 2 pairs: validated"
 exit 0

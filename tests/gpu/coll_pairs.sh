@@ -13,8 +13,7 @@ ok() {  # ok NP PROGRAM ROWS ARGS...: runs, every row Pass
     np=$1 prog=$2 rows=$3; shift 3
     run_mpi "$np" "$COLL/$prog" -i 5 -x 1 -c --timeout 120 "$@"
     expect_rc 0 "$prog $*"
-    awk -v want="$rows" '!/^#/ { n++; if ($NF != "Pass") bad = 1 } END { exit !(n == want && !bad) }' "$tmp/out" \
-        || { cat "$tmp/out"; fail "$prog $* rows"; }
+    must_judge table-pass "$rows" "$tmp/out" no
     echo "$prog -np $np $*: $rows sizes validated ($(sed -n 's/^# Buffers: //p' "$tmp/out"))"
 }
 for np in 2 4; do

@@ -16,27 +16,7 @@ expect_rc 0 "umb_copy default matrix at 4 KiB"
 # Every sensible combination, two sizes (one not a multiple of 16), JSON.
 run --memory all --direction all --method all --size 4099,1M -r 3 --cputiming --format json
 expect_rc 0 "umb_copy, all combinations"
-[ -n "${PYTHON3:-}" ] || skip "python3 not found: cannot check JSON"
-"$PYTHON3" - "$tmp/out" <<'PY' || fail "all combinations: JSON"
-import json, math, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-head, res = rows[0], rows[1:]
-assert head["type"] == "header" and head["gpus"] and "combinations" in head, head
-seen = set()
-for r in res:
-    assert r["validation"] == "pass", r
-    assert r["median_gbs"] > 0 and r["min_gbs"] <= r["median_gbs"] <= r["max_gbs"], r
-    if r["link_pct"] is not None:
-        assert r["link_pct"] <= 100, r
-    # Managed rows say how often the placement before a repetition held (pagemap).
-    assert (r["placed_pct"] is not None) == r["memory"].startswith("managed"), r
-    seen.add((r["memory"], r["direction"], r["method"]))
-for want in [("pinned", "htod", "ce"), ("pinned", "dtoh", "sm"), ("managed-host", "htod", "prefetch"),
-             ("managed-host", "htod", "demand"), ("managed-device", "dtoh", "demand"),
-             ("wc", "bidir", "ce"), ("device", "dtod", "sm"), ("registered", "dtoh", "ce")]:
-    assert want in seen, (want, sorted(seen))
-print(len(res), "rows, all validated")
-PY
+must_judge copy-all "$tmp/out"
 # One combination: sizes increase, every row passes (tests/json_check.py).
 run --memory pinned --direction htod --method ce --start 1K --end 1M --grow 4 -r 3 --format json
 expect_rc 0 "pinned htod range"
@@ -50,18 +30,7 @@ grep -q '^size,memory,direction,method,gpu,median_gibs,' "$tmp/out" || { cat "$t
 if grep -q '^#define HAVE_CUPTI 1' "$top_builddir/config.h"; then
     run -U --memory managed-device,pinned --direction dtoh --method prefetch,ce --size 1M -r 3 --format json
     expect_rc 0 "--counters"
-    "$PYTHON3" - "$tmp/out" <<'PY' || fail "--counters values"
-import json, sys
-res = [o for o in map(json.loads, open(sys.argv[1])) if o["type"] == "result"]
-assert res, "no rows"
-for r in res:
-    print(r["memory"], r["method"], "DtoH/rep", r["dtoh_bytes_per_rep"], "place HtoD/rep", r["place_htod_bytes_per_rep"])
-    assert r["dtoh_bytes_per_rep"] is not None, "CUPTI counters off on a GPU machine: %r" % r
-    if r["memory"] == "managed-device":
-        assert r["dtoh_bytes_per_rep"] >= 1 << 20 and r["place_htod_bytes_per_rep"] >= 1 << 20, r
-    else:
-        assert r["dtoh_bytes_per_rep"] == 0 and r["htod_bytes_per_rep"] == 0, r
-PY
+    must_judge copy-counters "$tmp/out"
 fi
 # Peer copies need two GPUs: with one, a clear 77.
 n=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')

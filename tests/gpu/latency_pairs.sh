@@ -21,8 +21,7 @@ for a in H P D MH MD; do
             continue
         fi
         expect_rc 0 "$a $b"
-        awk '!/^#/ { n++; if ($2 <= 0 || $NF != "Pass") bad = 1 } END { exit !(n == 17 && !bad) }' "$tmp/out" \
-            || { cat "$tmp/out"; fail "$a $b rows"; }
+        must_judge table-pass 17 "$tmp/out"
         echo "$a $b: 17 sizes validated"
     done
 done
@@ -30,8 +29,7 @@ done
 for extra in "--place-with prefetch" "--place once" "--advise preferred=gpu,accessed-by=cpu"; do
     run_mpi 2 "$lat" -m 1:1M -i 10 -x 1 -c $extra MD MH
     expect_rc 0 "MD MH $extra"
-    awk '!/^#/ { n++; if ($NF != "Pass") bad = 1 } END { exit !(n == 21 && !bad) }' "$tmp/out" \
-        || { cat "$tmp/out"; fail "MD MH $extra rows"; }
+    must_judge table-pass 21 "$tmp/out" no
     echo "MD MH $extra: 21 sizes validated"
 done
 # A GPU index past the last: one line naming it, exit 1.

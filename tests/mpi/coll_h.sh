@@ -4,13 +4,18 @@
 . "$top_srcdir/tests/lib.sh"
 COLL=$top_builddir/mpi/collective
 
-for prog in umb_bcast umb_allreduce umb_reduce umb_allgather umb_alltoall; do
+programs=$(programs_of collective)
+[ -n "$programs" ] || fail "programs.txt lists no collective"
+rooted=
+for path in $programs; do
+    prog=${path##*/}
     for np in 2 4; do
         run_mpi $np "$COLL/$prog" -m 4:64K -i 10 -x 2 -c -f --timeout 60
         expect_rc 0 "$prog -np $np"
         grep -q '^# Size *Avg Latency(us) *Min Latency(us) *Max Latency(us) *P50 Latency(us) *P99 Latency(us) *Iterations *Validation$' "$tmp/out" \
             || fail "$prog: column line"
         grep -q "^# Ranks: $np$" "$tmp/out" || fail "$prog: ranks"
+        [ $np -eq 4 ] && grep -q '^# Root: rank 0$' "$tmp/out" && rooted="$rooted $prog"
         grep -q '^# Buffers: all H$' "$tmp/out" || fail "$prog: buffers"
         # 15 sizes, 4 B to 64 KiB; min <= avg <= max over ranks' means; 10 iterations; Pass.
         awk '!/^#/ { n++; if ($1 != 2^(n+1) || !($3 <= $2 && $2 <= $4) || $2 <= 0 || $7 != 10 || $8 != "Pass") bad = 1 }
@@ -18,7 +23,9 @@ for prog in umb_bcast umb_allreduce umb_reduce umb_allgather umb_alltoall; do
     done
 done
 
-for prog in umb_bcast umb_reduce; do
+# The collectives with a root (their header names it) take -k.
+[ -n "$rooted" ] || fail "no collective names a root"
+for prog in $rooted; do
     run_mpi 4 "$COLL/$prog" -m 4:1K -i 8 -c -k rotate
     expect_rc 0 "$prog -k rotate"
     grep -q '^# Root: rotating' "$tmp/out" || fail "$prog: rotating root in header"

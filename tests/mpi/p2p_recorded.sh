@@ -31,7 +31,8 @@ else:
     print("%s table rows: %s" % (label, " ".join(l.split()[0] for l in text if l[:1].isdigit())))
 PY
 }
-for prog in umb_latency umb_bw umb_bibw umb_mbw_mr; do
+for path in $(programs_of pt2pt); do
+    prog=${path##*/}
     for how in "-m 1:64 -i 20 -x 2" "-m 1:64 -i 20 -x 2 -f" "-m 1:64 -i 20 -x 2 --format json" "-m 8:32 -i 20 -x 2 -c --format json" \
                "-m 4:4 -i 20 -x 2 -W 4 -c" "-m 8:8 -i 10 --loop handshake --format json"; do
         case "$prog $how" in umb_latency*-W*) continue ;; esac

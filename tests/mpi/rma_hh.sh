@@ -6,8 +6,13 @@
 # in one line with what to try, and exits 77. Needs no GPU.
 . "$top_srcdir/tests/lib.sh"
 RMA=$top_builddir/mpi/rma
+base_flags=$mpi_flags
+window_flags
+programs=$(programs_of rma)
+[ -n "$programs" ] || fail "programs.txt lists no one-sided program"
 
-for prog in umb_put_latency umb_get_latency umb_put_bw; do
+for path in $programs; do
+    prog=${path##*/}
     run_mpi 2 "$RMA/$prog" -m 1:64K -i 50 -x 5 --timeout 60
     expect_rc 0 "$prog H H"
     grep -q '^# RMA window: MPI_Win_create over rank 1.s buffer (65536 bytes); MPI_Win_lock_all' "$tmp/out" || fail "$prog: no window line"
@@ -33,8 +38,9 @@ done
 # epoch, not before).
 for sync in flush flush_local lock lock_all fence pscw; do
     for win in create dynamic; do
-        for prog in umb_put_latency umb_get_latency umb_put_bw; do
-            W=; [ $prog = umb_put_bw ] && W="-W 4"
+        for path in $programs; do
+            prog=${path##*/}
+            W=; case $prog in *_bw) W="-W 4" ;; esac
             run_mpi 2 "$RMA/$prog" -s $sync -w $win -m 1:4K -i 10 -x 1 $W -c --format json --timeout 60
             expect_rc 0 "$prog -s $sync -w $win -c"
             json_check --rows 13 --validation pass
@@ -63,7 +69,7 @@ grep -q '"window":8,"window_buffers":"8 per rank (one per operation: every slot 
 # Open MPI without an osc component that can make this window: one line, exit 77.
 if "$MPIEXEC" --version 2>&1 | grep -q "Open MPI"; then
     rc=0
-    timeout "$RUN_LIMIT" "$MPIEXEC" $mpi_flags --mca osc sm -np 2 "$RMA/umb_put_latency" -m 8:8 </dev/null >"$tmp/out" 2>"$tmp/err" || rc=$?
+    timeout "$RUN_LIMIT" "$MPIEXEC" $base_flags --mca osc sm -np 2 "$RMA/umb_put_latency" -m 8:8 </dev/null >"$tmp/out" 2>"$tmp/err" || rc=$?
     [ $rc -eq 77 ] && [ "$(grep -c '^umb_put_latency: ' "$tmp/err")" -eq 1 ] \
         && grep -q "^umb_put_latency: rank [01] on .*: this MPI cannot make a window (MPI_Win_create: .*); Open MPI: try --mca osc ucx" "$tmp/err" \
         || { cat "$tmp/out" "$tmp/err"; fail "no window: exit $rc"; }

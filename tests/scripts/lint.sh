@@ -6,7 +6,7 @@
 . "$top_srcdir/tests/lib.sh"
 [ -n "${PYTHON3:-}" ] || skip "python3 not found"
 S=$top_srcdir/scripts
-files="$S/umbench/*.py $S/umb-run $S/umb-compare $S/umb-findings $S/umb-tune $S/umb-plot $top_srcdir/reframe-checks/*.py $top_srcdir/tests/tools/overhead $top_srcdir/tests/json_check.py"
+files="$S/umbench/*.py $S/umb-run $S/umb-compare $S/umb-findings $S/umb-tune $S/umb-plot $top_srcdir/reframe-checks/*.py $top_srcdir/tests/tools/overhead $top_srcdir/tests/json_check.py $top_srcdir/tests/gpu/judge.py $top_srcdir/tests/gpu/judge_node.py $top_srcdir/tests/gpu/replay.py"
 if "$PYTHON3" -m pyflakes --version >/dev/null 2>&1; then
     "$PYTHON3" -m pyflakes $files || fail "pyflakes found the above"
 elif command -v pyflakes3 >/dev/null; then

@@ -31,8 +31,24 @@ PY
 grep -q '^# \[0\] r/a: ' "$tmp/cmp" && grep -q '^# \[1\] r/b: ' "$tmp/cmp" && [ "$(grep -c '^[0-9]* *\[1\] .* A/A: no verdict (2 rounds' "$tmp/cmp")" -eq 2 ] \
     || { cat "$tmp/cmp"; fail "umb-compare: the same build under two names is not an A/A pair"; }
 
+one_line 1 "umb_put_latency not found in $PT2PT, nor in mpi/rma under them" \
+    $RUN --set full --match '^umb_put_latency H H$' --bindir "$PT2PT" --out "$tmp/x"
+
+one_line 1 "--build a=$tmp/nothere: no umbench-build.json there" $RUN --build "a=$tmp/nothere" --out "$tmp/x"
+one_line 1 "--build a: expected NAME=DIR" $RUN --build a --out "$tmp/x"
+one_line 1 "--build with --config" $RUN --build "a=$top_builddir" --config c:X=1 --out "$tmp/x"
+one_line 1 "--build with --bindir" $RUN --build "a=$top_builddir" --bindir "$PT2PT" --out "$tmp/x"
+one_line 1 "--build: a name given twice (a, a)" $RUN --build "a=$top_builddir" --build "a=$top_builddir" --out "$tmp/x"
+printf '{"mpiexec": ""}' >"$tmp/umbench-build.json"
+one_line 1 "names no launcher" $RUN --build "a=$tmp" --out "$tmp/x"
+[ ! -e "$tmp/x" ] || fail "a refused --build wrote results"
+
 # Every family's programs are found under a build folder's top, one-sided
-# ones in mpi/rma too: through --build, and through --bindir naming the top.
+# ones in mpi/rma too: through --build, and through --bindir naming the top
+# (with the flags, if any, under which this MPI makes a window).
+window_flags
+flags=${mpi_flags:+:$mpi_flags}
+export MPIEXEC_FLAGS="$mpi_flags"
 for how in --build --bindir; do
     rm -rf "$tmp/f"
     case $how in --build) where="a=$top_builddir$flags" ;; *) where=$top_builddir ;; esac
@@ -47,15 +63,4 @@ for r in m["runs"]:
     assert os.path.join(build, want[r["program"]], r["program"]) in r["command"], r["command"]
 PY
 done
-one_line 1 "umb_put_latency not found in $PT2PT, nor in mpi/rma under them" \
-    $RUN --set full --match '^umb_put_latency H H$' --bindir "$PT2PT" --out "$tmp/x"
-
-one_line 1 "--build a=$tmp/nothere: no umbench-build.json there" $RUN --build "a=$tmp/nothere" --out "$tmp/x"
-one_line 1 "--build a: expected NAME=DIR" $RUN --build a --out "$tmp/x"
-one_line 1 "--build with --config" $RUN --build "a=$top_builddir" --config c:X=1 --out "$tmp/x"
-one_line 1 "--build with --bindir" $RUN --build "a=$top_builddir" --bindir "$PT2PT" --out "$tmp/x"
-one_line 1 "--build: a name given twice (a, a)" $RUN --build "a=$top_builddir" --build "a=$top_builddir" --out "$tmp/x"
-printf '{"mpiexec": ""}' >"$tmp/umbench-build.json"
-one_line 1 "names no launcher" $RUN --build "a=$tmp" --out "$tmp/x"
-[ ! -e "$tmp/x" ] || fail "a refused --build wrote results"
 exit 0

@@ -23,7 +23,7 @@ typedef struct {
     char host[256];
     umb_kind kind;           /* this rank's buffer kind */
     int gpu;                 /* GPU in use, -1 when none */
-    char gpu_from[64];       /* how it was chosen */
+    char gpu_from[160];      /* how it was chosen, and CUDA_VISIBLE_DEVICES where it narrows what the rank sees */
     umb_verdict aware;       /* may D go to this MPI (util/aware.h) */
     umb_aware_facts facts;
     char aware_why[384], ucx_version[32], pml[32];

@@ -23,7 +23,7 @@ static int is_on_device_managed(umb_kind k) { return k == UMB_MD; }
 
 /* What each rank tells rank 0 for the header. */
 typedef struct {
-    char host[64], cpus[96], numa[32], gpu_from[64], gpu_name[96], pci_bus[32], link[64], local_from[40];
+    char host[64], cpus[96], numa[32], gpu_from[160], gpu_name[96], pci_bus[32], link[64], local_from[40];
     int gpu, gpu_numa, kind, local_rank, unbound;
 } rank_info;
 

@@ -86,6 +86,14 @@ static int choose_gpu(umb_bench *b, int local_rank, const char *from, int count,
         b->gpu = local_rank % count;
         snprintf(b->gpu_from, sizeof b->gpu_from, "local rank %d (%s)", local_rank, from);
     }
+    /* A launcher or wrapper that gives each rank its own GPU (Slurm's
+       --gpus-per-task) makes every rank's GPU "0": the PCI bus says which it
+       is, and the choice says why the index is what it is. */
+    const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+    if (visible) {
+        size_t used = strlen(b->gpu_from);
+        snprintf(b->gpu_from + used, sizeof b->gpu_from - used, " of %d visible (CUDA_VISIBLE_DEVICES=%.60s)", count, visible);
+    }
     umb_gpu_use(b->gpu);
     return 0;
 }

@@ -1,0 +1,340 @@
+"""The readings of the GPU tests: what each test in tests/gpu asserts about
+the programs' output, apart from the runs that make it, so that CI runs the
+same readings on output recorded on a GPU machine (tests/gpu/recorded.sh,
+tests/data/gpu) and a renamed field fails there, not only on the next GPU run.
+
+usage: judge.py NAME ARG...   (the tests call it through judge in tests/lib.sh)
+
+Exit status: 0 the reading holds, 1 it does not (the reason on stderr), 3 a
+figure missed a goal worth another try (physics' pinned copies), 2 bad use.
+Each reading is a function below, named in READINGS; tests/gpu/judge_node.py
+holds those of one rank per GPU.
+"""
+import json
+import math
+import re
+import sys
+
+
+def objects(path):
+    """A JSON Lines file's objects, the end record included."""
+    with open(path) as f:
+        return [json.loads(l) for l in f if l.strip()]
+
+
+def results(path, size=None):
+    return [o for o in objects(path) if o.get("type") == "result" and (size is None or o["size"] == size)]
+
+
+def header(path):
+    """The program's header: its first object, or the first after umb-run's run record."""
+    heads = [o for o in objects(path)[:2] if o.get("type") == "header"]
+    assert heads, "no header among the first objects: %r" % objects(path)[:2]
+    return heads[0]
+
+
+def table_pass(rows, path, positive="yes"):
+    """A table whose ROWS result lines all end in Pass (and, for timings, whose second column is above 0)."""
+    lines = [l.split() for l in open(path) if l.strip() and not l.startswith("#")]
+    assert len(lines) == int(rows), "%d rows, expected %s" % (len(lines), rows)
+    for f in lines:
+        assert f[-1] == "Pass", "not validated: %s" % " ".join(f)
+        assert positive != "yes" or float(f[1]) > 0, "a figure at or below 0: %s" % " ".join(f)
+
+
+def copy_pinned(path):
+    """umb_copy pinned 256 MiB each way: at most the link the header reports; exit 3 below 80% of it."""
+    link = header(path)["gpus"][0]["link_limit_gbs"]
+    assert link and link > 0, "the header gives no link limit"
+    rows = results(path)
+    assert {r["direction"] for r in rows} == {"htod", "dtoh"}, rows
+    ok = True
+    for r in rows:
+        pct = 100 * r["median_gbs"] / link
+        print("pinned %s: %.2f GB/s, %.1f%% of the %.1f GB/s link" % (r["direction"], r["median_gbs"], pct, link))
+        assert pct <= 100, "pinned %s above the link" % r["direction"]
+        ok = ok and pct >= 80
+    return 0 if ok else 3
+
+
+def physics_um(accessed_by, demand, pinned):
+    """umb_um run 1: accessed-by at 70% or more of the pinned copies to the GPU (umb_copy's output PINNED, the
+    same test's), demand paging under half the link."""
+    def run1(path):
+        link = header(path)["gpus"][0]["link_limit_gbs"] * 1e9 / 2**30  # GiB/s
+        return results(path)[0]["run1_gibs"], link
+    ab, link = run1(accessed_by)
+    dem, _ = run1(demand)
+    pinned = [r for r in results(pinned) if r["direction"] == "htod"][0]["median_gbs"] * 1e9 / 2**30
+    print("run 1: accessed-by %.1f GiB/s (%.1f%% of pinned copies, %.1f%% of the link), demand paging %.1f GiB/s;"
+          " pinned copies %.1f GiB/s, link %.1f GiB/s" % (ab, 100 * ab / pinned, 100 * ab / link, dem, pinned, link))
+    assert ab >= 0.7 * pinned, "accessed-by below 70% of this run's pinned copies in run 1"
+    assert ab <= link * 1.02, "accessed-by above the link"
+    assert dem < 0.5 * link, "demand paging at link speed in run 1: the pages were not on the host?"
+
+
+def link_gbs(text):
+    """"Gen5 x16 (max Gen5 x16)": the current link, one direction, GB/s (0 if unknown)."""
+    m = re.match(r"Gen(\d) x(\d+)", text or "")
+    if not m:
+        return 0
+    gts = {1: 2.5, 2: 5, 3: 8, 4: 16, 5: 32, 6: 64}[int(m.group(1))]
+    return gts * int(m.group(2)) * (0.8 if int(m.group(1)) < 3 else 128 / 130) / 8
+
+
+def physics_mdmd(hh_path, md_path):
+    """MD MD through an MPI that is not CUDA-aware is slower than H H by the message's crossing of the link."""
+    hh, head, md = results(hh_path)[0], header(md_path), results(md_path)[0]
+    aware = str(head.get("cuda_aware", ""))
+    if not aware.startswith("no"):
+        print("not judged: this MPI may be CUDA-aware (%s)" % aware)
+        return
+    link = max(link_gbs(r.get("gpu_pcie")) for r in head["ranks"])
+    assert link, "the header gives no link rate"
+    cross_us = md["size"] / (link * 1e9) * 1e6
+    gap = md["p50_latency_us"] - hh["p50_latency_us"]
+    print("%d B one-way p50: H H %.2f us, MD MD %.2f us, gap %.2f us, the message across the link %.2f us"
+          % (md["size"], hh["p50_latency_us"], md["p50_latency_us"], gap, cross_us))
+    assert gap >= cross_us, "MD MD is not slower than H H by the message's crossing of the link"
+
+
+def copy_all(path):
+    """umb_copy, every combination: validated, ordered statistics, at most the link, Placed % on managed rows."""
+    head, res = header(path), results(path)
+    assert head["gpus"] and "combinations" in head, head
+    seen = set()
+    for r in res:
+        assert r["validation"] == "pass", r
+        assert r["median_gbs"] > 0 and r["min_gbs"] <= r["median_gbs"] <= r["max_gbs"], r
+        assert r["link_pct"] is None or r["link_pct"] <= 100, r
+        assert (r["placed_pct"] is not None) == r["memory"].startswith("managed"), r
+        seen.add((r["memory"], r["direction"], r["method"]))
+    for want in [("pinned", "htod", "ce"), ("pinned", "dtoh", "sm"), ("managed-host", "htod", "prefetch"),
+                 ("managed-host", "htod", "demand"), ("managed-device", "dtoh", "demand"),
+                 ("wc", "bidir", "ce"), ("device", "dtod", "sm"), ("registered", "dtoh", "ce")]:
+        assert want in seen, (want, sorted(seen))
+    print(len(res), "rows, all validated")
+
+
+def copy_counters(path):
+    """umb_copy -U: a managed-device prefetch to the host moves the buffer each repetition; pinned migrates nothing."""
+    res = results(path)
+    assert res, "no rows"
+    for r in res:
+        print(r["memory"], r["method"], "DtoH/rep", r["dtoh_bytes_per_rep"], "place HtoD/rep", r["place_htod_bytes_per_rep"])
+        assert r["dtoh_bytes_per_rep"] is not None, "CUPTI counters off on a GPU machine: %r" % r
+        if r["memory"] == "managed-device":
+            assert r["dtoh_bytes_per_rep"] >= 1 << 20 and r["place_htod_bytes_per_rep"] >= 1 << 20, r
+        else:
+            assert r["dtoh_bytes_per_rep"] == 0 and r["htod_bytes_per_rep"] == 0, r
+
+
+def counters(md_path, hh_path):
+    """--counters: an MD send through a non-aware MPI migrates the message each iteration; H H shows no GPU faults."""
+    md = [o for o in objects(md_path) if o["type"] == "rank_counters"]
+    hh = [o for o in objects(hh_path) if o["type"] == "rank_counters"]
+    assert md and hh, "no rank_counters records"
+    for o in md + hh:
+        assert o["cupti"], "CUPTI counters did not start on this GPU machine: %r" % o
+    for o in md:
+        it, size = o["iterations"], o["size"]
+        if o["rank"] == 0:  # sends from MD: the CPU reads device-resident pages
+            print("MD rank 0 size %7d: DtoH %9.0f B/it, placement HtoD %9.0f B/it, CPU faults %.1f/it"
+                  % (size, o["dtoh_bytes"] / it, o["place_htod_bytes"] / it, o["cpu_faults"] / it))
+            assert o["dtoh_bytes"] >= size * it, "DtoH below the message size: %r" % o
+            assert o["place_htod_bytes"] >= size * it, "placement did not move the pages back: %r" % o
+            assert o["cpu_faults"] >= it, "no CPU fault per iteration: %r" % o
+        else:  # H on rank 1
+            assert o["gpu_fault_groups"] == 0 and o["htod_bytes"] == 0, o
+    for o in hh:
+        assert o["gpu_fault_groups"] == 0 and o["htod_bytes"] == 0 and o["dtoh_bytes"] == 0, o
+    print("ok: %d MD rows, %d H H rows" % (len(md), len(hh)))
+
+
+def path_md(path, rows="16"):
+    """--path MD MD: through a non-aware MPI every round trip stages or migrates at least the message."""
+    aware = header(path)["cuda_awareness"]["verdict"]
+    res = results(path)
+    assert len(res) == int(rows), "%d rows, expected %s" % (len(res), rows)
+    for r in res:
+        staged = r["copy_htod_bytes_per_iter"] + r["copy_dtoh_bytes_per_iter"]
+        moved = (r["htod_bytes_per_iter"] or 0) + (r["dtoh_bytes_per_iter"] or 0)
+        print("MD MD %7d B (CUDA-aware: %s): path %-8s copies HtoD+DtoH %9.0f B/it, migrated %9.0f B/it"
+              % (r["size"], aware, r["path"], staged, moved))
+        assert r["path"] != "unknown", "CUPTI recorded no copies: %r" % r
+        if aware == "no":
+            assert staged + moved >= r["size"], "less than the message moved per round trip: %r" % r
+            assert r["path"] in ("migrated", "staged", "mixed"), r
+
+
+def path_dd(path, direct_from="65536"):
+    """--path D D through a CUDA-aware MPI: from DIRECT_FROM bytes up, GPU to GPU with at least the message."""
+    objs = objects(path)
+    res = [o for o in objs if o.get("type") == "result"]
+    assert res, "no rows"
+    for r in res:
+        gpu = r["copy_dtod_bytes_per_iter"] + (r.get("copy_ptop_bytes_per_iter") or 0)
+        print("D D %7d B: path %-7s DtoD+PtoP %9.0f B/it, HtoD %9.0f, DtoH %9.0f"
+              % (r["size"], r["path"], gpu, r["copy_htod_bytes_per_iter"], r["copy_dtoh_bytes_per_iter"]))
+        if r["size"] >= int(direct_from):
+            assert r["path"] == "direct" and gpu >= r["size"], "not GPU to GPU from %s B: %r" % (direct_from, r)
+    tables = [o for o in objs if o.get("type") == "ucx_protocol"]
+    print("UCX's tables: %d ranges" % len(tables))
+
+
+def placement(hh, observe, enforce, mh, nopagemap, counted, bcast_h, bcast_md):
+    """The placement check: observe shows small MD pages left on the host, enforce places them again, MH holds."""
+    bad = []
+
+    def check(ok, what):
+        print("%s  %s" % ("PASS" if ok else "FAIL", what))
+        if not ok:
+            bad.append(what)
+    h, ob, en, m = results(hh)[0], results(observe)[0], results(enforce)[0], results(mh)[0]
+    print("H H p50 %.2f us; observe: held %.1f%%, held p50 %s, not-held p50 %s; enforce: held %.1f%%, re-placed %d, "
+          "not placed %d, p50 %.2f us, place p50 %.2f us, check p50 %.2f us"
+          % (h["p50_latency_us"], ob["placed_pct"], ob["held_p50_latency_us"], ob["unheld_p50_latency_us"],
+             en["placed_pct"], en["replacements"], en["not_placed"], en["p50_latency_us"], en["place_p50_us"], en["check_p50_us"]))
+    check(ob["placed_pct"] < 100, "kernel placement at 4 KiB with the CPU writing between rounds: observe under 100%% held (%.1f%%)" % ob["placed_pct"])
+    check(ob["held_n"] + ob["unheld_n"] == ob["iterations"], "observe: held and not-held iterations add up to the row's")
+    check(ob["replacements"] == 0, "observe places nothing again")
+    check(en["placed_pct"] == 100 or en["replacements"] > 0, "enforce: placed 100%% or re-placed (%.1f%%, %d)" % (en["placed_pct"], en["replacements"]))
+    check(en["not_placed"] == 0 and en["iterations"] == 300, "enforce: every iteration placed and kept")
+    check(en["p50_latency_us"] > 3 * h["p50_latency_us"], "enforce: MD MD p50 %.2f us is not host speed (H H %.2f us)" % (en["p50_latency_us"], h["p50_latency_us"]))
+    check("enforce" in header(enforce)["placement_check"] and "observe" in header(observe)["placement_check"], "the header names the check")
+    check(header(enforce)["uvm_thrashing"].startswith("enable="), "the header shows the driver's thrashing parameters")
+    check(m["placed_pct"] == 100 and m["replacements"] == 0, "MH MH: every CPU placement held")
+    check("unavailable" in header(nopagemap)["placement_check"] and results(nopagemap)[0]["placed_pct"] is None,
+          "without pagemap: the header says so and Placed % is null")
+    rp = [o for o in objects(enforce) if o["type"] == "rank_placement"]
+    check(len(rp) == 2 and all(o["managed"] for o in rp), "a placement row per rank")
+    for size in (4096, 65536):
+        c = results(counted, size)[0]
+        check(c["dtoh_bytes_per_iter"] >= size, "--counters MD MD %d B: %.0f B device-to-host per round trip" % (size, c["dtoh_bytes_per_iter"]))
+    bh, bm = results(bcast_h)[0], results(bcast_md)[0]
+    check(bm["p50_latency_us"] > 3 * bh["p50_latency_us"], "umb_bcast root MD at 8 B: p50 %.2f us is not host speed (H %.2f us)" % (bm["p50_latency_us"], bh["p50_latency_us"]))
+    check(bm["placed_pct"] is not None, "umb_bcast: Placed % reported")
+    assert not bad, "%d placement checks failed" % len(bad)
+
+
+def precision(path):
+    """The precision default: every row met +-5% or is named at the end; one placement record per rank and row."""
+    objs = objects(path)
+    head, rows = objs[0], [o for o in objs if o.get("type") == "result"]
+    rec = [o for o in objs if o.get("type") == "precision"]
+    assert "the default for managed buffers" in head["precision"], head.get("precision")
+    assert len(rows) == 11 and len(rec) == 1 and rec[0]["target_pct"] == 5, rec
+    missed = {m["size"] for m in rec[0]["not_converged"]}
+    for r in rows:
+        p = r["precision_pct"]
+        assert (p is not None and p <= 5) == (r["size"] not in missed), (r, missed)
+        assert r["placed_pct"] is not None and r["not_placed"] is not None, r
+    per_rank = [o for o in objs if o.get("type") == "rank_placement"]
+    assert len(per_rank) == 2 * len(rows), len(per_rank)
+    by_size = {r["size"]: r for r in rows}
+    for o in per_rank:
+        r = by_size[o["size"]]
+        assert o["records"] == r["iterations"] + r["not_placed"], (o, r)
+    for r in rows:
+        print("%-6d %10.2f %8s %10d" % (r["size"], r["avg_latency_us"], r["precision_pct"], r["iterations"]))
+    print("not converged:", sorted(missed) or "none")
+
+
+def topo(path):
+    """tests/tools/topo_probe: links, PCIe bounds, measured copies under their nominal bounds."""
+    lines = [l.split() for l in open(path) if l.strip()]
+    nvml = [l for l in lines if l[0] == "nvml"][0][1] == "yes"
+    gpus = {int(l[1]): float(l[3]) for l in lines if l[0] == "gpu"}
+    links = {int(l[2]): l for l in lines if l[0] == "link"}
+    assert gpus and set(links) == set(gpus), (gpus, links)
+    assert links[0][3] == "same" and "same GPU" in " ".join(links[0]), links[0]
+    for j, l in links.items():
+        if j and nvml:
+            assert l[3] in ("nvlink", "pcie"), ("NVML is loaded, yet the link is", " ".join(l))
+            assert float(l[4]) > 0, ("no nominal bound", " ".join(l))
+    hosts = [l for l in lines if l[0] == "host"]
+    assert len(hosts) == len(gpus), hosts
+    for h in hosts:
+        g, htod, dtoh = int(h[1]), float(h[2]), float(h[3])
+        assert htod > 0 and dtoh > 0, ("not measured", " ".join(h))
+        if not math.isnan(gpus[g]):
+            assert htod < gpus[g] and dtoh < gpus[g], ("above the nominal PCIe bound", " ".join(h))
+        print("GPU %d: HtoD %.1f, DtoH %.1f GB/s of %.1f nominal" % (g, htod, dtoh, gpus[g]))
+    for p in (l for l in lines if l[0] == "peer"):
+        j, gbs = int(p[2]), float(p[3])
+        assert gbs > 0, ("peer copy not measured", " ".join(p))
+        bound = float(links[j][4])
+        if j and p[4] == "1" and not math.isnan(bound):
+            assert gbs < bound, ("peer copy above the link's nominal bound %.1f" % bound, " ".join(p))
+        print("0->%d: %.1f GB/s, link %s" % (j, gbs, links[j][3]))
+    for c in (l for l in lines if l[0] == "compare"):
+        assert c[3] in ("ok", "skipped"), " ".join(c)
+
+
+def um_rows(want, path):
+    """umb_um / umb_oversub JSON: WANT rows, a passed check if any, every GiB/s in (0, the memory peak]."""
+    objs = objects(path)
+    head = objs[0]
+    assert head["type"] == "header" and head["gpus"] and isinstance(head["gpus"], list) and "gpu" not in head, head
+    peak = head["hbm_peak_gibs"]
+    rows = [o for o in objs if o["type"] == "result" and "fastest_for" not in o]
+    assert len(rows) == int(want), "%d rows, expected %s" % (len(rows), want)
+    checks = [o for o in objs if o["type"] == "check"]
+    assert len(checks) <= 1 and all(c["result"] == "pass" and c["runs"] >= 1 and c["failed"] == 0 for c in checks), checks
+    for r in rows:
+        rates = [v for k, v in r.items() if k.endswith("gibs")]
+        assert rates, r
+        for v in rates:
+            assert v > 0 and (peak == 0 or v <= peak), "%r: %s GiB/s outside (0, %s]" % (r, v, peak)
+    print(" ".join("%.1f" % v for k, v in rows[0].items() if k.endswith("gibs")))
+
+
+def um_matrix(path):
+    """umb_um --matrix: two summary rows, the fastest for a single pass and for repeated passes."""
+    rows = [o for o in objects(path) if "fastest_for" in o]
+    assert [r["fastest_for"] for r in rows] == ["single", "repeated"], rows
+    for r in rows:
+        assert r["type"] == "result" and r["gibs"] > 0 and r["demand_gibs"] > 0 and r["speedup"] > 0, r
+        print("fastest for %s: advice %s, prefetch %s, %.2f GiB/s, %.1fx demand" % (r["fastest_for"], r["advice"], r["prefetch"], r["gibs"], r["speedup"]))
+
+
+def um_counters(demand_path, accessed_path, prefetch_path, oversub_path):
+    """--counters tell the policies apart: demand migrates on run 1, accessed-by reads in place, prefetch moves first."""
+    size = 64 << 20
+    demand, accessed, prefetch, over = (results(p)[0] for p in (demand_path, accessed_path, prefetch_path, oversub_path))
+    for r in (demand, accessed, prefetch):
+        print(r["advice"], r["prefetch"], "run1 HtoD", r["run1_htod_bytes"], "GPU flt", r["run1_gpu_fault_groups"],
+              "prefetch HtoD", r["run1_place_htod_bytes"])
+    assert demand["run1_htod_bytes"] is not None, "CUPTI counters off on a GPU machine"
+    assert demand["run1_htod_bytes"] >= size // 2 and demand["run1_gpu_fault_groups"] > 0, demand
+    assert accessed["run1_htod_bytes"] < size // 10, accessed
+    assert prefetch["run1_place_htod_bytes"] >= size // 2 and prefetch["run1_htod_bytes"] < size // 10, prefetch
+    assert over["htod_bytes"] > 0 and over["gpu_fault_groups"] > 0, over
+    print("oversub demand HtoD", over["htod_bytes"], "of", over["accessed_bytes"], "bytes read")
+
+
+READINGS = {
+    "table-pass": table_pass, "copy-pinned": copy_pinned, "physics-um": physics_um, "physics-mdmd": physics_mdmd,
+    "copy-all": copy_all, "copy-counters": copy_counters, "counters": counters, "path-md": path_md,
+    "path-dd": path_dd, "placement": placement, "precision": precision, "topo": topo, "um-rows": um_rows,
+    "um-matrix": um_matrix, "um-counters": um_counters,
+}
+
+
+def main(argv):
+    import judge_node
+    readings = dict(READINGS, **judge_node.READINGS)
+    if len(argv) < 2 or argv[1] not in readings:
+        sys.stderr.write("judge.py: expected a reading, one of %s; got %r\n" % (", ".join(sorted(readings)), argv[1:2]))
+        return 2
+    try:
+        rc = readings[argv[1]](*argv[2:])
+    except (AssertionError, KeyError, IndexError, TypeError, ValueError, OSError) as e:
+        sys.stderr.write("judge.py %s: %s: %s\n" % (argv[1], type(e).__name__, e))
+        return 1
+    return rc or 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, __file__.rsplit("/", 1)[0])
+    sys.exit(main(sys.argv))

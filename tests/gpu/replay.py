@@ -1,0 +1,153 @@
+"""The GPU tests' readings (tests/gpu/judge.py) on output recorded on GPU
+machines, without a GPU (tests/gpu/recorded.sh):
+
+  - every recorded call gives the status it gave there;
+  - every reading has a recording that held (a new reading must be recorded);
+  - every reading that held fails on a changed copy of its output: every
+    JSON field renamed, a table's rows removed, for path-class a row's path
+    named for the other side (a peer copy named staged, or staging direct),
+    for validated a row that failed its check;
+  - every key the recorded JSON carries is named in docs/output.md, so that a
+    field renamed in the programs and their docs fails here, not on the next
+    GPU run.
+
+usage: replay.py DATA-DIR OUTPUT-DOC
+A recorded call is DATA-DIR/MACHINE/TEST/NNN-READING/: args (one per line;
+@fK is the file fK beside it) and status (tests/lib.sh, record_reading).
+"""
+import contextlib
+import io
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import judge  # noqa: E402
+
+
+def cases(top):
+    for machine in sorted(os.listdir(top)):
+        mdir = os.path.join(top, machine)
+        if not os.path.isdir(mdir):
+            continue
+        for test in sorted(os.listdir(mdir)):
+            for name in sorted(os.listdir(os.path.join(mdir, test))):
+                yield os.path.join(mdir, test, name)
+
+
+def call(d, files=None):
+    """The reading's status on case d (its files, or the changed copies in files)."""
+    args = open(os.path.join(d, "args")).read().splitlines()
+    argv = [(files or {}).get(a[1:], os.path.join(d, a[1:])) if a.startswith("@f") else a for a in args]
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        return judge.main(["judge.py"] + argv), args[0]
+
+
+def jsonl(path):
+    try:
+        return [json.loads(l) for l in open(path) if l.strip()]
+    except ValueError:
+        return None
+
+
+def changes(d, reading):
+    """Changed copies of the case's output that its reading must refuse: (what, {fK: path})."""
+    originals = {f: os.path.join(d, f) for f in os.listdir(d) if re.fullmatch(r"f\d+", f)}
+    def renamed(o):
+        def walk(v):
+            if isinstance(v, dict):
+                return {(k if k == "type" else k + "_renamed"): walk(x) for k, x in v.items()}
+            return [walk(x) for x in v] if isinstance(v, list) else v
+        return walk(o)
+
+    def result(edit):
+        return lambda o: edit(o) if o.get("type") == "result" else o
+    swap = {"direct": "staged", "staged": "direct"}
+    edits = [("every field renamed", renamed, None),
+             ("table rows removed", None, lambda l: l if l.startswith("#") or not l.strip() else "")]
+    if reading == "path-class":
+        edits.append(("a path named for the other side", result(lambda o: dict(o, path=swap.get(o["path"], o["path"]))), None))
+    if reading == "validated":
+        edits.append(("a failed validation", result(lambda o: dict(o, validation="fail")), None))
+    for what, obj_edit, line_edit in edits:
+        tmp = tempfile.mkdtemp()
+        files, changed = {}, False
+        for f, path in originals.items():
+            objs = jsonl(path)
+            text = open(path).read()
+            if objs is not None and obj_edit:
+                new = "".join(json.dumps(o) + "\n" for o in map(obj_edit, objs) if o is not None)
+            elif objs is None and line_edit:
+                new = "".join(line_edit(l) for l in text.splitlines(True))
+            else:
+                new = text
+            changed |= new != text
+            files[f] = os.path.join(tmp, f)
+            open(files[f], "w").write(new)
+        if changed:
+            yield what, files, tmp
+        else:
+            shutil.rmtree(tmp)
+
+
+def documented(doc):
+    """The words docs/output.md names in backquotes, and the patterns it writes with N (run1_gibs ... runN_gibs)."""
+    words = set(re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)`", open(doc).read()))
+    patterns = [re.compile("^" + w.replace("N", r"\d+") + "$") for w in words if "N" in w and w.lower() != w]
+    return words, patterns
+
+
+def keys_of(path):
+    out = set()
+    for o in jsonl(path) or []:
+        out.update(k for k in o if isinstance(k, str))
+        for v in o.values():  # header lists of objects (ranks, gpus)
+            if isinstance(v, list):
+                out.update(k for x in v if isinstance(x, dict) for k in x)
+            elif isinstance(v, dict):
+                out.update(v)
+    return out
+
+
+def main(top, doc):
+    bad, held, n = [], set(), 0
+    for d in cases(top):
+        n += 1
+        want = int(open(os.path.join(d, "status")).read())
+        got, reading = call(d)
+        if got != want:
+            bad.append("%s: %s gives %d, recorded %d" % (d, reading, got, want))
+            continue
+        if want != 0:
+            continue
+        held.add(reading)
+        for what, files, tmp in changes(d, reading):
+            if call(d, files)[0] == 0:
+                bad.append("%s: %s holds on its output with %s" % (d, reading, what))
+            shutil.rmtree(tmp)
+    readings = set(judge.READINGS) | set(__import__("judge_node").READINGS)
+    for r in sorted(readings - held):
+        bad.append("reading %s has no recording that held (record it on a GPU machine: tests/data/gpu/README.md)" % r)
+    words, patterns = documented(doc)
+    unnamed = {}
+    for d in cases(top):
+        for f in os.listdir(d):
+            if re.fullmatch(r"f\d+", f):
+                for k in keys_of(os.path.join(d, f)):
+                    if k not in words and not any(p.match(k) for p in patterns):
+                        unnamed.setdefault(k, d)
+    for k, d in sorted(unnamed.items()):
+        bad.append("key %r (recorded in %s) is not named in %s" % (k, d, os.path.basename(doc)))
+    for b in bad:
+        print("FAIL: " + b)
+    print("%d recorded calls, %d readings held, %d problems" % (n, len(held), len(bad)))
+    return 1 if bad or not n else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit("usage: replay.py DATA-DIR OUTPUT-DOC")
+    sys.exit(main(sys.argv[1], sys.argv[2]))

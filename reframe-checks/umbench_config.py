@@ -23,6 +23,10 @@ EXTRA = [w.split('=', 1) for w in os.environ.get('UMBENCH_ENVIRONS', '').split()
 BAD = [w for w in EXTRA if len(w) != 2 or not w[0] or not os.path.isfile(os.path.join(w[1], 'mpicc'))]
 if BAD:  # one line and exit 1, not a traceback through ReFrame's loader
     sys.exit('umbench_config.py: UMBENCH_ENVIRONS: expected NAME=BINDIR with an mpicc in BINDIR, got %r' % '='.join(BAD[0]))
+LOCAL_JOBS = os.environ.get('UMBENCH_LOCAL_JOBS', '1')
+if not LOCAL_JOBS.isdigit() or int(LOCAL_JOBS) < 1:
+    sys.exit('umbench_config.py: UMBENCH_LOCAL_JOBS: expected a number of jobs, 1 or more, got %r' % LOCAL_JOBS)
+LOCAL_JOBS = int(LOCAL_JOBS)
 LAUNCH_ENV = [[k, v] for k, v in ROOT_OK.items()] + [['OMPI_MCA_rmaps_base_oversubscribe', '1']]
 
 site_configuration = {
@@ -60,7 +64,10 @@ site_configuration = {
                     'scheduler': 'local',
                     'launcher': 'mpirun',
                     'environs': ['openmpi'] + [name for name, _ in EXTRA],
-                    'max_jobs': 1,  # one run at a time: the figures are the machine's
+                    # One run at a time, so that the figures are the machine's;
+                    # UMBENCH_LOCAL_JOBS=N runs N at once where only the checks
+                    # matter (tests/gpu/run-all reframe).
+                    'max_jobs': LOCAL_JOBS,
                 },
             ],
         },

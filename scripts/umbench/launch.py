@@ -73,6 +73,16 @@ def launch_args(launcher, np, how):
     return launcher + flags + count
 
 
+def with_ranks(words_, np, want):
+    """The launch words with the rank count np (the last count flag's value) set to want."""
+    out = list(words_)
+    for i in range(len(out) - 2, -1, -1):
+        if out[i] in ("-n", "-np") and out[i + 1] == str(np):
+            out[i + 1] = str(want)
+            break
+    return out
+
+
 def root_env(launcher):
     """Open MPI refuses root unless told: umb-suite's two variables, as
     umb-suite sets them (README, Quick start)."""
@@ -103,7 +113,7 @@ class Launch:
     the environment and the programs' folders."""
 
     def __init__(self, launcher, how, np, bindir, here):
-        self.words, self.n, self.how = launch_args(launcher, np, how), len(launcher), how
+        self.words, self.n, self.how, self.np = launch_args(launcher, np, how), len(launcher), how, np
         self.env = dict(os.environ, **root_env(launcher))
         self.bindir, self.here = bindir, here
 
@@ -116,7 +126,8 @@ class Launch:
 
     def command(self, flags, program, args):
         """The whole command line of one run; flags go right after the launcher."""
-        return self.words[:self.n] + flags + self.words[self.n:] + [find_program(self.bindir, program, self.here)] + args
+        w = with_ranks(self.words, self.np, programs.ranks(program, self.np))
+        return w[:self.n] + flags + w[self.n:] + [find_program(self.bindir, program, self.here)] + args
 
 
 def find_program(bindir, prog, here):

@@ -23,5 +23,16 @@ def load():
     return [dict(zip(FIELDS, r)) for r in rows]
 
 
+def ranks(name, np):
+    """The ranks a run of NAME takes when the run asks for np: its registry
+    count ("2" exactly, "even" the largest even count up to np, at least 2,
+    "any" np), so that a layout of one rank per GPU (np = every GPU) still
+    starts the two-rank programs right."""
+    want = next((p["ranks"] for p in load() if p["name"] == name), "any")
+    if want.isdigit():
+        return int(want)
+    return max(2, np - np % 2) if want == "even" else np
+
+
 def of_family(family):
     return [p["name"] for p in load() if p["family"] == family]

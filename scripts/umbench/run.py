@@ -59,7 +59,8 @@ def options(argv):
     ap.add_argument("--set", default="quick", choices=sets.NAMES)
     ap.add_argument("--out", help="results folder (default umb-results/DATE-HOST)")
     ap.add_argument("--append", action="store_true", help="add these runs to the --out folder's (later rounds)")
-    ap.add_argument("--np", default="2", help="ranks (default 2)")
+    ap.add_argument("--np", default="2", help="ranks of the programs that take any number (collectives; default 2); "
+                    "two-rank programs take 2, programs of pairs the largest even number up to it (programs.txt)")
     ap.add_argument("--launcher", default="auto", choices=["auto", "mpirun", "srun", "jsrun"])
     ap.add_argument("--bindir", help="where the umb_* programs are: a build folder, or folders separated by ':'")
     ap.add_argument("--match", metavar="REGEX", help='run only the "program buffers" this finds, e.g. "^umb_bw H H$"')

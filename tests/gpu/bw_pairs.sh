@@ -12,21 +12,21 @@ aware=$(sed -n 's/^# CUDA-aware MPI: \([a-z]*\).*/\1/p' "$tmp/out")
 for prog in umb_bw umb_bibw; do
     for a in H P D MH MD; do
         for b in H P D MH MD; do
-            run_mpi 2 "$PT2PT/$prog" -m 1:256K -i 4 -x 1 -W 16 -c -f --timeout 120 "$a" "$b"
+            run_mpi 2 "$PT2PT/$prog" -m 1:256K -i 4 -x 1 -W 16 -c -f --format json --timeout 120 "$a" "$b"
             if [ "$aware" = no ] && { [ "$a" = D ] || [ "$b" = D ]; }; then
                 expect_rc 77 "$prog $a $b on a non-CUDA-aware MPI"
                 continue
             fi
             expect_rc 0 "$prog $a $b"
-            must_judge table-pass 19 "$tmp/out"
+            must_judge validated "$tmp/out" 19
         done
     done
     echo "$prog: every pair validated (D refused: MPI CUDA-aware = $aware)"
 done
 for extra in "" "--place once" "--place-with prefetch"; do
-    run_mpi 4 "$PT2PT/umb_mbw_mr" -m 1:64K -i 4 -x 1 -W 8 -c --timeout 120 $extra MD MH
+    run_mpi 4 "$PT2PT/umb_mbw_mr" -m 1:64K -i 4 -x 1 -W 8 -c --format json --timeout 120 $extra MD MH
     expect_rc 0 "umb_mbw_mr MD MH $extra"
-    must_judge table-pass 17 "$tmp/out" no
+    must_judge validated "$tmp/out" 17
 done
 echo "umb_mbw_mr MD MH, 2 pairs: validated"
 exit 0

@@ -33,15 +33,6 @@ def header(path):
     return heads[0]
 
 
-def table_pass(rows, path, positive="yes"):
-    """A table whose ROWS result lines all end in Pass (and, for timings, whose second column is above 0)."""
-    lines = [l.split() for l in open(path) if l.strip() and not l.startswith("#")]
-    assert len(lines) == int(rows), "%d rows, expected %s" % (len(lines), rows)
-    for f in lines:
-        assert f[-1] == "Pass", "not validated: %s" % " ".join(f)
-        assert positive != "yes" or float(f[1]) > 0, "a figure at or below 0: %s" % " ".join(f)
-
-
 def copy_pinned(path):
     """umb_copy pinned 256 MiB each way: at most the link the header reports; exit 3 below 80% of it."""
     link = header(path)["gpus"][0]["link_limit_gbs"]
@@ -85,9 +76,9 @@ def link_gbs(text):
 def physics_mdmd(hh_path, md_path):
     """MD MD through an MPI that is not CUDA-aware is slower than H H by the message's crossing of the link."""
     hh, head, md = results(hh_path)[0], header(md_path), results(md_path)[0]
-    aware = str(head.get("cuda_aware", ""))
-    if not aware.startswith("no"):
-        print("not judged: this MPI may be CUDA-aware (%s)" % aware)
+    aware = head["cuda_awareness"]["verdict"]
+    if aware != "no":
+        print("not judged: this MPI may be CUDA-aware (%s)" % head["cuda_aware"])
         return
     link = max(link_gbs(r.get("gpu_pcie")) for r in head["ranks"])
     assert link, "the header gives no link rate"
@@ -314,7 +305,7 @@ def um_counters(demand_path, accessed_path, prefetch_path, oversub_path):
 
 
 READINGS = {
-    "table-pass": table_pass, "copy-pinned": copy_pinned, "physics-um": physics_um, "physics-mdmd": physics_mdmd,
+    "copy-pinned": copy_pinned, "physics-um": physics_um, "physics-mdmd": physics_mdmd,
     "copy-all": copy_all, "copy-counters": copy_counters, "counters": counters, "path-md": path_md,
     "path-dd": path_dd, "placement": placement, "precision": precision, "topo": topo, "um-rows": um_rows,
     "um-matrix": um_matrix, "um-counters": um_counters,

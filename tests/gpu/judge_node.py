@@ -51,12 +51,17 @@ def visible_one(path, ngpus="any"):
 
 
 def validated(path, rows):
-    """ROWS result rows, every byte of every message checked and passed, the run ended with status 0."""
+    """ROWS result rows, every byte of every message checked and passed, each row's figure (at full precision,
+    not the table's two decimals: a loaded machine's 1 B bandwidth can print 0.00) above 0, the run ended with
+    status 0."""
     objs = objects(path)
     res = [o for o in objs if o.get("type") == "result"]
     assert len(res) == int(rows), "%d rows, expected %s" % (len(res), rows)
-    bad = [r["size"] for r in res if r.get("validation") != "pass"]
+    bad = [r["size"] for r in res if r["validation"] != "pass"]
     assert not bad, "validation not passed at sizes %s" % bad
+    metric = "avg_latency_us" if "avg_latency_us" in res[0] else "avg_bandwidth_mbs"
+    bad = [r["size"] for r in res if not (r[metric] or 0) > 0]
+    assert not bad, "%s not above 0 at sizes %s" % (metric, bad)
     assert objs[-1].get("type") == "end" and objs[-1].get("status") == 0, "no end record with status 0: %r" % objs[-1]
     print("%s %s: %d sizes validated" % (res[0]["program"], res[0]["buffers"], len(res)))
 

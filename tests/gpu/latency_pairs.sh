@@ -13,7 +13,7 @@ aware=$(sed -n 's/^# CUDA-aware MPI: \([a-z]*\).*/\1/p' "$tmp/out")
 
 for a in H P D MH MD; do
     for b in H P D MH MD; do
-        run_mpi 2 "$lat" -m 1:64K -i 20 -x 2 -c -f --timeout 120 "$a" "$b"
+        run_mpi 2 "$lat" -m 1:64K -i 20 -x 2 -c -f --format json --timeout 120 "$a" "$b"
         if [ "$aware" = no ] && { [ "$a" = D ] || [ "$b" = D ]; }; then
             expect_rc 77 "$a $b on a non-CUDA-aware MPI"
             grep -q 'needs a CUDA-aware MPI' "$tmp/err" || fail "$a $b: no refusal message"
@@ -21,15 +21,15 @@ for a in H P D MH MD; do
             continue
         fi
         expect_rc 0 "$a $b"
-        must_judge table-pass 17 "$tmp/out"
+        must_judge validated "$tmp/out" 17
         echo "$a $b: 17 sizes validated"
     done
 done
 # The other placement method and --place once validate too.
 for extra in "--place-with prefetch" "--place once" "--advise preferred=gpu,accessed-by=cpu"; do
-    run_mpi 2 "$lat" -m 1:1M -i 10 -x 1 -c $extra MD MH
+    run_mpi 2 "$lat" -m 1:1M -i 10 -x 1 -c --format json $extra MD MH
     expect_rc 0 "MD MH $extra"
-    must_judge table-pass 21 "$tmp/out" no
+    must_judge validated "$tmp/out" 21
     echo "MD MH $extra: 21 sizes validated"
 done
 # A GPU index past the last: one line naming it, exit 1.

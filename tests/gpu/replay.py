@@ -7,7 +7,7 @@ machines, without a GPU (tests/gpu/recorded.sh):
     JSON field renamed, a table's rows removed, for path-class a row's path
     named for the other side (a peer copy named staged, or staging direct),
     for validated a row that failed its check;
-  - every key the recorded JSON carries is named in docs/output.md, so that a
+  - every JSON field a reading reads is named in docs/output.md, so that a
     field renamed in the programs and their docs fails here, not on the next
     GPU run.
 
@@ -36,6 +36,29 @@ def cases(top):
         for test in sorted(os.listdir(mdir)):
             for name in sorted(os.listdir(os.path.join(mdir, test))):
                 yield os.path.join(mdir, test, name)
+
+
+READ = set()  # every JSON field a reading looked up
+
+
+class Tracked(dict):
+    """A JSON object that remembers which of its fields were read."""
+
+    def __getitem__(self, k):
+        READ.add(k)
+        return dict.__getitem__(self, k)
+
+    def get(self, k, default=None):
+        READ.add(k)
+        return dict.get(self, k, default)
+
+
+def tracked_objects(path):
+    with open(path) as f:
+        return [json.loads(l, object_hook=Tracked) for l in f if l.strip()]
+
+
+judge.objects = tracked_objects
 
 
 def call(d, files=None):
@@ -94,22 +117,13 @@ def changes(d, reading):
 
 
 def documented(doc):
-    """The words docs/output.md names in backquotes, and the patterns it writes with N (run1_gibs ... runN_gibs)."""
-    words = set(re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)`", open(doc).read()))
+    """The names docs/output.md writes in code spans (`rank`, `{"type":"rank_counters", "rank", ...}`), with
+    its patterns: held_p50_ (a prefix), run1_gibs ... runN_gibs (N a number)."""
+    spans = re.findall(r"`([^`]+)`", open(doc).read())
+    words = {w for span in spans for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", span)}
     patterns = [re.compile("^" + w.replace("N", r"\d+") + "$") for w in words if "N" in w and w.lower() != w]
+    patterns += [re.compile("^" + re.escape(w)) for w in words if w.endswith("_") and len(w) > 2]
     return words, patterns
-
-
-def keys_of(path):
-    out = set()
-    for o in jsonl(path) or []:
-        out.update(k for k in o if isinstance(k, str))
-        for v in o.values():  # header lists of objects (ranks, gpus)
-            if isinstance(v, list):
-                out.update(k for x in v if isinstance(x, dict) for k in x)
-            elif isinstance(v, dict):
-                out.update(v)
-    return out
 
 
 def main(top, doc):
@@ -132,15 +146,9 @@ def main(top, doc):
     for r in sorted(readings - held):
         bad.append("reading %s has no recording that held (record it on a GPU machine: tests/data/gpu/README.md)" % r)
     words, patterns = documented(doc)
-    unnamed = {}
-    for d in cases(top):
-        for f in os.listdir(d):
-            if re.fullmatch(r"f\d+", f):
-                for k in keys_of(os.path.join(d, f)):
-                    if k not in words and not any(p.match(k) for p in patterns):
-                        unnamed.setdefault(k, d)
-    for k, d in sorted(unnamed.items()):
-        bad.append("key %r (recorded in %s) is not named in %s" % (k, d, os.path.basename(doc)))
+    for k in sorted(READ):
+        if k not in words and not any(p.match(k) for p in patterns):
+            bad.append("the readings read %r, which %s does not name" % (k, os.path.basename(doc)))
     for b in bad:
         print("FAIL: " + b)
     print("%d recorded calls, %d readings held, %d problems" % (n, len(held), len(bad)))

@@ -200,4 +200,11 @@ EOF
 done
 grep -q '^srun -n 2 .*/umb_latency' "$tmp/launch.log" || { cat "$tmp/launch.log"; fail "umb-run did not launch with srun -n 2"; }
 grep -q '^jsrun -n 2 -a 1 -g 1 -c 1 .*/umb_latency' "$tmp/launch.log" || { cat "$tmp/launch.log"; fail "umb-run did not launch with jsrun -n 2 -a 1 -g 1 -c 1"; }
+# --np N (a layout of one rank per GPU): the collectives get N, the two-rank
+# programs 2, those of pairs the largest even count (programs.txt's ranks).
+: >"$tmp/launch.log"
+env -u MPIEXEC SLURM_JOB_ID=42 PATH="$tmp/bin:$PATH" $RUN --set full --np 3 --match '^umb_(latency|mbw_mr|bcast) H( H)?$' \
+    --out "$tmp/np3" -- -m 8:8 -i 10 -x 1 >"$tmp/np3.log" 2>&1 || { cat "$tmp/np3.log" "$tmp/launch.log"; fail "umb-run --np 3"; }
+grep -q '^srun -n 2 .*/umb_latency ' "$tmp/launch.log" && grep -q '^srun -n 2 .*/umb_mbw_mr ' "$tmp/launch.log" \
+    && grep -q '^srun -n 3 .*/umb_bcast ' "$tmp/launch.log" || { cat "$tmp/launch.log"; fail "umb-run --np 3: the rank counts"; }
 exit 0

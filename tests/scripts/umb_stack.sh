@@ -1,7 +1,8 @@
 #!/bin/sh
 # scripts/umb-stack without a network or a build: bad arguments get one
 # line naming them and exit 1; --dry-run prints every step, a stack's
-# needs first, and writes nothing; env prints lines a shell can eval.
+# needs first, and writes nothing; env prints lines a shell can eval; a
+# failed step or SIGTERM leaves a built stack as it was and no process.
 . "$top_srcdir/tests/lib.sh"
 S="$top_srcdir/scripts/umb-stack"
 
@@ -43,14 +44,20 @@ grep -n '^== ' "$tmp/out" | sed -n '1p' | grep -q 'ucx-cu13' || { cat "$tmp/out"
 grep -q 'pip download .*libucx-cu13==1.22.0' "$tmp/out" || { cat "$tmp/out"; fail "no pinned libucx-cu13 download"; }
 # Debian's source through the machine's apt sources (deb-src made from its
 # deb lines, a private state), pinned by version; no host named anywhere.
-grep -q "apt-get .*Dir::Etc::SourceList=$tmp/p/.cache/.apt/sources.list .* update" "$tmp/out" \
-    && grep -q "apt_source $tmp/p/.cache openmpi=4.1.4-3 " "$tmp/out" \
+# Downloads go into the run's own folder (W) and reach the cache only once
+# checked; the stack is built and installed there too, then moved into place.
+W="$tmp/p/.build-XXXXXX"
+grep -q "apt-get .*Dir::Etc::SourceList=$W/apt/sources.list .* update" "$tmp/out" \
+    && grep -q "apt_source $W/download openmpi=4.1.4-3 " "$tmp/out" \
+    && grep -qx "+ mv $W/download/openmpi_4.1.4.orig.tar.xz $tmp/p/.cache/" "$tmp/out" \
     && grep -q "tar -xJf $tmp/p/.cache/openmpi_4.1.4.orig.tar.xz" "$tmp/out" || { cat "$tmp/out"; fail "no pinned Debian source download"; }
 ! grep -Eq 'https?://' "$tmp/out" || { grep -E 'https?://' "$tmp/out"; fail "--dry-run names a download host"; }
-grep -q "src_configure $tmp/p/.build-ompi4-cuda --prefix=$tmp/p/ompi4-cuda --with-cuda=.* --with-ucx=$tmp/p/ucx-cu13/libucx" "$tmp/out" || { cat "$tmp/out"; fail "configure line"; }
+grep -q "src_configure $W/ompi4-cuda --prefix=$tmp/p/ompi4-cuda --with-cuda=.* --with-ucx=$tmp/p/ucx-cu13/libucx" "$tmp/out" \
+    && grep -qx "+ src_make $W/ompi4-cuda [0-9]* $W/install" "$tmp/out" \
+    && grep -qx "+ mv $W/install$tmp/p/ompi4-cuda $tmp/p/ompi4-cuda" "$tmp/out" || { cat "$tmp/out"; fail "configure, make, install lines"; }
 [ ! -e "$tmp/p" ] || { ls -R "$tmp/p"; fail "--dry-run wrote into the prefix"; }
 "$S" --prefix "$tmp/p" --dry-run build mpich4-cuda >"$tmp/out" 2>&1 || fail "--dry-run build mpich4-cuda"
-grep -q 'with-device=ch4:ucx' "$tmp/out" && grep -q 'with-cuda-sm=90' "$tmp/out" && grep -q "^+ mpich_patch $tmp/p/.build-mpich4-cuda$" "$tmp/out" \
+grep -q 'with-device=ch4:ucx' "$tmp/out" && grep -q 'with-cuda-sm=90' "$tmp/out" && grep -q "^+ mpich_patch $W/mpich4-cuda$" "$tmp/out" \
     || { cat "$tmp/out"; fail "mpich4-cuda steps"; }
 "$S" --prefix "$tmp/p" --dry-run pack "$tmp/s.tgz" ompi5-wheel >"$tmp/out" 2>&1 || fail "--dry-run pack"
 grep -q "tar -czf $tmp/s.tgz -C / ${tmp#/}/p/ucx-cu13 ${tmp#/}/p/ompi5-wheel" "$tmp/out" || { cat "$tmp/out"; fail "pack line"; }
@@ -70,5 +77,62 @@ mkdir -p "$tmp/s/ompi5-wheel"
   [ "$MPICC" = "$tmp/s/ompi5-wheel/bin/mpicc" ] && [ "$MPIEXEC" = "$tmp/s/ompi5-wheel/bin/mpirun" ] || exit 1
   case $LD_LIBRARY_PATH in "$tmp/s/ucx-cu13/libucx/lib"*) ;; *) exit 1 ;; esac
   case $MPIEXEC_FLAGS in *"pml ucx"*) ;; *) exit 1 ;; esac ) || { cat "$tmp/env"; fail "env ompi5-wheel lines"; }
-echo "umb-stack: arguments, dry runs and env lines as expected"
+
+# A built stack is kept whatever stops a build: a cache that cannot be
+# made, a download that fails or has the wrong sha256 (no traceback; the
+# cache gets nothing unchecked), and SIGTERM during a long step, which ends
+# the step's whole process group (make -j's compilers too) within seconds
+# and removes only the run's own folder. python3 on PATH stands in for pip:
+# STANDIN=fail, bad (a wheel with the wrong sha256) or slow (two children
+# that sleep, as make -j has; pgrep finds them by this test's folder).
+mkdir -p "$tmp/bin" "$tmp/b/ucx-cu13/libucx/lib" "$tmp/c"
+cp "$(command -v sleep)" "$tmp/bin/sleeper"
+cat >"$tmp/bin/python3" <<'EOF'
+#!/bin/sh
+bin=$(dirname "$0") d=.
+while [ $# -gt 0 ]; do [ "$1" = -d ] && d=$2; shift; done
+case $STANDIN in
+fail) echo "ERROR: stand-in pip: no network" >&2; exit 1 ;;
+bad) echo not-a-wheel >"$d/libucx_cu13-1.22.0-py3-none-manylinux_2_28_x86_64.whl" ;;
+slow) "$bin/sleeper" 300 & sh -c '"$1/sleeper" 301; :' _ "$bin" & wait ;;
+esac
+EOF
+chmod +x "$tmp/bin/python3"
+echo built >"$tmp/b/ucx-cu13/libucx/lib/libucp.so.0"
+ln -s libucp.so.0 "$tmp/b/ucx-cu13/libucx/lib/libucp.so"
+built() { (cd "$tmp/b" && ls -A && find ucx-cu13 -printf '%p %y %s %T@ %l\n' | sort && find ucx-cu13 -type f -exec sha256sum {} + | sort); }
+built >"$tmp/built"
+kept() {  # kept CASE: the stack byte-identical, nothing else left in the prefix, nothing in the cache
+    built | cmp -s - "$tmp/built" && [ -z "$(ls -A "$tmp/c")" ] || { built; ls -A "$tmp/c"; fail "$1: the built stack or the cache changed"; }
+}
+stack() { env PATH="$tmp/bin:$PATH" "$S" --prefix "$tmp/b" "$@" build ucx-cu13; }
+touch "$tmp/file"
+one_line 1 "--cache '$tmp/file/c': cannot make the folder (Not a directory)" stack --cache "$tmp/file/c"
+kept "a cache that cannot be made"
+rc=0; STANDIN=fail stack --cache "$tmp/c" >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 1 ] && tail -1 "$tmp/err" | grep -q '^umb-stack: step failed .*pip download' && ! grep -q Traceback "$tmp/err" \
+    || { cat "$tmp/out" "$tmp/err"; fail "a failed download: exit $rc, expected 1 and the step named"; }
+kept "a failed download"
+STANDIN=bad one_line 1 "libucx-cu13==1.22.0: the download has no libucx_cu13-1.22.0-*.whl with sha256" stack --cache "$tmp/c"
+kept "a download with the wrong sha256"
+
+# SIGTERM to umb-stack alone (not its group), as a batch system or kill sends it.
+sleepers="$tmp/bin/sleeper 30[01]"
+left() { pkill -KILL -f "$sleepers"; fail "$@"; }
+STANDIN=slow timeout -s KILL 20 env PATH="$tmp/bin:$PATH" "$S" --prefix "$tmp/b" --cache "$tmp/c" build ucx-cu13 >"$tmp/out" 2>"$tmp/err" &
+dog=$!
+i=0; until [ "$(pgrep -c -f "$sleepers")" -eq 2 ]; do
+    i=$((i + 1)); [ $i -le 100 ] || { cat "$tmp/out" "$tmp/err"; left "the stand-in step never started"; }; sleep 0.1
+done
+t0=$(date +%s)
+kill -TERM "$(pgrep -P $dog)"
+rc=0; wait $dog || rc=$?
+[ "$rc" -ne 137 ] && [ $(($(date +%s) - t0)) -le 5 ] || left "SIGTERM: umb-stack took more than 5 s to stop (exit $rc)"
+i=0; while pgrep -f "$sleepers" >/dev/null; do
+    i=$((i + 1)); [ $i -le 20 ] || { pgrep -af "$sleepers"; left "SIGTERM: the step's processes still run"; }; sleep 0.1
+done
+[ "$rc" -ne 0 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^umb-stack: stopped by SIGTERM while building ucx-cu13" "$tmp/err" \
+    || { cat "$tmp/err"; fail "SIGTERM: exit $rc, expected non-zero and one line saying it was stopped"; }
+kept "SIGTERM during a step"
+echo "umb-stack: arguments, dry runs, env lines, failed steps and SIGTERM as expected"
 exit 0

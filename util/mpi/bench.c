@@ -48,7 +48,7 @@ void umb_bench_header(umb_bench *b, umb_header *h)
 static void no_stats(umb_stats *s)
 {
     memset(s, 0, sizeof *s);
-    s->avg = s->min = s->max = s->p50 = s->p99 = s->stddev = s->p50_lo = s->p50_hi = NAN;
+    s->avg = s->min = s->max = s->p50 = s->p99 = s->stddev = s->p50_lo = s->p50_hi = s->p25 = s->p75 = NAN;
 }
 
 /* The row's statistics over the kept iterations and, where an observer

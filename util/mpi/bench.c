@@ -69,6 +69,7 @@ static void summarize_row(umb_bench *b, const umb_sweep *sw, void *ctx, umb_row 
     long k = 0;
     for (long i = 0; i < row->iters; i++)
         if (row->keep[i]) times[k++] = times[i];
+    umb_test_slower(row->size, times, k);
     if (k || !row->iters) sw->summarize(b, ctx, row->size, times, k, &row->stats, extra);
     else no_stats(&row->stats);
 }

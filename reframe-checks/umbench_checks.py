@@ -224,7 +224,9 @@ class umbench_run(rfm.RunOnlyRegressionTest):
                 if os.path.exists(err) else ''
             self.skip(line or 'exit 77: a requirement is missing here')
         found = [r for r in recs if r.get('type') == 'finding']
-        self.findings = '; '.join('%s [%s]' % (f.get('finding'), f.get('rows')) for f in found) or 'none'
+        self.findings = '; '.join('%s [%s]%s' % (f.get('finding'), f.get('rows'),
+                                                 ' seen once' if f.get('confidence') == 'seen once' else '')
+                                  for f in found) or 'none'
         rows = [r for r in recs if r.get('type') == 'result']
         self.paths = ','.join('%s:%s' % (r['size'], r['path']) for r in rows if 'path' in r) or '-'
 

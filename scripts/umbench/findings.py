@@ -17,7 +17,7 @@ TYPICAL = {"avg_latency_us": "p50_latency_us", "avg_bandwidth_mbs": "p50_bandwid
 
 def of_file(path, problems):
     """The program's own findings in one result file."""
-    return [{k: o.get(k) for k in ("finding", "rows", "what", "try")}
+    return [{k: o.get(k) for k in ("finding", "rows", "what", "try", "confidence")}
             for _, o in results.read_objects(path, problems) if o["type"] == "finding" and isinstance(o.get("finding"), str)]
 
 
@@ -26,19 +26,23 @@ def _tally(runs):
     finding (the last round's wording), with how often it fired: `seen`
     [k, n], k of the n finished rounds of that program, pair and
     configuration; `rows_seen` {rows: rounds}; `confirmed` when it fired in
-    every round naming the same rows (docs/output.md, "Findings over rounds")."""
+    every round naming the same rows, and where a round said it was seen
+    once, in at least the rounds an interval needs (docs/output.md,
+    "Findings over rounds")."""
     found, rounds = {}, {}
     for r in (r for r in runs if results.finished(r)):
         key = (r["program"], r["buffers"], r.get("config", "default"))
         rounds.setdefault(key, set()).add(r.get("round", 1))
         for f in r.get("findings", []):
-            x = found.setdefault(key + (f["finding"],), {"rounds": set(), "rows_seen": {}})
+            x = found.setdefault(key + (f["finding"],), {"rounds": set(), "rows_seen": {}, "once": False})
+            x["once"] |= f.get("confidence") == "seen once"
             x.update(f, program=key[0], buffers=key[1], config=key[2], source="program")
             x["rounds"].add(r.get("round", 1))
             x["rows_seen"][str(f.get("rows"))] = x["rows_seen"].get(str(f.get("rows")), 0) + 1
     for key, x in found.items():
         k, n = len(x.pop("rounds")), len(rounds[key[:3]])
-        x.update(seen=[k, n], confirmed=k == n and len(x["rows_seen"]) == 1)
+        once = x.pop("once")  # a round's program saw it once: the rounds an interval needs confirm it
+        x.update(seen=[k, n], confirmed=k == n and len(x["rows_seen"]) == 1 and (not once or n >= stats.rounds_needed()))
     return found
 
 

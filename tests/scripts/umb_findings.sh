@@ -33,8 +33,10 @@ def folder(name, md_path_4m, extra_finding=None):
               open(os.path.join(d, "run.json"), "w"))
     return found
 
-staged = {"finding": "staged-managed", "rows": "8-4194304", "what": "managed buffers went through host memory", "try": "x"}
+staged = {"finding": "staged-managed", "rows": "8-4194304", "what": "managed buffers went through host memory", "try": "x",
+          "confidence": "fact"}
 a = folder("a", "staged", staged)
+assert json.load(open(os.path.join(tmp, "a", "run.json")))["runs"][1]["findings"] == [staged]  # of_file keeps every field
 kinds = sorted(f["finding"] for f in a)
 assert kinds == ["staged-managed", "staged-where-device-direct"], a
 cross = [f for f in a if f["finding"] == "staged-where-device-direct"][0]
@@ -67,6 +69,15 @@ assert got["shared-gpu"]["seen"] == [3, 3] and got["shared-gpu"]["confirmed"], g
 assert got["re-placed"]["seen"] == [2, 3] and not got["re-placed"]["confirmed"], got["re-placed"]
 assert got["inversion"]["seen"] == [3, 3] and not got["inversion"]["confirmed"], got["inversion"]
 assert got["inversion"]["rows_seen"] == {"8192,16384": 2, "4096,8192": 1}, got["inversion"]
+# A finding a program saw once (one run cannot say it repeats) is confirmed
+# neither by one round nor by every one of 3, but by every one of 6 (an
+# inversion: by the pooled rows, below); one that repeats, from one round.
+for n, conf, want in ((1, "seen once", False), (3, "seen once", False), (6, "seen once", True), (1, "repeats", True)):
+    once = [{"program": "umb_latency", "buffers": "MD MD", "file": "s%d.jsonl" % k, "status": 0, "round": k,
+             "config": "default", "findings": [{"finding": "throttled", "rows": "8-64", "what": "w", "try": "t",
+                                                "confidence": conf}]} for k in range(1, n + 1)]
+    th = {f["finding"]: f for f in findings.gather(tmp, once, results.Problems())}["throttled"]
+    assert th["confirmed"] == want and th["seen"] == [n, n] and th["confidence"] == conf, (n, conf, th)
 d = os.path.join(tmp, "rounds")
 os.makedirs(d)
 json.dump({"runs": [], "findings": list(got.values()), "configs": [{"name": "default", "env": {}, "launcher_flags": []}]},

@@ -25,6 +25,7 @@ int main(void)
     /* The median's 95% interval: order statistics 40 and 61 of 100 (the
        ranks of tests/unit/test_precision.c); none with 5 samples. */
     CHECK(s.p50_lo == 40 && s.p50_hi == 61);
+    CHECK(s.p25 == 25 && s.p75 == 75);  /* the middle half, by nearest rank */
 
     /* Ten samples: p99 is the largest, p50 the fifth. */
     double w[] = {10, 9, 8, 7, 6, 5, 4, 3, 2, 1};
@@ -43,6 +44,7 @@ int main(void)
     umb_stats r9;
     umb_stats_rate(many, 9, 100, &r9);
     CHECK(near(r9.p50_lo, 100.0 / 8) && near(r9.p50_hi, 100.0 / 2) && r9.p50_lo <= r9.p50 && r9.p50 <= r9.p50_hi);
+    CHECK(near(r9.p25, 100.0 / 3) && near(r9.p75, 100.0 / 7) && r9.p75 <= r9.p25);  /* the quartile times 3 and 7 */
     /* Unsorted times give the same rates (it sorts them). */
     double u[] = {5, 1, 2, 2};
     umb_stats r2;

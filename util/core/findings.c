@@ -5,12 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A smaller size's median must be slower than the next larger size's, the
-   95% intervals of both apart by this share and this many microseconds,
-   each row of at least this many iterations: identical programs land up to
-   6-14% apart at small sizes (docs/results/overhead.md), sub-microsecond
-   steps are the machine's, not the library's, and one extreme iteration
-   must not decide (it silenced the rule once in 10,000 on an H100). */
+/* The least step worth naming: a smaller size slower than the next larger
+   one by this share and this many microseconds, each row of at least this
+   many iterations. Identical programs land up to 6-14% apart at small sizes
+   (docs/results/overhead.md), sub-microsecond steps are the machine's, not
+   the library's, and one extreme iteration must not decide (it silenced the
+   rule once in 10,000 on an H100). The margin is also the least a timing
+   must clear a fixed level by to repeat ("throttled"). */
 #define INVERSION_MARGIN 0.20
 #define INVERSION_FLOOR_US 0.5
 #define INVERSION_MIN_ITERS 10
@@ -38,10 +39,16 @@ const char *umb_path_name(umb_path_class p)
     return p >= UMB_PATH_UNKNOWN && p <= UMB_PATH_MIGRATED ? names[p] : "unknown";
 }
 
+const char *umb_confidence_name(umb_confidence c)
+{
+    return c == UMB_REPEATS ? "repeats" : c == UMB_SEEN_ONCE ? "seen once" : "fact";
+}
+
 void umb_row_facts_unknown(umb_row_facts *f)
 {
     memset(f, 0, sizeof *f);
-    f->typical = f->best = f->typical_lo = f->typical_hi = f->payload = f->share = f->bound_gbs = NAN;
+    f->typical = f->best = f->typical_lo = f->typical_hi = f->quartile_lo = f->quartile_hi = NAN;
+    f->payload = f->share = f->bound_gbs = NAN;
     f->placed_pct = f->replaced = f->place_p50_us = NAN;
     f->copy.htod = f->copy.dtoh = f->copy.dtod = f->copy.ptop = f->copy.htoh = f->copy.copies = NAN;
     f->copy.migrated = NAN;
@@ -73,53 +80,126 @@ static umb_finding *add(umb_finding *out, int *k, int max, const char *id)
 /* Bandwidth in MB/s turns bytes into microseconds per message. */
 static const char *unit(const umb_run_facts *run) { return run->lower_is_better ? "us" : "us per message"; }
 
-/* A row's median as a time (latency, or time per message), its 95%
-   interval [lo, hi]; 0 for a row with too few iterations or no interval. */
-static int median_time(const umb_run_facts *run, const umb_row_facts *r, double *lo, double *hi)
+typedef struct {
+    double lo, hi;
+} span;
+
+/* Two values of a row's metric as times, low to high (a rate's turn over). */
+static span times_of(const umb_run_facts *run, size_t size, double a, double b)
+{
+    double x = op_time(run, size, a), y = op_time(run, size, b);
+    if (!isfinite(x) || !isfinite(y)) return (span){NAN, NAN};
+    return (span){fmin(x, y), fmax(x, y)};
+}
+
+/* A row as times: its median, the median's 95% interval (order statistics
+   over the iterations: how well this run knows it), and its band, that
+   interval with the middle half of the iterations. One run cannot see what
+   moves a median between runs (placement held or not, a context's turn on
+   a shared GPU, the scheduler), but it sees the mix those make of its
+   iterations: as the share of slow ones shifts by up to a quarter, the
+   median moves within the middle half. */
+typedef struct {
+    double mid;
+    span median, band;
+} row_time;
+
+/* 0 for a row with too few iterations or no interval. */
+static int row_time_of(const umb_run_facts *run, const umb_row_facts *r, row_time *t)
 {
     if (r->iters < INVERSION_MIN_ITERS) return 0;
-    double a = op_time(run, r->size, r->typical_lo), b = op_time(run, r->size, r->typical_hi);
-    *lo = fmin(a, b);  /* a rate's interval turns over as a time */
-    *hi = fmax(a, b);
-    return isfinite(*lo) && isfinite(*hi);
+    t->mid = op_time(run, r->size, r->typical);
+    t->median = times_of(run, r->size, r->typical_lo, r->typical_hi);
+    span q = times_of(run, r->size, r->quartile_lo, r->quartile_hi);
+    t->band = isfinite(q.lo) ? (span){fmin(q.lo, t->median.lo), fmax(q.hi, t->median.hi)} : (span){NAN, NAN};
+    return isfinite(t->mid) && isfinite(t->median.lo);
 }
 
 /* The next row with a median interval after row i, or n. */
 static int next_timed(const umb_run_facts *run, const umb_row_facts *r, int n, int i)
 {
-    double lo, hi;
-    for (i++; i < n && !median_time(run, &r[i], &lo, &hi); i++) {}
+    row_time t;
+    for (i++; i < n && !row_time_of(run, &r[i], &t); i++) {}
     return i;
+}
+
+/* slow above fast by the least step worth naming (false where unknown). */
+static int apart(double slow, double fast)
+{
+    return slow > fast * (1 + INVERSION_MARGIN) && slow - fast > INVERSION_FLOOR_US;
+}
+
+/* This run shows the step: the medians apart by the least step, their 95%
+   intervals apart at all. */
+static int seen(const row_time *small, const row_time *large)
+{
+    return apart(small->mid, large->mid) && small->median.lo > large->median.hi;
+}
+
+/* The step repeats: the bands apart by the least step (implies seen()). */
+static int repeats(const row_time *small, const row_time *large) { return apart(small->band.lo, large->band.hi); }
+
+/* The first run of consecutive steps down that pass `step`: its first
+   smaller and last larger row, or 0. A second run would be its own. */
+static int first_step(const umb_run_facts *run, const umb_row_facts *r, int n,
+                      int (*step)(const row_time *, const row_time *), int *first, int *last)
+{
+    row_time a, b;
+    *first = *last = -1;
+    for (int i = next_timed(run, r, n, -1), j; i < n; i = j) {
+        j = next_timed(run, r, n, i);
+        if (j >= n) break;
+        row_time_of(run, &r[i], &a);
+        row_time_of(run, &r[j], &b);
+        if (step(&a, &b)) {
+            if (*first < 0) *first = i;
+            *last = j;
+        } else if (*first >= 0) {
+            break;
+        }
+    }
+    return *first >= 0;
+}
+
+/* The step's figures: the medians and their ratio with its interval, then
+   the bands and the ratios they allow (what another run may show). */
+static void describe_step(const umb_run_facts *run, const umb_row_facts *r, int first, int last, umb_finding *f)
+{
+    row_time s, l;
+    row_time_of(run, &r[first], &s);
+    row_time_of(run, &r[last], &l);
+    char band[320];
+    if (!isfinite(s.band.lo) || !isfinite(l.band.lo))
+        snprintf(band, sizeof band, "the spread of their iterations is not known, so one run cannot say it repeats");
+    else
+        snprintf(band, sizeof band, "the middle halves of their iterations (with the medians' intervals), %.2f-%.2f and "
+                 "%.2f-%.2f, allow %.2f-%.2fx%s",
+                 s.band.lo, s.band.hi, l.band.lo, l.band.hi, s.band.lo / l.band.hi, s.band.hi / l.band.lo,
+                 f->confidence == UMB_REPEATS ? ": the step stands clear of what moves a median between runs"
+                                              : ", and a median moves that far between runs: one run cannot say the "
+                                                "step repeats");
+    snprintf(f->what, sizeof f->what,
+             "%s from size %zu to the larger %zu: median %.2f against %.2f %s, %.2fx (95%% interval %.2f-%.2fx, "
+             "from the iterations); %s; the least step named is %.0f%% and %.1f us",
+             f->confidence == UMB_REPEATS ? "a step down" : "in this run, a step down", r[first].size, r[last].size,
+             s.mid, l.mid, unit(run), s.mid / l.mid, s.median.lo / l.median.hi, s.median.hi / l.median.lo, band,
+             100 * INVERSION_MARGIN, INVERSION_FLOOR_US);
 }
 
 static void inversion(const umb_run_facts *run, const umb_row_facts *r, int n, umb_finding *out, int *k, int max)
 {
-    /* The step down: a size whose median interval lies above the next
-       (larger) size's by the margin. Consecutive steps are one. */
-    int first = -1, last = -1;
-    double slo, shi, llo, lhi;
-    for (int i = next_timed(run, r, n, -1), j; i < n; i = j) {
-        j = next_timed(run, r, n, i);
-        if (j >= n) break;
-        median_time(run, &r[i], &slo, &shi);
-        median_time(run, &r[j], &llo, &lhi);
-        if (slo > lhi * (1 + INVERSION_MARGIN) && slo - lhi > INVERSION_FLOOR_US) {
-            if (first < 0) first = i;
-            last = j;
-        } else if (first >= 0) {
-            break;  /* the first step is named; a second would be its own run of the rule */
-        }
+    /* One per run: the first step that repeats, else the first seen once. */
+    int first, last;
+    umb_confidence sure = UMB_REPEATS;
+    if (!first_step(run, r, n, repeats, &first, &last)) {
+        if (!first_step(run, r, n, seen, &first, &last)) return;
+        sure = UMB_SEEN_ONCE;
     }
-    if (first < 0) return;
     umb_finding *f = add(out, k, max, "inversion");
     if (!f) return;
-    median_time(run, &r[first], &slo, &shi);
-    median_time(run, &r[last], &llo, &lhi);
+    f->confidence = sure;
     snprintf(f->rows, sizeof f->rows, "%zu,%zu", r[first].size, r[last].size);
-    snprintf(f->what, sizeof f->what,
-             "a step down from size %zu to the larger %zu: median %.2f-%.2f %s against %.2f-%.2f (95%% intervals over "
-             "their iterations), apart by more than %.0f%% and %.1f us",
-             r[first].size, r[last].size, slo, shi, unit(run), llo, lhi, 100 * INVERSION_MARGIN, INVERSION_FLOOR_US);
+    describe_step(run, r, first, last, f);
     umb_path_class small = r[first].path, large = r[last].path;
     if ((small == UMB_PATH_UNKNOWN || large == UMB_PATH_UNKNOWN) && !run->path_asked)
         snprintf(f->advice, sizeof f->advice, "run with --path to see which path each size took");
@@ -206,10 +286,13 @@ static void placement(const umb_run_facts *run, const umb_row_facts *r, int n, u
     if (first < 0) return;
     umb_finding *f = add(out, k, max, "throttled");
     if (!f) return;
+    /* A timing against a fixed level: it repeats where it clears the level by the least step worth naming. */
+    f->confidence = p50 >= 0.5 * run->thrash_nap_us * (1 + INVERSION_MARGIN) ? UMB_REPEATS : UMB_SEEN_ONCE;
     umb_size_range(r[first].size, r[last].size, f->rows, sizeof f->rows);
     snprintf(f->what, sizeof f->what, "placing took up to %.0f us (P50) at sizes %s, the order of the driver's "
              "throttle for pages that bounce between CPU and GPU (uvm_perf_thrashing_nap, %.0f us): outside the "
-             "timer, but it makes the run long", p50, f->rows, run->thrash_nap_us);
+             "timer, but it makes the run long%s", p50, f->rows, run->thrash_nap_us,
+             f->confidence == UMB_REPEATS ? "" : "; but not 20% above half the nap, so one run cannot say it repeats");
     snprintf(f->advice, sizeof f->advice, "--place-with prefetch, or --place once where re-placing each time is not needed");
 }
 

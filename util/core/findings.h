@@ -34,6 +34,7 @@ typedef struct {
     size_t size;
     double typical, best;      /* the metric's p50, and its best iteration (min latency, max bandwidth) */
     double typical_lo, typical_hi;  /* the p50's 95% interval (order statistics over the iterations) */
+    double quartile_lo, quartile_hi;  /* the metric's p25 and p75: the middle half of the iterations */
     long iters;                /* iterations the row holds */
     umb_path_class path;
     umb_copy_bytes copy;
@@ -62,11 +63,19 @@ typedef struct {
     int thrash_enabled;           /* -1 unknown */
 } umb_run_facts;
 
+/* How sure a finding is (docs/output.md, "Findings"): a fact of the run
+   (bytes counted, placements, GPUs, binding) holds as it is; a rule on one
+   run's timings either repeats (its evidence stands clear of what moves
+   between runs) or was seen once, which rounds confirm or not. */
+typedef enum { UMB_FACT, UMB_REPEATS, UMB_SEEN_ONCE } umb_confidence;
+const char *umb_confidence_name(umb_confidence c);  /* "fact", "repeats", "seen once" */
+
 typedef struct {
     char id[24];       /* "inversion", "staged-managed", ... (docs/output.md) */
     char rows[96];     /* the sizes it rests on, "1-2048", or "ranks 0,1" */
-    char what[400];
+    char what[640];
     char advice[320];  /* empty when nothing is known to try */
+    umb_confidence confidence;
 } umb_finding;
 
 /* A row whose facts are all unknown (NAN, UMB_PATH_UNKNOWN), for observers to fill. */

@@ -36,6 +36,8 @@ void umb_stats_compute(double *samples, long n, umb_stats *s)
     s->max = samples[n - 1];
     s->p50 = percentile(samples, n, 50);
     s->p99 = percentile(samples, n, 99);
+    s->p25 = percentile(samples, n, 25);
+    s->p75 = percentile(samples, n, 75);
     if (umb_precision_interval(samples, n, UMB_PRECISION_MEDIAN, &s->p50_lo, &s->p50_hi)) s->p50_lo = s->p50_hi = NAN;
 }
 
@@ -57,6 +59,8 @@ void umb_stats_rate(double *t, long n, double amount, umb_stats *r)
     r->max = amount / t[0];
     r->p50 = amount / percentile(t, n, 50);
     r->p99 = amount / percentile(t, n, 99);
+    r->p25 = amount / percentile(t, n, 25);
+    r->p75 = amount / percentile(t, n, 75);
     r->stddev = n > 1 ? sqrt(var / (double)(n - 1)) : 0;
     double lo, hi;  /* of the times: the rates turn over */
     if (umb_precision_interval(t, n, UMB_PRECISION_MEDIAN, &lo, &hi) == 0) r->p50_lo = amount / hi, r->p50_hi = amount / lo;

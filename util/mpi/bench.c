@@ -48,7 +48,7 @@ void umb_bench_header(umb_bench *b, umb_header *h)
 static void no_stats(umb_stats *s)
 {
     memset(s, 0, sizeof *s);
-    s->avg = s->min = s->max = s->p50 = s->p99 = s->stddev = s->p50_lo = s->p50_hi = NAN;
+    s->avg = s->min = s->max = s->p50 = s->p99 = s->stddev = s->p50_lo = s->p50_hi = s->p25 = s->p75 = NAN;
 }
 
 /* The row's statistics over the kept iterations and, where an observer
@@ -69,6 +69,7 @@ static void summarize_row(umb_bench *b, const umb_sweep *sw, void *ctx, umb_row 
     long k = 0;
     for (long i = 0; i < row->iters; i++)
         if (row->keep[i]) times[k++] = times[i];
+    umb_test_slower(row->size, times, k);
     if (k || !row->iters) sw->summarize(b, ctx, row->size, times, k, &row->stats, extra);
     else no_stats(&row->stats);
 }

@@ -17,9 +17,17 @@ and UCX (ucx_info -c) where the MPI can use it. A value that is already the
 default is not tried. MPS is tried only with more ranks than GPUs. The
 launcher is umb-run's (MPIEXEC, MPIEXEC_FLAGS).
 
-A pass of the defaults (DIR/pilot) is timed first; from it umb-tune plans
-the settings and rounds that fit --budget and says so before the first
-round, naming the settings left out, or refuses a budget that fits none.
+A pass of the defaults (DIR/pilot) is timed first. Its header and
+findings order the settings: first those its findings' advice names
+(staged-managed names UCX_RNDV_FRAG_MEM_TYPES=cuda), then those that act
+on the transport in use (under pml ucx UCX's and the pml, under ob1 the
+BTLs and the pml), then the rest; one that cannot act on this run (a BTL
+under pml ucx, UCX's where UCX is not loaded) is not tried, one line each.
+Then umb-tune plans the settings and rounds that fit --budget, in that
+order, and says so before the first round, naming the settings left out,
+or refuses a budget that fits none. Every run has --path (the findings and
+the path column need it).
+
 Each round is one umb-run --append. From --rounds on, a setting that
 cannot beat the defaults by --min-effect at any size is dropped; under
 --budget, rounds go on for the undecided ones while they fit (at most 3x
@@ -37,7 +45,7 @@ import subprocess
 import sys
 import time
 
-from . import cli, installed, sets, tune_plan, tune_report
+from . import cli, installed, sets, tune_plan, tune_rank, tune_report
 
 CATALOGUE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "settings.json")
 LIBRARIES = ("openmpi", "ucx", "mpich", "mps")
@@ -99,46 +107,65 @@ def config_name(entry, value):
     return re.sub(r"[^A-Za-z0-9_.-]", "_", "%s-%s" % (entry["name"], value))
 
 
-def start_mps(out):
-    """An MPS server of our own: the configuration's ranks find it through
-    CUDA_MPS_PIPE_DIRECTORY; the default configuration's ranks do not."""
-    env = {"CUDA_MPS_PIPE_DIRECTORY": os.path.join(os.path.abspath(out), "mps-pipe"),
-           "CUDA_MPS_LOG_DIRECTORY": os.path.join(os.path.abspath(out), "mps-log")}
+def mps_env(out):
+    """The MPS server umb-tune starts for its configuration: the ranks find
+    it through CUDA_MPS_PIPE_DIRECTORY; the default configuration's do not."""
+    return {"CUDA_MPS_PIPE_DIRECTORY": os.path.join(os.path.abspath(out), "mps-pipe"),
+            "CUDA_MPS_LOG_DIRECTORY": os.path.join(os.path.abspath(out), "mps-log")}
+
+
+def start_mps(env):
+    """Starts the server once a setting that needs it is planned; False when it cannot."""
     for d in env.values():
         os.makedirs(d, exist_ok=True)
     if subprocess.run(["nvidia-cuda-mps-control", "-d"], env=dict(os.environ, **env)).returncode != 0:
-        return None
+        return False
     atexit.register(lambda: subprocess.run(["nvidia-cuda-mps-control"], input="quit\n", text=True, env=dict(os.environ, **env)))
-    return env
+    return True
+
+
+def chosen(a, catalogue):
+    """The catalogue entries --only names (all without it)."""
+    names = {e["name"] for e in catalogue}
+    if not a.only:
+        return catalogue
+    only = a.only.split(",")
+    if set(only) - names:
+        raise cli.Fail("--only %s: not in the catalogue; accepted: %s" % (",".join(sorted(set(only) - names)), ", ".join(sorted(names))))
+    return [e for e in catalogue if e["name"] in only]
 
 
 def plan(a, catalogue, lib, out):
     """The settings to try, and those refused with why."""
-    names = {e["name"] for e in catalogue}
-    only = a.only.split(",") if a.only else None
-    if only and set(only) - names:
-        raise cli.Fail("--only %s: not in the catalogue; accepted: %s" % (",".join(sorted(set(only) - names)), ", ".join(sorted(names))))
     tried, refused = [], []
-    for entry in (e for e in catalogue if not only or e["name"] in only):
+    for entry in catalogue:
         for value in entry["values"]:
+            env = {entry["variable"]: value} if entry["library"] != "mps" else mps_env(out)
             why = lib.check(entry, value, a.np)
             if why:
                 refused.append({"variable": entry["variable"], "value": value, "why": why})
                 print("umb-tune: not tried: %s=%s: %s" % (entry["variable"], value, why))
                 continue
-            env = {entry["variable"]: value} if entry["library"] != "mps" else start_mps(out)
-            if env is None:
-                print("umb-tune: not tried: MPS: nvidia-cuda-mps-control -d failed")
-                continue
-            tried.append({"name": config_name(entry, value), "entry": entry["name"], "variable": entry["variable"],
-                          "value": value if entry["library"] != "mps" else "on", "env": env})
+            tried.append({"name": config_name(entry, value), "entry": entry["name"], "library": entry["library"],
+                          "variable": entry["variable"], "value": value if entry["library"] != "mps" else "on", "env": env})
     if not tried:
         raise cli.Fail("no setting of the catalogue can be tried here (%d refused)" % len(refused))
     return tried, refused
 
 
+def keep_mps(tried):
+    """An MPS setting kept in the plan gets its server now; one that cannot start is dropped."""
+    for t in [t for t in tried if t.get("library") == "mps"]:
+        if not start_mps(t["env"]):
+            print("umb-tune: not tried: MPS: nvidia-cuda-mps-control -d failed")
+            tried.remove(t)
+    if not tried:
+        raise cli.Fail("no setting left to try: the MPS server did not start (nvidia-cuda-mps-control -d)")
+    return tried
+
+
 def search(a, here):
-    catalogue = read_catalogue(a.catalogue)
+    catalogue = chosen(a, read_catalogue(a.catalogue))
     out = cli.out_folder(a.out if a.out is not None else os.path.join("umb-results", "tune-" + datetime.datetime.now().strftime("%Y%m%d-%H%M%S")))
     cli.hold_lock(out, ".umb-tune.lock", "umb-tune")
     if os.path.exists(os.path.join(out, "run.json")) or os.path.exists(os.path.join(out, "pilot")):
@@ -153,12 +180,13 @@ def search(a, here):
     if rc is not None:
         return rc
     try:
+        tried, cannot_act = tune_rank.rank(tried, tune_rank.evidence(os.path.join(out, "pilot")))
         tried, left_out, a.rounds = tune_plan.fit(a, tried, pass_s, benchmarks, time.time() - t0)
     except cli.Fail:
         shutil.rmtree(os.path.join(out, "pilot"), ignore_errors=True)  # nothing searched: the folder stays free
         raise
-    record = {"tried": tried, "refused": refused, "left_out": left_out, "rounds": a.rounds, "min_effect": a.min_effect,
-              "budget": a.budget, "pass_s": round(pass_s, 1), "findings": None}
+    record = {"tried": keep_mps(tried), "refused": refused, "cannot_act": cannot_act, "left_out": left_out, "rounds": a.rounds,
+              "min_effect": a.min_effect, "budget": a.budget, "pass_s": round(pass_s, 1), "findings": None}
     tune_report.save(out, record)
     rc = tune_plan.race(a, here, out, tried, match, pass_s, t0, child)
     tune_report.save(out, record)  # when each setting was dropped
@@ -170,7 +198,7 @@ def search(a, here):
         print("umb-tune: umb-run did not finish its round (exit %d, run.json: %s); no report. umb-tune --report %s reports what "
               "finished" % (rc, state, out), file=sys.stderr)
         return rc
-    tune_report.analyse(out, record)
+    tune_report.save(out, tune_report.analyse(out, record))
 
 
 def main(here):
@@ -178,6 +206,7 @@ def main(here):
         a = options(sys.argv[1:])
         if a.report:
             t = tune_report.read(a.report)
-            return tune_report.analyse(a.report, dict(t, min_effect=a.min_effect))
+            tune_report.save(a.report, tune_report.analyse(a.report, dict(t, min_effect=a.min_effect)))
+            return None
         return search(a, here)
     cli.main("umb-tune", body)

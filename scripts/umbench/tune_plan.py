@@ -35,9 +35,16 @@ class Child:
         return self.proc.wait()
 
 
+def config_text(name, env):
+    """The --config argument of a configuration: NAME:VAR=VALUE,..."""
+    return "%s:%s" % (name, ",".join("%s=%s" % kv for kv in env.items()))
+
+
 def command(a, here, out, settings, match, append=False):
     """umb-run over the defaults, "again" (the defaults a second time: the
-    A/A floor each verdict must clear) and these settings."""
+    A/A floor each verdict must clear) and these settings. Every run has
+    --path: the pilot's findings and the report's path column rest on it,
+    and its cost falls on the defaults and the settings alike."""
     cmd = [sys.executable, os.path.join(here, "umb-run"), "--set", a.set, "--out", out, "--np", str(a.np),
            "--rounds", "1", "--run-limit", str(a.run_limit)] + (["--append"] if append else [])
     cmd += ["--match", match] if match else []
@@ -45,8 +52,9 @@ def command(a, here, out, settings, match, append=False):
     if settings is not None:
         cmd += ["--config", "again"]
         for t in settings:
-            cmd += ["--config", "%s:%s" % (t["name"], ",".join("%s=%s" % kv for kv in t["env"].items()))]
-    return cmd + a.extra
+            cmd += ["--config", config_text(t["name"], t["env"])]
+    bench = a.extra[1:] if a.extra else []
+    return cmd + ["--"] + bench + ([] if "--path" in bench else ["--path"])
 
 
 def pilot(a, here, out, child):
@@ -69,7 +77,7 @@ def pilot(a, here, out, child):
 
 
 def fit(a, tried, pass_s, benchmarks, spent):
-    """The settings that fit --budget, in catalogue order, those left out,
+    """The settings that fit --budget, in rank()'s order, those left out,
     and the rounds: --rounds, or as many as a change at every size of one
     benchmark needs to be kept over the whole table (stats.rounds_kept),
     which fewer settings make fewer. Refuses a budget that fits none."""

@@ -10,8 +10,9 @@ from . import cli, compare, results, stats
 TUNE = "tune.json"
 
 
-def read(folder):
-    """An earlier search's tune.json, checked; one line when it is not one."""
+def read(folder, min_effect=None):
+    """An earlier search's tune.json, checked, with its own min effect
+    unless one is given; one line when it is not one."""
     path = os.path.join(folder, TUNE)
     try:
         with open(path, "rb") as f:
@@ -27,6 +28,11 @@ def read(folder):
             and isinstance(t.get("rounds", 1), int)):
         raise cli.Fail("--report %s: %s is not umb-tune's (expected \"tried\" settings with %s, \"refused\", and "
                        "\"cannot_act\" with %s)" % (folder, path, ", ".join(keys), ", ".join(apart)))
+    effect = t.get("min_effect", 0.05) if min_effect is None else min_effect
+    if isinstance(effect, bool) or not isinstance(effect, (int, float)) or not 0 <= effect < 10:
+        raise cli.Fail("--report %s: %s: min_effect %r is not a fraction of at least 0 and below 10; give --min-effect"
+                       % (folder, path, effect))
+    t["min_effect"] = effect
     for x in t["tried"]:
         x.pop("stopped", None)
         x.pop("failed_runs", None)
@@ -42,10 +48,10 @@ def run_state(folder):
     return m.get("state", "finished" if m.get("runs") else None) if m else None
 
 
-def analyse(out, record):
+def analyse(out, record, written=True):
     """The report of a search from its results folder (record: the plan,
     with "tried", "refused" and "min_effect"); returns the record with the
-    findings, for tune.json."""
+    findings, for tune.json. It writes nothing: --report is a reader."""
     tried, min_effect = record["tried"], record["min_effect"]
     problems = results.Problems()
     manifest = results.read_manifest(out, required=True)
@@ -75,7 +81,7 @@ def analyse(out, record):
         print("# umb-tune: %s" % problems.summary())
     print("\numb-tune: %s: %d settings tried, %d refused, %d cannot act here, %d left out for the budget, %d findings%s"
           % (out, len(tried), len(record["refused"]), len(record.get("cannot_act") or []), len(record.get("left_out") or []),
-             len(findings), " (tune.json)"))
+             len(findings), " (tune.json)" if written else ""))
     return dict(record, findings=findings, no_verdict=no_verdict, rounds_done=manifest.get("rounds_done"))
 
 

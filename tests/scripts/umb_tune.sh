@@ -181,6 +181,81 @@ with contextlib.redirect_stdout(io.StringIO()):
     ranked, cannot = tune_rank.rank([dict(t) for t in every], dict(ev, one_sided=True, tries={}))
 assert said(cannot) == ["OMPI_MCA_pml=ucx"] and said(ranked)[-1].startswith("OMPI_MCA_btl"), (said(cannot), said(ranked))
 PY
+# Readers never write (issue 41): --report on the stand-in's folder, read
+# only, prints its report with the search's own --min-effect (20%) and
+# leaves tune.json byte for byte; so does it on a folder it could write.
+cp "$tmp/st/tune.json" "$tmp/tune.json.before"
+if [ "$(id -u)" -eq 0 ] && unshare -m --propagation private true 2>/dev/null; then
+    read_only() { unshare -m --propagation private sh -c 'mount --bind "$0" "$0" && mount -o remount,ro,bind "$0" "$0" && exec "$@"' "$tmp/st" "$@"; }
+else
+    chmod -R a-w "$tmp/st"; read_only() { "$@"; }
+fi
+rc=0; read_only "$PYTHON3" "$top_srcdir/scripts/umb-tune" --report "$tmp/st" >"$tmp/sr" 2>&1 || rc=$?
+chmod -R u+w "$tmp/st"
+[ $rc -eq 0 ] && grep -Eq '^1 +UCX_RNDV_FRAG_MEM_TYPES=cuda .* staged->direct$' "$tmp/sr" && cmp -s "$tmp/st/tune.json" "$tmp/tune.json.before" \
+    && grep -q "^umb-tune: $tmp/st: 3 settings tried, 1 refused, 4 cannot act here, 0 left out for the budget, [0-9]* findings$" "$tmp/sr" \
+    || { cat "$tmp/sr"; fail "umb-tune --report on a read-only folder: exit $rc, or not its report, or tune.json changed"; }
+"$PYTHON3" "$top_srcdir/scripts/umb-tune" --report "$tmp/st" >"$tmp/sr" 2>&1 && cmp -s "$tmp/st/tune.json" "$tmp/tune.json.before" \
+    || { cat "$tmp/sr"; fail "umb-tune --report rewrote tune.json"; }
+# Nonsense refused in one line before anything runs: an empty --only (it
+# tried everything), --min-effect 5 (read as 500%), 0.5 (read as 50%, where
+# the programs read --precision 0.5 as 0.5%) and 1_0% (Python's float reads
+# it as 10): a percentage has its % sign.
+one_line 1 "--only '': an empty name; expected catalogue names separated by commas" stand_in --only '' --budget 5 --out "$tmp/o1"
+one_line 1 "--only pml,: an empty name" stand_in --only pml, --budget 5 --out "$tmp/o1"
+[ ! -e "$tmp/o1" ] || fail "umb-tune --only '': made its folder"
+for v in 5 0.5 1_0% 1e1% 0x5 " 5%" 1000%; do
+    one_line 1 "--min-effect $v: expected a percentage with its % sign, at least 0% and below 1000%, e.g. 5%" \
+        "$PYTHON3" "$top_srcdir/scripts/umb-tune" --report "$tmp/st" --min-effect "$v"
+done
+grep -q "^# umb-tune --report $tmp/st: min effect 20% (the search's)$" "$tmp/sr" \
+    && "$PYTHON3" "$top_srcdir/scripts/umb-tune" --report "$tmp/st" --min-effect 10% | grep -q "^# umb-tune --report $tmp/st: min effect 10% (--min-effect)$" \
+    || { cat "$tmp/sr"; fail "umb-tune --report: not the search's min effect, or not the one given"; }
+# Catalogue values are data (issue 41): a value that umb-run --config would
+# split into launcher flags (mpirun ran sh, which wrote F) or into another
+# variable (LD_PRELOAD), a control character, or a variable that is not its
+# library's: one line naming the file, the entry and the value, exit 1,
+# nothing run.
+bad() {
+    printf '{"settings": [{"name": "eager", "library": "openmpi", "variable": "%s", "values": [%s], "what": "w", "doc": "d", "versions": "v"}]}\n' \
+        "$1" "$2" >"$tmp/bad.json"
+    (cd "$tmp/cwd" && one_line 1 "--catalogue $tmp/bad.json: setting 1 (eager): $3" stand_in --catalogue "$tmp/bad.json" --rounds 2 --out "$tmp/o2") \
+        || exit 1
+    [ ! -e "$tmp/o2" ] && [ ! -e "$tmp/cwd/F" ] || fail "a bad catalogue value ran something"
+}
+mkdir "$tmp/cwd"
+bad OMPI_MCA_btl_vader_eager_limit "\"16384:--oversubscribe sh -c 'id > F' x\"" \
+    "value \"16384:--oversubscribe sh -c 'id > F' x\" of OMPI_MCA_btl_vader_eager_limit: umb-run --config would read it as OMPI_MCA_btl_vader_eager_limit=16384 and launcher flags --oversubscribe sh -c id > F x; a value is data"
+bad OMPI_MCA_btl_vader_eager_limit '"8192,LD_PRELOAD=x.so"' \
+    "value '8192,LD_PRELOAD=x.so' of OMPI_MCA_btl_vader_eager_limit: umb-run --config would read it as OMPI_MCA_btl_vader_eager_limit=8192, LD_PRELOAD=x.so;"
+bad OMPI_MCA_btl_vader_eager_limit '"8192\n"' "value '8192\\n' of OMPI_MCA_btl_vader_eager_limit: a control character"
+bad LD_PRELOAD '"x.so"' "variable LD_PRELOAD is not one of openmpi's (OMPI_MCA_...)"
+# And what reaches umb-run is whole, whatever its source: a value that
+# would be split is never passed (an MPS server's folder under an --out
+# named like a variable is refused; the command refuses to build one).
+"$PYTHON3" - "$top_srcdir/scripts" <<'PY' || fail "umb-tune: a value split on its way to umb-run"
+import contextlib, io, sys, types
+sys.path.insert(0, sys.argv[1])
+from umbench import cli, tune, tune_plan
+class Lib:
+    def check(self, entry, value, np):
+        return None
+mps = {"name": "mps", "library": "mps", "variable": "CUDA_MPS_PIPE_DIRECTORY", "values": ["a daemon umb-tune starts"]}
+btl = {"name": "btl", "library": "openmpi", "variable": "OMPI_MCA_btl", "values": ["self,tcp", "^smcuda"]}
+a = types.SimpleNamespace(only=None, np=2, set="quick", run_limit=5, bindir=None, extra=[])
+with contextlib.redirect_stdout(io.StringIO()) as out:
+    tried, refused = tune.plan(a, [mps, btl], Lib(), "/tmp/a,LD_PRELOAD=x.so")
+assert [t["value"] for t in tried] == ["self,tcp", "^smcuda"] and refused[0]["why"].startswith(
+    "umb-run --config would read it as CUDA_MPS_PIPE_DIRECTORY=/tmp/a, LD_PRELOAD=x.so/mps-"), (refused, out.getvalue())
+cmd = tune_plan.command(a, "/x", "/o", tried, None)
+assert cmd[cmd.index("again") + 1:cmd.index("again") + 5] == ["--config", "btl-self_tcp:OMPI_MCA_btl=self,tcp", "--config",
+                                                             "btl-_smcuda:OMPI_MCA_btl=^smcuda"] and cmd[-2:] == ["--", "--path"], cmd
+try:
+    tune_plan.command(a, "/x", "/o", [dict(tried[0], env={"OMPI_MCA_btl": "self:-x sh"})], None)
+    raise AssertionError("a value with ':-' passed to umb-run")
+except cli.Fail as e:
+    assert "launcher flags -x sh" in str(e), e
+PY
 "$MPIEXEC" --version 2>&1 | grep -q "Open MPI" || skip "needs Open MPI (its shared-memory settings)"
 command -v ompi_info >/dev/null || skip "needs ompi_info"
 ompi_info --all --parsable | grep -q ':param:btl_vader_single_copy_mechanism:value:cma$' || skip "the vader BTL does not use CMA here"

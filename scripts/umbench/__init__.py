@@ -12,5 +12,6 @@ Each module owns one thing:
   sets      the named sets of benchmarks and buffer pairs
   run       interleaved rounds, and the umb-run command
   installed what the installed MPI and UCX know
-  tune      the explorer, umb-tune; tune_plan its budget and race; tune_report its report
+  tune      the explorer, umb-tune; tune_rank the order of its settings; tune_plan its budget and
+            race; tune_report its report
 """

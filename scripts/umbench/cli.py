@@ -39,15 +39,18 @@ def regex(text, option="--match"):
         raise Fail("%s %s: not a regular expression (%s)" % (option, text, e))
 
 
+PERCENT = re.compile(r"^(\d+(\.\d*)?|\.\d+)%$")
+
+
 def percent(text, option, low=0.0, high=10.0, low_open=False):
-    """'5%' or '0.05' -> 0.05, within [low, high) (or (low, high))."""
-    try:
-        v = float(text[:-1]) / 100 if text.endswith("%") else float(text)
-    except ValueError:
-        v = math.nan
+    """'5%' -> 0.05, within [low, high) (or (low, high)). Only a plain
+    decimal with its % sign: a bare 5 was read as 500% and a bare 0.5 as
+    50%, where the programs read --precision 0.5 as 0.5%; Python's float
+    also took '1_0' and '1e1'."""
+    v = float(text[:-1]) / 100 if PERCENT.match(text) else math.nan
     if not (math.isfinite(v) and (v > low if low_open else v >= low) and v < high):
-        raise Fail("%s %s: expected a percentage %s %g%% and below %g%%, e.g. 5%%"
-                   % (option, text, "above" if low_open else "of at least", 100 * low, 100 * high))
+        raise Fail("%s %s: expected a percentage with its %% sign, %s %g%% and below %g%%, e.g. 5%%"
+                   % (option, text, "above" if low_open else "at least", 100 * low, 100 * high))
     return v
 
 

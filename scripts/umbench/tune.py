@@ -17,15 +17,28 @@ and UCX (ucx_info -c) where the MPI can use it. A value that is already the
 default is not tried. MPS is tried only with more ranks than GPUs. The
 launcher is umb-run's (MPIEXEC, MPIEXEC_FLAGS).
 
-A pass of the defaults (DIR/pilot) is timed first; from it umb-tune plans
-the settings and rounds that fit --budget and says so before the first
-round, naming the settings left out, or refuses a budget that fits none.
+A pass of the defaults (DIR/pilot) is timed first. Its header and
+findings order the settings: first those its findings' advice names
+(staged-managed names UCX_RNDV_FRAG_MEM_TYPES=cuda), then those that act
+on the transport in use (under pml ucx UCX's and the pml, under ob1 the
+BTLs and the pml), then the rest; one that cannot act on this run (a BTL
+under pml ucx, UCX's where UCX is not loaded) is not tried, one line each.
+Then umb-tune plans the settings and rounds that fit --budget, in that
+order, and says so before the first round, naming the settings left out,
+or refuses a budget that fits none. Every run has --path (the findings and
+the path column need it).
+
 Each round is one umb-run --append. From --rounds on, a setting that
 cannot beat the defaults by --min-effect at any size is dropped; under
 --budget, rounds go on for the undecided ones while they fit (at most 3x
 --rounds). Writes DIR/tune.json (the plan, when each setting was dropped,
 the findings). When a round does not finish, umb-tune ends with umb-run's
-status; --report reports what did.
+status; --report reports what did, with the search's --min-effect unless
+given, and writes nothing.
+
+--min-effect is a percentage with its % sign (5%). A catalogue value is
+data: one holding a control character, or that umb-run --config would
+split (a ',' before NAME=, or ':-'), is refused when the catalogue is read.
 """
 import atexit
 import datetime
@@ -37,7 +50,7 @@ import subprocess
 import sys
 import time
 
-from . import cli, installed, sets, tune_plan, tune_report
+from . import cli, installed, rounds, sets, tune_plan, tune_rank, tune_report
 
 CATALOGUE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "settings.json")
 LIBRARIES = ("openmpi", "ucx", "mpich", "mps")
@@ -53,24 +66,32 @@ def options(argv):
     ap.add_argument("--out", help="results folder (default umb-results/tune-DATE)")
     ap.add_argument("--only", help="catalogue names to try (comma-separated; default: every one that applies)")
     ap.add_argument("--catalogue", default=CATALOGUE, help="settings file (default: the package's settings.json)")
-    ap.add_argument("--min-effect", default="5%", help="smaller changes count as none (default 5%%: two identical programs differ by up to 6%% on the lent VMs)")
+    ap.add_argument("--min-effect", help="smaller changes count as none (default 5%%: two identical programs differ by up to 6%% "
+                                          "on the lent VMs; with --report, the search's own)")
     ap.add_argument("--budget", help="seconds for the whole search: the settings and rounds are planned to fit it")
     ap.add_argument("--run-limit", default="120",
                     help="seconds after which one run is stopped (umb-run --run-limit; default 120: a setting "
                          "that slows a benchmark a hundred-fold would otherwise hold the whole search)")
     ap.add_argument("--bindir", help="where the umb_* programs are: a build folder, or folders separated by ':' (umb-run --bindir)")
     ap.add_argument("--report", metavar="DIR", help="print the report of an earlier search from its folder again, with this umb-tune's "
-                                                   "analysis (its tune.json is rewritten); runs nothing")
+                                                   "analysis; runs nothing and writes nothing")
     extra = argv[argv.index("--"):] if "--" in argv else []
     a = ap.parse_args(argv[:len(argv) - len(extra)])
     a.extra = extra
-    a.min_effect = cli.percent(a.min_effect, "--min-effect")
+    a.min_effect = cli.percent(a.min_effect, "--min-effect") if a.min_effect is not None else None
     a.rounds = cli.count(a.rounds, "--rounds", 2) if a.rounds is not None else None
     a.np = cli.count(a.np, "--np", 2)
     a.budget = cli.seconds(a.budget, "--budget") if a.budget is not None else None
     a.run_limit = cli.seconds(a.run_limit, "--run-limit")
     cli.regex(a.match)
+    if a.only is not None and "" in a.only.split(","):
+        raise cli.Fail("--only %s: an empty name; expected catalogue names separated by commas, e.g. --only pml,UCX_TLS "
+                       "(without --only every one is tried)" % (a.only or "''"))
     return a
+
+
+# Each library's variables: a catalogue entry sets one of its library's, never another program's (LD_PRELOAD).
+PREFIXES = {"openmpi": "OMPI_MCA_", "ucx": "UCX_", "mpich": "MPIR_CVAR_", "mps": "CUDA_MPS_PIPE_DIRECTORY"}
 
 
 def read_catalogue(path):
@@ -88,57 +109,93 @@ def read_catalogue(path):
     for n, e in enumerate(entries, 1):
         ok = isinstance(e, dict) and all(isinstance(e.get(k), str) and e[k] for k in ("name", "library", "variable")) \
             and e["library"] in LIBRARIES and isinstance(e.get("values"), list) and e["values"] \
-            and all(isinstance(v, str) for v in e["values"]) and re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", e["variable"])
+            and all(isinstance(v, str) for v in e["values"]) and re.match(r"^[A-Za-z0-9_.-]+$", e["name"])
         if not ok:
-            raise cli.Fail("--catalogue %s: setting %d is not {\"name\", \"library\" (one of %s), \"variable\" (a variable's name), "
-                           "\"values\" (a list of strings)}" % (path, n, ", ".join(LIBRARIES)))
+            raise cli.Fail("--catalogue %s: setting %d is not {\"name\" (letters, digits, '_', '.', '-'), \"library\" (one of %s), "
+                           "\"variable\", \"values\" (a list of strings)}" % (path, n, ", ".join(LIBRARIES)))
+        check_entry(path, n, e)
     return entries
+
+
+def check_entry(path, n, e):
+    """A catalogue value is data: one value of its library's variable, passed
+    whole. One that umb-run's --config grammar would split (a ',' before
+    NAME=, ':-' before launcher flags) or that holds a control character is
+    refused with the entry and the value."""
+    var, where = e["variable"], "--catalogue %s: setting %d (%s)" % (path, n, e["name"])
+    prefix = PREFIXES[e["library"]]
+    if not (var.startswith(prefix) if prefix.endswith("_") else var == prefix) or not rounds.ENV_NAME.match(var):
+        raise cli.Fail("%s: variable %s is not one of %s's (%s%s)" % (where, var, e["library"], prefix, "..." if prefix.endswith("_") else ""))
+    for value in e["values"]:
+        why = "empty" if not value else "a control character" if not value.isprintable() else tune_plan.unsplit({var: value})
+        if why:
+            raise cli.Fail("%s: value %r of %s: %s; a value is data, one value of its variable" % (where, value, var, why))
 
 
 def config_name(entry, value):
     return re.sub(r"[^A-Za-z0-9_.-]", "_", "%s-%s" % (entry["name"], value))
 
 
-def start_mps(out):
-    """An MPS server of our own: the configuration's ranks find it through
-    CUDA_MPS_PIPE_DIRECTORY; the default configuration's ranks do not."""
-    env = {"CUDA_MPS_PIPE_DIRECTORY": os.path.join(os.path.abspath(out), "mps-pipe"),
-           "CUDA_MPS_LOG_DIRECTORY": os.path.join(os.path.abspath(out), "mps-log")}
+def mps_env(out):
+    """The MPS server umb-tune starts for its configuration: the ranks find
+    it through CUDA_MPS_PIPE_DIRECTORY; the default configuration's do not."""
+    return {"CUDA_MPS_PIPE_DIRECTORY": os.path.join(os.path.abspath(out), "mps-pipe"),
+            "CUDA_MPS_LOG_DIRECTORY": os.path.join(os.path.abspath(out), "mps-log")}
+
+
+def start_mps(env):
+    """Starts the server once a setting that needs it is planned; False when it cannot."""
     for d in env.values():
         os.makedirs(d, exist_ok=True)
     if subprocess.run(["nvidia-cuda-mps-control", "-d"], env=dict(os.environ, **env)).returncode != 0:
-        return None
+        return False
     atexit.register(lambda: subprocess.run(["nvidia-cuda-mps-control"], input="quit\n", text=True, env=dict(os.environ, **env)))
-    return env
+    return True
+
+
+def chosen(a, catalogue):
+    """The catalogue entries --only names (all without it)."""
+    names = {e["name"] for e in catalogue}
+    if a.only is None:
+        return catalogue
+    only = a.only.split(",")
+    if set(only) - names:
+        raise cli.Fail("--only %s: not in the catalogue; accepted: %s" % (",".join(sorted(set(only) - names)), ", ".join(sorted(names))))
+    return [e for e in catalogue if e["name"] in only]
 
 
 def plan(a, catalogue, lib, out):
     """The settings to try, and those refused with why."""
-    names = {e["name"] for e in catalogue}
-    only = a.only.split(",") if a.only else None
-    if only and set(only) - names:
-        raise cli.Fail("--only %s: not in the catalogue; accepted: %s" % (",".join(sorted(set(only) - names)), ", ".join(sorted(names))))
     tried, refused = [], []
-    for entry in (e for e in catalogue if not only or e["name"] in only):
+    for entry in catalogue:
         for value in entry["values"]:
-            why = lib.check(entry, value, a.np)
+            env = {entry["variable"]: value} if entry["library"] != "mps" else mps_env(out)
+            why = lib.check(entry, value, a.np) or tune_plan.unsplit(env)
             if why:
                 refused.append({"variable": entry["variable"], "value": value, "why": why})
                 print("umb-tune: not tried: %s=%s: %s" % (entry["variable"], value, why))
                 continue
-            env = {entry["variable"]: value} if entry["library"] != "mps" else start_mps(out)
-            if env is None:
-                print("umb-tune: not tried: MPS: nvidia-cuda-mps-control -d failed")
-                continue
-            tried.append({"name": config_name(entry, value), "entry": entry["name"], "variable": entry["variable"],
-                          "value": value if entry["library"] != "mps" else "on", "env": env})
+            tried.append({"name": config_name(entry, value), "entry": entry["name"], "library": entry["library"],
+                          "variable": entry["variable"], "value": value if entry["library"] != "mps" else "on", "env": env})
     if not tried:
         raise cli.Fail("no setting of the catalogue can be tried here (%d refused)" % len(refused))
     return tried, refused
 
 
+def keep_mps(tried):
+    """An MPS setting kept in the plan gets its server now; one that cannot start is dropped."""
+    for t in [t for t in tried if t.get("library") == "mps"]:
+        if not start_mps(t["env"]):
+            print("umb-tune: not tried: MPS: nvidia-cuda-mps-control -d failed")
+            tried.remove(t)
+    if not tried:
+        raise cli.Fail("no setting left to try: the MPS server did not start (nvidia-cuda-mps-control -d)")
+    return tried
+
+
 def search(a, here):
-    catalogue = read_catalogue(a.catalogue)
+    catalogue = chosen(a, read_catalogue(a.catalogue))
+    a.min_effect = 0.05 if a.min_effect is None else a.min_effect
     out = cli.out_folder(a.out if a.out is not None else os.path.join("umb-results", "tune-" + datetime.datetime.now().strftime("%Y%m%d-%H%M%S")))
     cli.hold_lock(out, ".umb-tune.lock", "umb-tune")
     if os.path.exists(os.path.join(out, "run.json")) or os.path.exists(os.path.join(out, "pilot")):
@@ -153,12 +210,13 @@ def search(a, here):
     if rc is not None:
         return rc
     try:
+        tried, cannot_act = tune_rank.rank(tried, tune_rank.evidence(os.path.join(out, "pilot")))
         tried, left_out, a.rounds = tune_plan.fit(a, tried, pass_s, benchmarks, time.time() - t0)
     except cli.Fail:
         shutil.rmtree(os.path.join(out, "pilot"), ignore_errors=True)  # nothing searched: the folder stays free
         raise
-    record = {"tried": tried, "refused": refused, "left_out": left_out, "rounds": a.rounds, "min_effect": a.min_effect,
-              "budget": a.budget, "pass_s": round(pass_s, 1), "findings": None}
+    record = {"tried": keep_mps(tried), "refused": refused, "cannot_act": cannot_act, "left_out": left_out, "rounds": a.rounds,
+              "min_effect": a.min_effect, "budget": a.budget, "pass_s": round(pass_s, 1), "findings": None}
     tune_report.save(out, record)
     rc = tune_plan.race(a, here, out, tried, match, pass_s, t0, child)
     tune_report.save(out, record)  # when each setting was dropped
@@ -170,14 +228,20 @@ def search(a, here):
         print("umb-tune: umb-run did not finish its round (exit %d, run.json: %s); no report. umb-tune --report %s reports what "
               "finished" % (rc, state, out), file=sys.stderr)
         return rc
-    tune_report.analyse(out, record)
+    tune_report.save(out, tune_report.analyse(out, record))
 
 
 def main(here):
     def body():
         a = options(sys.argv[1:])
-        if a.report:
-            t = tune_report.read(a.report)
-            return tune_report.analyse(a.report, dict(t, min_effect=a.min_effect))
+        if a.report == "":
+            raise cli.Fail("--report '': expected the folder of an earlier search")
+        if a.report is not None:
+            # A reader: the search's own min effect unless one is given, and nothing written.
+            t = tune_report.read(a.report, a.min_effect)
+            print("# umb-tune --report %s: min effect %g%% (%s)" % (a.report, 100 * t["min_effect"],
+                                                                    "--min-effect" if a.min_effect is not None else "the search's"))
+            tune_report.analyse(a.report, t, written=False)
+            return None
         return search(a, here)
     cli.main("umb-tune", body)

@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 
-from . import cli, compare, results, stats
+from . import cli, compare, results, rounds, stats
 
 EXTRA_ROUNDS = 3  # under --budget, rounds go on to at most 3x --rounds while settings are undecided
 
@@ -35,9 +35,32 @@ class Child:
         return self.proc.wait()
 
 
+def config_text(name, env):
+    """The --config argument of a configuration: NAME:VAR=VALUE,..."""
+    return "%s:%s" % (name, ",".join("%s=%s" % kv for kv in env.items()))
+
+
+def unsplit(env):
+    """None when umb-run's --config grammar reads these variables back
+    whole, else what it would read instead (one line): a value is data,
+    never launcher flags nor another variable."""
+    text = config_text("x", env)
+    try:
+        got = rounds.parse_config(text)
+    except cli.Fail as e:
+        return "umb-run --config would refuse it (%s)" % str(e).replace("--config %s: " % text, "")
+    if got["env"] == env and not got["launcher_flags"]:
+        return None
+    said = ", ".join("%s=%s" % kv for kv in got["env"].items())
+    flags = " ".join(got["launcher_flags"])
+    return "umb-run --config would read it as %s%s" % (said, " and launcher flags %s" % flags if flags else "")
+
+
 def command(a, here, out, settings, match, append=False):
     """umb-run over the defaults, "again" (the defaults a second time: the
-    A/A floor each verdict must clear) and these settings."""
+    A/A floor each verdict must clear) and these settings. Every run has
+    --path: the pilot's findings and the report's path column rest on it,
+    and its cost falls on the defaults and the settings alike."""
     cmd = [sys.executable, os.path.join(here, "umb-run"), "--set", a.set, "--out", out, "--np", str(a.np),
            "--rounds", "1", "--run-limit", str(a.run_limit)] + (["--append"] if append else [])
     cmd += ["--match", match] if match else []
@@ -45,8 +68,12 @@ def command(a, here, out, settings, match, append=False):
     if settings is not None:
         cmd += ["--config", "again"]
         for t in settings:
-            cmd += ["--config", "%s:%s" % (t["name"], ",".join("%s=%s" % kv for kv in t["env"].items()))]
-    return cmd + a.extra
+            why = unsplit(t["env"])
+            if why:  # plan() refused these: never pass a value that would be split
+                raise cli.Fail("%s=%s: %s" % (t["variable"], t["value"], why))
+            cmd += ["--config", config_text(t["name"], t["env"])]
+    bench = a.extra[1:] if a.extra else []
+    return cmd + ["--"] + bench + ([] if "--path" in bench else ["--path"])
 
 
 def pilot(a, here, out, child):
@@ -69,7 +96,7 @@ def pilot(a, here, out, child):
 
 
 def fit(a, tried, pass_s, benchmarks, spent):
-    """The settings that fit --budget, in catalogue order, those left out,
+    """The settings that fit --budget, in rank()'s order, those left out,
     and the rounds: --rounds, or as many as a change at every size of one
     benchmark needs to be kept over the whole table (stats.rounds_kept),
     which fewer settings make fewer. Refuses a budget that fits none."""

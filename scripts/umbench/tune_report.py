@@ -10,8 +10,9 @@ from . import cli, compare, results, stats
 TUNE = "tune.json"
 
 
-def read(folder):
-    """An earlier search's tune.json, checked; one line when it is not one."""
+def read(folder, min_effect=None):
+    """An earlier search's tune.json, checked, with its own min effect
+    unless one is given; one line when it is not one."""
     path = os.path.join(folder, TUNE)
     try:
         with open(path, "rb") as f:
@@ -19,11 +20,19 @@ def read(folder):
     except (OSError, ValueError) as e:
         raise cli.Fail("--report %s: no tune.json of an earlier search there (%s)" % (folder, getattr(e, "strerror", None) or e))
     keys = ("name", "entry", "variable", "value", "env")
+    apart = ("variable", "value", "why")
     if not (isinstance(t, dict) and isinstance(t.get("tried"), list) and isinstance(t.get("refused"), list)
             and all(isinstance(x, dict) and all(k in x for k in keys) and isinstance(x["env"], dict) for x in t["tried"])
+            and isinstance(t.get("cannot_act", []), list) and all(isinstance(x, dict) and all(k in x for k in apart)
+                                                                 for x in t.get("cannot_act", []))
             and isinstance(t.get("rounds", 1), int)):
-        raise cli.Fail("--report %s: %s is not umb-tune's (expected \"tried\" settings with %s, and \"refused\")"
-                       % (folder, path, ", ".join(keys)))
+        raise cli.Fail("--report %s: %s is not umb-tune's (expected \"tried\" settings with %s, \"refused\", and "
+                       "\"cannot_act\" with %s)" % (folder, path, ", ".join(keys), ", ".join(apart)))
+    effect = t.get("min_effect", 0.05) if min_effect is None else min_effect
+    if isinstance(effect, bool) or not isinstance(effect, (int, float)) or not 0 <= effect < 10:
+        raise cli.Fail("--report %s: %s: min_effect %r is not a fraction of at least 0 and below 10; give --min-effect"
+                       % (folder, path, effect))
+    t["min_effect"] = effect
     for x in t["tried"]:
         x.pop("stopped", None)
         x.pop("failed_runs", None)
@@ -39,9 +48,10 @@ def run_state(folder):
     return m.get("state", "finished" if m.get("runs") else None) if m else None
 
 
-def analyse(out, record):
-    """The report of a search from its results folder, and tune.json
-    (record: the plan, with "tried", "refused" and "min_effect")."""
+def analyse(out, record, written=True):
+    """The report of a search from its results folder (record: the plan,
+    with "tried", "refused" and "min_effect"); returns the record with the
+    findings, for tune.json. It writes nothing: --report is a reader."""
     tried, min_effect = record["tried"], record["min_effect"]
     problems = results.Problems()
     manifest = results.read_manifest(out, required=True)
@@ -67,20 +77,25 @@ def analyse(out, record):
     limit = _limit(command)
     report_stopped(tried, runs, limit)
     report_failed(tried, runs)
-    save(out, dict(record, findings=findings, no_verdict=no_verdict, rounds_done=manifest.get("rounds_done")))
     if problems.count:
         print("# umb-tune: %s" % problems.summary())
-    print("\numb-tune: %s: %d settings tried, %d refused, %d left out for the budget, %d findings (tune.json)"
-          % (out, len(tried), len(record["refused"]), len(record.get("left_out") or []), len(findings)))
+    print("\numb-tune: %s: %d settings tried, %d refused, %d cannot act here, %d left out for the budget, %d findings%s"
+          % (out, len(tried), len(record["refused"]), len(record.get("cannot_act") or []), len(record.get("left_out") or []),
+             len(findings), " (tune.json)" if written else ""))
+    return dict(record, findings=findings, no_verdict=no_verdict, rounds_done=manifest.get("rounds_done"))
 
 
 def report_race(record):
-    """When each setting left the rounds, and why; those the budget left out."""
+    """When each setting left the rounds, and why; those that cannot act on
+    this run and those the budget left out, apart."""
     gone = [t for t in record["tried"] if t.get("dropped")]
     if gone:
         print("\n## The race: settings that left before the last round")
         for t in gone:
             print("%-44s after round %-3d %s" % ("%s=%s" % (t["variable"], t["value"]), t["dropped"]["round"], t["dropped"]["why"]))
+    if record.get("cannot_act"):
+        print("# not tried, cannot act on this run: %s" % "; ".join(
+            "%s=%s (%s)" % (t["variable"], t["value"], t["why"]) for t in record["cannot_act"]))
     if record.get("left_out"):
         print("# not tried, for the budget (--budget %g): %s" % (record.get("budget") or 0, ", ".join(
             "%s=%s" % (t["variable"], t["value"]) for t in record["left_out"])))

@@ -60,6 +60,202 @@ assert p.can_win([dict(row(1, 1), interval=None)], 0.05)
 assert not p.undecided([row(0.97, 1.03), row(1.5, 2.0, "slower")], 0.05)
 assert p.undecided([row(0.97, 1.08)], 0.05) and p.undecided([row(1.5, 2, alone="slower")], 0.05)
 PY
+# The order (issue 44): a stand-in launcher replays what a CUDA-aware Open
+# MPI over UCX printed for umb_bw MD MD on the H100 (its header's
+# cuda_awareness as docs/results/h100-stacks/verdicts.txt recorded it for
+# ompi4-cuda-ucx, util/core/findings.c's staged-managed advice, 26.6 GB/s
+# staged), and 153 GB/s direct, without the finding, where
+# UCX_RNDV_FRAG_MEM_TYPES=cuda is set; stand-in ompi_info and ucx_info know
+# Open MPI 4.1.6's pml, btl and vader settings and UCX 1.22's. The setting
+# the finding names comes first, the pml next; under pml ucx the BTL
+# settings cannot act and are listed apart; the report finds the setting,
+# staged->direct. No MPI and no GPU needed.
+mkdir -p "$tmp/fake/tools" "$tmp/fake/progs"
+printf '#!/bin/sh\n' >"$tmp/fake/progs/umb_bw" && chmod +x "$tmp/fake/progs/umb_bw"
+cat >"$tmp/fake/tools/ompi_info" <<'EOF'
+#!/bin/sh
+printf '%s\n' ompi:version:full:4.1.6 mca:pml:ob1:version:mca:2.1.0 mca:pml:ucx:version:mca:2.1.0 mca:btl:self:version:mca:2.1.0 \
+    mca:btl:tcp:version:mca:2.1.0 mca:btl:vader:version:mca:2.1.0 mca:btl:smcuda:version:mca:2.1.0 \
+    mca:btl:vader:param:btl_vader_single_copy_mechanism:value:cma mca:btl:vader:param:btl_vader_eager_limit:value:4096
+EOF
+cat >"$tmp/fake/tools/ucx_info" <<'EOF'
+#!/bin/sh
+[ "$1" = -v ] && echo "# Library version: 1.22.0" && exit 0
+printf '%s\n' UCX_TLS=all UCX_RNDV_THRESH=auto UCX_RNDV_FRAG_MEM_TYPES=host,cuda
+EOF
+cat >"$tmp/fake/tools/mpirun" <<EOF
+#!$PYTHON3
+EOF
+cat >>"$tmp/fake/tools/mpirun" <<'EOF'
+import json, os, random, sys
+if "--version" in sys.argv:
+    sys.exit(print("mpirun (Open MPI) 4.1.6"))
+prog, pair = os.path.basename(next(a for a in sys.argv if "umb_" in a)), " ".join(sys.argv[-2:])
+direct = os.environ.get("UCX_RNDV_FRAG_MEM_TYPES") == "cuda"
+aware = {"verdict": "yes", "library": "yes", "library_query": "MPIX_Query_cuda_support", "pml": "ucx", "pml_from": "selected component",
+         "ucx_loaded": True, "ucx_version": "1.22.0", "ucx_cuda_transports": True, "ucx_tls": None, "ucx_memtype_cache": None,
+         "assume_cuda_aware": False}
+out = [{"type": "header", "program": prog, "mpi_library": "Open MPI v4.1.6", "cuda_awareness": aware, "nranks": 2, "buffers": pair}]
+for size in (1 << 20, 2 << 20, 4 << 20):
+    bw = (153100 if direct else 26600) * random.uniform(0.97, 1.03)
+    out.append({"type": "result", "program": prog, "buffers": pair, "size": size, "avg_bandwidth_mbs": bw, "p50_bandwidth_mbs": bw,
+                "iterations": 20, "path": "direct" if direct else "staged"})
+if not direct:
+    out.append({"type": "finding", "program": prog, "buffers": pair, "finding": "staged-managed", "rows": "1M-4M", "what": "w",
+                "try": "compare with D buffers on the same ranks (umb-run --set aware); UCX classes managed pages as cuda-managed and "
+                       "pipelines them through host bounce buffers: let it stage in GPU memory (UCX_RNDV_FRAG_MEM_TYPES=cuda, "
+                       "UCX_RNDV_FRAG_MEM_TYPE before 1.18)"})
+out.append({"type": "finding", "program": prog, "buffers": pair, "finding": "shared-gpu", "rows": "ranks 0,1", "what": "w",
+            "try": "one GPU per rank, or run the ranks under MPS (nvidia-cuda-mps-control -d)"})
+print("\n".join(json.dumps(o) for o in out + [{"type": "end", "program": prog, "status": 0}]))
+EOF
+chmod +x "$tmp/fake/tools/"*
+stand_in() {
+    env PATH="$tmp/fake/tools:$PATH" MPIEXEC="$tmp/fake/tools/mpirun" MPIEXEC_FLAGS= "$PYTHON3" "$top_srcdir/scripts/umb-tune" \
+        --bindir "$tmp/fake/progs" --match '^umb_bw MD MD$' "$@"
+}
+rc=0; stand_in --only pml,btl,UCX_RNDV_FRAG_MEM_TYPES --min-effect 20% --out "$tmp/st" -- -m 1M:4M >"$tmp/so" 2>&1 || rc=$?
+[ $rc -eq 0 ] || { cat "$tmp/so"; fail "umb-tune over the stand-in: exit $rc"; }
+for x in "not tried: OMPI_MCA_btl=self,sm: Open MPI 4.1.6 has no btl component sm (ompi_info)" \
+         "cannot act here: OMPI_MCA_pml=ucx: already the pml in use (the pass of the defaults' header)" \
+         "cannot act here: OMPI_MCA_btl=self,tcp: the pass of the defaults ran pml ucx (its header): the BTLs carry ob1's messages only" \
+         "# umb-tune: in order: the findings of the pass of the defaults name UCX_RNDV_FRAG_MEM_TYPES=cuda (staged-managed), UCX_RNDV_FRAG_MEM_TYPES=host (staged-managed); then 1 settings that act on the transport in use (pml ucx), then 0 others" \
+         "# not tried, cannot act on this run: OMPI_MCA_pml=ucx (already the pml in use"; do
+    grep -qF -- "$x" "$tmp/so" || { cat "$tmp/so"; fail "umb-tune over the stand-in: no line '$x'"; }
+done
+grep -Eq '^1 +UCX_RNDV_FRAG_MEM_TYPES=cuda +umb_bw MD MD +3 +\+4[0-9]{2}\.[0-9]% .* staged->direct$' "$tmp/so" && ! grep -q '^2 ' "$tmp/so" \
+    && grep -q '^export UCX_RNDV_FRAG_MEM_TYPES=cuda   # umb_bw MD MD: +' "$tmp/so" || { cat "$tmp/so"; fail "umb-tune over the stand-in: the report"; }
+"$PYTHON3" - "$tmp/st" "$top_srcdir/scripts" <<'PY' || { cat "$tmp/so"; fail "umb-tune over the stand-in: tune.json's order"; }
+import json, os, sys
+t = json.load(open(os.path.join(sys.argv[1], "tune.json")))
+said = lambda xs: ["%s=%s" % (x["variable"], x["value"]) for x in xs]
+assert said(t["tried"]) == ["UCX_RNDV_FRAG_MEM_TYPES=cuda", "UCX_RNDV_FRAG_MEM_TYPES=host", "OMPI_MCA_pml=ob1"], said(t["tried"])
+assert said(t["cannot_act"]) == ["OMPI_MCA_pml=ucx", "OMPI_MCA_btl=self,tcp", "OMPI_MCA_btl=^smcuda", "OMPI_MCA_btl=self,vader"], t["cannot_act"]
+assert said(t["refused"]) == ["OMPI_MCA_btl=self,sm"] and t["left_out"] == [] and t["min_effect"] == 0.2, t
+assert [x["order"] for x in t["tried"]] == ["named by the finding staged-managed"] * 2 + ["acts on the transport in use (pml ucx)"], t["tried"]
+# Every run had --path, the --config of each setting whole.
+m = json.load(open(os.path.join(sys.argv[1], "run.json")))
+assert all(r["command"][-1] == "MD" and "--path" in r["command"] for r in m["runs"]), m["runs"][0]["command"]
+assert {c["name"]: c["env"] for c in m["configs"]}["UCX_RNDV_FRAG_MEM_TYPES-cuda"] == {"UCX_RNDV_FRAG_MEM_TYPES": "cuda"}, m["configs"]
+PY
+# The whole catalogue under a budget of 200 s, as on the H100 (issue 44: a
+# pass of the defaults of about 2.6 s planned 6 settings, all of them BTL
+# or pml ones): the plan keeps the setting the finding names, first; no BTL
+# setting is in it or among those left out for the budget. Under ob1
+# without UCX, UCX's settings cannot act and the BTLs come first; a
+# one-sided program leaves the BTLs in (its osc may use them).
+"$PYTHON3" - "$tmp/st/pilot" "$top_srcdir/scripts" <<'PY' || fail "umb-tune: the order under a budget"
+import contextlib, io, json, os, sys, types
+sys.path.insert(0, sys.argv[2])
+from umbench import tune, tune_plan, tune_rank
+class Lib:  # Open MPI over UCX that knows every Open MPI and UCX setting of the catalogue
+    def check(self, entry, value, np):
+        return None if entry["library"] in ("openmpi", "ucx") else "not here"
+said = lambda xs: ["%s=%s" % (x["variable"], x["value"]) for x in xs]
+a = types.SimpleNamespace(only=None, np=2, budget=200, rounds=None)
+with contextlib.redirect_stdout(io.StringIO()) as out:
+    every, _ = tune.plan(a, tune.read_catalogue(os.path.join(sys.argv[2], "umbench", "settings.json")), Lib(), "/tmp/x")
+    ev = tune_rank.evidence(sys.argv[1])
+    ranked, cannot = tune_rank.rank([dict(t) for t in every], ev)
+    keep, left, rounds = tune_plan.fit(a, ranked, 2.6, 1, 10.0)
+assert ev["pml"] == "ucx" and ev["ucx_loaded"] is True and "staged-managed" in ev["tries"].values(), ev
+assert said(keep)[0] == "UCX_RNDV_FRAG_MEM_TYPES=cuda" and len(keep) == 6, (said(keep), out.getvalue())
+btl = [x for x in said(every) if x.startswith("OMPI_MCA_btl")]
+assert len(btl) >= 10 and set(said(cannot)) == set(btl) | {"OMPI_MCA_pml=ucx"}, (said(cannot), btl)
+assert not set(said(cannot)) & set(said(keep) + said(left)) and len(keep) + len(left) + len(cannot) == len(every)
+assert "cannot act here: OMPI_MCA_btl=self,tcp" in out.getvalue() and "Left out: UCX_" in out.getvalue(), out.getvalue()
+# Named by the variable only, and not by a longer name: UCX_RNDV_FRAG_MEM_TYPE=cuda is after the value the advice names.
+assert said(keep)[:3] == ["UCX_RNDV_FRAG_MEM_TYPES=cuda", "UCX_RNDV_FRAG_MEM_TYPE=cuda", "UCX_RNDV_FRAG_MEM_TYPE=host"], said(keep)
+# An inversion's advice names UCX_RNDV_THRESH: its values first.
+inv = dict(ev, tries={"the smaller sizes went staged, the larger direct: move its switch point down (UCX: UCX_RNDV_THRESH; "
+                      "UCX_PROTO_INFO=y prints its choices)": "inversion"})
+with contextlib.redirect_stdout(io.StringIO()):
+    ranked, _ = tune_rank.rank([dict(t) for t in every], inv)
+assert said(ranked)[:4] == ["UCX_RNDV_THRESH=%s" % v for v in ("1K", "64K", "1M", "inf")], said(ranked)
+# ob1 without UCX: every UCX setting and pml=ob1 cannot act; the pml and the BTLs first.
+with contextlib.redirect_stdout(io.StringIO()):
+    ranked, cannot = tune_rank.rank([dict(t) for t in every], dict(ev, pml="ob1", ucx_loaded=False, tries={}))
+assert set(said(cannot)) == {x for x in said(every) if x.startswith("UCX_")} | {"OMPI_MCA_pml=ob1"}, said(cannot)
+assert said(ranked)[:2] == ["OMPI_MCA_pml=ucx", "OMPI_MCA_btl=self,tcp"], said(ranked)
+with contextlib.redirect_stdout(io.StringIO()):
+    ranked, cannot = tune_rank.rank([dict(t) for t in every], dict(ev, one_sided=True, tries={}))
+assert said(cannot) == ["OMPI_MCA_pml=ucx"] and said(ranked)[-1].startswith("OMPI_MCA_btl"), (said(cannot), said(ranked))
+PY
+# Readers never write (issue 41): --report on the stand-in's folder, read
+# only, prints its report with the search's own --min-effect (20%) and
+# leaves tune.json byte for byte; so does it on a folder it could write.
+cp "$tmp/st/tune.json" "$tmp/tune.json.before"
+if [ "$(id -u)" -eq 0 ] && unshare -m --propagation private true 2>/dev/null; then
+    read_only() { unshare -m --propagation private sh -c 'mount --bind "$0" "$0" && mount -o remount,ro,bind "$0" "$0" && exec "$@"' "$tmp/st" "$@"; }
+else
+    chmod -R a-w "$tmp/st"; read_only() { "$@"; }
+fi
+rc=0; read_only "$PYTHON3" "$top_srcdir/scripts/umb-tune" --report "$tmp/st" >"$tmp/sr" 2>&1 || rc=$?
+chmod -R u+w "$tmp/st"
+[ $rc -eq 0 ] && grep -Eq '^1 +UCX_RNDV_FRAG_MEM_TYPES=cuda .* staged->direct$' "$tmp/sr" && cmp -s "$tmp/st/tune.json" "$tmp/tune.json.before" \
+    && grep -q "^umb-tune: $tmp/st: 3 settings tried, 1 refused, 4 cannot act here, 0 left out for the budget, [0-9]* findings$" "$tmp/sr" \
+    || { cat "$tmp/sr"; fail "umb-tune --report on a read-only folder: exit $rc, or not its report, or tune.json changed"; }
+"$PYTHON3" "$top_srcdir/scripts/umb-tune" --report "$tmp/st" >"$tmp/sr" 2>&1 && cmp -s "$tmp/st/tune.json" "$tmp/tune.json.before" \
+    || { cat "$tmp/sr"; fail "umb-tune --report rewrote tune.json"; }
+# Nonsense refused in one line before anything runs: an empty --only (it
+# tried everything), --min-effect 5 (read as 500%), 0.5 (read as 50%, where
+# the programs read --precision 0.5 as 0.5%) and 1_0% (Python's float reads
+# it as 10): a percentage has its % sign.
+one_line 1 "--only '': an empty name; expected catalogue names separated by commas" stand_in --only '' --budget 5 --out "$tmp/o1"
+one_line 1 "--only pml,: an empty name" stand_in --only pml, --budget 5 --out "$tmp/o1"
+[ ! -e "$tmp/o1" ] || fail "umb-tune --only '': made its folder"
+for v in 5 0.5 1_0% 1e1% 0x5 " 5%" 1000%; do
+    one_line 1 "--min-effect $v: expected a percentage with its % sign, at least 0% and below 1000%, e.g. 5%" \
+        "$PYTHON3" "$top_srcdir/scripts/umb-tune" --report "$tmp/st" --min-effect "$v"
+done
+grep -q "^# umb-tune --report $tmp/st: min effect 20% (the search's)$" "$tmp/sr" \
+    && "$PYTHON3" "$top_srcdir/scripts/umb-tune" --report "$tmp/st" --min-effect 10% | grep -q "^# umb-tune --report $tmp/st: min effect 10% (--min-effect)$" \
+    || { cat "$tmp/sr"; fail "umb-tune --report: not the search's min effect, or not the one given"; }
+# Catalogue values are data (issue 41): a value that umb-run --config would
+# split into launcher flags (mpirun ran sh, which wrote F) or into another
+# variable (LD_PRELOAD), a control character, or a variable that is not its
+# library's: one line naming the file, the entry and the value, exit 1,
+# nothing run.
+bad() {
+    printf '{"settings": [{"name": "eager", "library": "openmpi", "variable": "%s", "values": [%s], "what": "w", "doc": "d", "versions": "v"}]}\n' \
+        "$1" "$2" >"$tmp/bad.json"
+    (cd "$tmp/cwd" && one_line 1 "--catalogue $tmp/bad.json: setting 1 (eager): $3" stand_in --catalogue "$tmp/bad.json" --rounds 2 --out "$tmp/o2") \
+        || exit 1
+    [ ! -e "$tmp/o2" ] && [ ! -e "$tmp/cwd/F" ] || fail "a bad catalogue value ran something"
+}
+mkdir "$tmp/cwd"
+bad OMPI_MCA_btl_vader_eager_limit "\"16384:--oversubscribe sh -c 'id > F' x\"" \
+    "value \"16384:--oversubscribe sh -c 'id > F' x\" of OMPI_MCA_btl_vader_eager_limit: umb-run --config would read it as OMPI_MCA_btl_vader_eager_limit=16384 and launcher flags --oversubscribe sh -c id > F x; a value is data"
+bad OMPI_MCA_btl_vader_eager_limit '"8192,LD_PRELOAD=x.so"' \
+    "value '8192,LD_PRELOAD=x.so' of OMPI_MCA_btl_vader_eager_limit: umb-run --config would read it as OMPI_MCA_btl_vader_eager_limit=8192, LD_PRELOAD=x.so;"
+bad OMPI_MCA_btl_vader_eager_limit '"8192\n"' "value '8192\\n' of OMPI_MCA_btl_vader_eager_limit: a control character"
+bad LD_PRELOAD '"x.so"' "variable LD_PRELOAD is not one of openmpi's (OMPI_MCA_...)"
+# And what reaches umb-run is whole, whatever its source: a value that
+# would be split is never passed (an MPS server's folder under an --out
+# named like a variable is refused; the command refuses to build one).
+"$PYTHON3" - "$top_srcdir/scripts" <<'PY' || fail "umb-tune: a value split on its way to umb-run"
+import contextlib, io, sys, types
+sys.path.insert(0, sys.argv[1])
+from umbench import cli, tune, tune_plan
+class Lib:
+    def check(self, entry, value, np):
+        return None
+mps = {"name": "mps", "library": "mps", "variable": "CUDA_MPS_PIPE_DIRECTORY", "values": ["a daemon umb-tune starts"]}
+btl = {"name": "btl", "library": "openmpi", "variable": "OMPI_MCA_btl", "values": ["self,tcp", "^smcuda"]}
+a = types.SimpleNamespace(only=None, np=2, set="quick", run_limit=5, bindir=None, extra=[])
+with contextlib.redirect_stdout(io.StringIO()) as out:
+    tried, refused = tune.plan(a, [mps, btl], Lib(), "/tmp/a,LD_PRELOAD=x.so")
+assert [t["value"] for t in tried] == ["self,tcp", "^smcuda"] and refused[0]["why"].startswith(
+    "umb-run --config would read it as CUDA_MPS_PIPE_DIRECTORY=/tmp/a, LD_PRELOAD=x.so/mps-"), (refused, out.getvalue())
+cmd = tune_plan.command(a, "/x", "/o", tried, None)
+assert cmd[cmd.index("again") + 1:cmd.index("again") + 5] == ["--config", "btl-self_tcp:OMPI_MCA_btl=self,tcp", "--config",
+                                                             "btl-_smcuda:OMPI_MCA_btl=^smcuda"] and cmd[-2:] == ["--", "--path"], cmd
+try:
+    tune_plan.command(a, "/x", "/o", [dict(tried[0], env={"OMPI_MCA_btl": "self:-x sh"})], None)
+    raise AssertionError("a value with ':-' passed to umb-run")
+except cli.Fail as e:
+    assert "launcher flags -x sh" in str(e), e
+PY
 "$MPIEXEC" --version 2>&1 | grep -q "Open MPI" || skip "needs Open MPI (its shared-memory settings)"
 command -v ompi_info >/dev/null || skip "needs ompi_info"
 ompi_info --all --parsable | grep -q ':param:btl_vader_single_copy_mechanism:value:cma$' || skip "the vader BTL does not use CMA here"

@@ -10,6 +10,7 @@ import time
 
 from . import programs
 from .cli import Fail
+from .manifest import read_bytes
 
 # After SIGTERM, a launcher gets this long to end its ranks before SIGKILL.
 GRACE_S = 10
@@ -86,12 +87,11 @@ def read_build(name, folder):
     configure): its launcher and compiler."""
     path = os.path.join(folder, "umbench-build.json")
     try:
-        with open(path, "rb") as f:
-            b = json.loads(f.read().decode("utf-8"))
+        b = json.loads(read_bytes(path).decode("utf-8"))
     except OSError as e:
         raise Fail("--build %s=%s: no umbench-build.json there (%s): not a configured umbench build folder"
                    % (name, folder, e.strerror or e))
-    except ValueError as e:
+    except (ValueError, RecursionError) as e:
         raise Fail("--build %s=%s: %s is not JSON (%s)" % (name, folder, path, e))
     if not isinstance(b, dict) or not isinstance(b.get("mpiexec"), str) or not b["mpiexec"].strip():
         raise Fail("--build %s=%s: %s names no launcher (\"mpiexec\")" % (name, folder, path))

@@ -1,63 +1,9 @@
-"""Interleaved rounds: configurations, the order that turns each round, one
-run and its record, and when to stop repeating (--precision, --budget)."""
+"""Interleaved rounds: the order that turns each round, one run and its
+record, and when to stop repeating (--precision, --budget)."""
 import os
-import re
-import shlex
 import time
 
-from . import cli, findings, launch, results, stats
-
-ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-
-
-def parse_config(text):
-    """NAME[:ENV=VALUE,...][:LAUNCHER FLAGS] -> {"name", "env", "launcher_flags"}.
-    A comma-separated piece without "=" continues the value before it
-    (OMPI_MCA_btl=self,tcp); the launcher flags start at the first ":-"."""
-    name, _, rest = text.partition(":")
-    if not name or not all(c.isalnum() or c in "_.-" for c in name) or name == "default":
-        raise cli.Fail("--config %s: the name must be letters, digits, '_', '.', '-' and not 'default'" % text)
-    cut = 0 if rest.startswith("-") else rest.find(":-") + 1 if ":-" in rest else len(rest)
-    env_text, flags = rest[:cut].rstrip(":") if cut else "", rest[cut:]
-    env, key = {}, None
-    for piece in filter(None, env_text.split(",")):
-        if "=" in piece:
-            key, value = piece.split("=", 1)
-            if not ENV_NAME.match(key):
-                raise cli.Fail("--config %s: '%s' is not an environment variable's name" % (text, key))
-            env[key] = value
-        elif key:
-            env[key] += "," + piece
-        else:
-            raise cli.Fail("--config %s: '%s' is not ENV=VALUE" % (text, piece))
-    try:
-        words = shlex.split(flags)
-    except ValueError as e:
-        raise cli.Fail("--config %s: its launcher flags cannot be split into words (%s)" % (text, e))
-    return {"name": name, "env": env, "launcher_flags": words}
-
-
-def parse_build(text):
-    """NAME=DIR[:LAUNCHER FLAGS] -> a configuration that runs DIR's programs
-    with the launcher its configure recorded (umbench-build.json)."""
-    name, eq, rest = text.partition("=")
-    if not eq or not rest:
-        raise cli.Fail("--build %s: expected NAME=DIR, a name and an umbench build folder" % text)
-    cfg = parse_config("%s:%s" % (name, rest[rest.find(":-") + 1:] if ":-" in rest else ""))
-    folder = (rest[:rest.find(":-")] if ":-" in rest else rest).rstrip(":")
-    return dict(cfg, build=launch.read_build(name, folder))
-
-
-def check_append(old, a):
-    """--append adds only runs that can stand beside the folder's."""
-    if old.get("np") not in (None, a.np):
-        raise cli.Fail("--append --np %d: the folder's runs used %s ranks" % (a.np, old["np"]))
-    for c in a.config:
-        same = [x for x in old.get("configs", []) if x.get("name") == c["name"]]
-        if same and (same[0].get("env", {}), same[0].get("launcher_flags", []), (same[0].get("build") or {}).get("dir")) != \
-                (c["env"], c["launcher_flags"], (c.get("build") or {}).get("dir")):
-            raise cli.Fail("--append --config %s: the folder's configuration of that name has other settings (%s)"
-                           % (c["name"], same[0]))
+from . import findings, launch, results, stats
 
 
 def run_rounds(run):
@@ -94,6 +40,20 @@ def run_rounds(run):
     m["state"] = "finished"
 
 
+def run_file(prog, pair, cfg, rnd, plain):
+    return "%s-%s%s.jsonl" % (prog, pair.replace(" ", "-"), "" if plain else ".%s.r%d" % (cfg["name"], rnd))
+
+
+def keep(run, rec, cfg, header):
+    """Ends the run's file with umb-run's "run" line, then lists it in the manifest."""
+    run.writer.end_file(rec["file"], {"round": rec["round"], "config": cfg["name"], "env": cfg["env"],
+                                      "launcher_flags": cfg["launcher_flags"], "status": rec["status"], "complete": rec["complete"]})
+    note_header(run.manifest, header, cfg["name"])
+    run.manifest["runs"].append(rec)
+    run.count += 1
+    return rec
+
+
 def interrupted(run):
     """Whether a signal asked umb-run to stop; the manifest then says so."""
     if run.signals:
@@ -120,7 +80,7 @@ def one_run(run, item, cfg, rnd, plain):
     prog, pair, args = item
     how = run.how[cfg["name"]]
     cmd = how.command(cfg["launcher_flags"], prog, args)
-    name = run.writer.new_file("%s-%s%s.jsonl" % (prog, pair.replace(" ", "-"), "" if plain else ".%s.r%d" % (cfg["name"], rnd)))
+    name = run.writer.new_file(run_file(prog, pair, cfg, rnd, plain))
     started = time.time()
     rc, err, over, asked = launch.run_one(cmd, dict(how.env, **cfg["env"]), run.writer.path(name), run.a.run_limit, run.stop_asked)
     rec = {"program": prog, "buffers": pair, "file": name, "status": rc, "command": cmd, "round": rnd, "config": cfg["name"],
@@ -139,17 +99,12 @@ def one_run(run, item, cfg, rnd, plain):
         rec["error"] = why[0] if why else err.strip()[-300:]
         run.say("    FAILED (exit %d): %s" % (rc, rec["error"]))
     path = run.writer.path(name)
-    rec["complete"] = rc == 0 and results.ends_whole(path)
-    if rc == 0 and not rec["complete"]:
-        rec["error"] = "its output has no end record: cut short (a full disk?); not counted"
+    rec["complete"], why = results.judge_output(path) if rc == 0 else (False, None)
+    if why:
+        rec["error"] = why + "; not counted"
         run.say("    INCOMPLETE: " + rec["error"])
     rec["findings"] = findings.of_file(path, results.Problems()) if rec["complete"] else []
-    run.writer.end_file(name, {"round": rnd, "config": cfg["name"], "env": cfg["env"], "launcher_flags": cfg["launcher_flags"],
-                               "status": rc, "complete": rec["complete"]})
-    note_header(run.manifest, results.first_header(path), cfg["name"])
-    run.manifest["runs"].append(rec)
-    run.count += 1
-    return rec
+    return keep(run, rec, cfg, results.first_header(path))
 
 
 def note_header(m, header, config):
@@ -157,9 +112,10 @@ def note_header(m, header, config):
     awareness, nodes and GPUs: the first run that has them."""
     if not header:
         return
-    m["mpi_library"] = m.get("mpi_library") or header.get("mpi_library")
+    lib = header.get("mpi_library") if isinstance(header.get("mpi_library"), str) else None  # run.json's readers want a string
+    m["mpi_library"] = m.get("mpi_library") or lib
     for c in (c for c in m["configs"] if c["name"] == config and not c.get("mpi_library")):
-        c["mpi_library"] = header.get("mpi_library")
+        c["mpi_library"] = lib
     if not m.get("cuda_aware") and isinstance(header.get("cuda_awareness"), dict):
         m["cuda_aware"] = dict(header["cuda_awareness"], line=header.get("cuda_aware"))
     for r in header.get("ranks", []) if isinstance(header.get("ranks"), list) else []:

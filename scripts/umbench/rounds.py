@@ -93,7 +93,7 @@ def one_run(run, item, cfg, rnd, plain):
         rec["skipped"] = why[0] if why else "a requirement is missing"
         run.say("    skipped: " + rec["skipped"])
     elif over:
-        rec["error"] = "stopped after %g s (--run-limit)" % run.a.run_limit
+        rec["error"] = "stopped after %g s (--run-limit); it ended after %.1f s" % (run.a.run_limit, rec["elapsed_s"])
         run.say("    STOPPED: " + rec["error"])
     elif rc != 0:
         rec["error"] = why[0] if why else err.strip()[-300:]

@@ -32,7 +32,7 @@ median (of the value alone, or of each configuration's ratio to the
 default) is within +-P%, --rounds (default 20 then) being the most, and
 --budget SECONDS starts no new round after that long; the sizes that did
 not get there are listed. --run-limit SECONDS stops any one run that takes
-longer (kept in run.json with status 124); that benchmark, pair and
+longer, as a signal does (kept in run.json with status 124); that benchmark, pair and
 configuration is not run again in later rounds (run.json's "dropped").
 umb-compare reads the rounds.
 
@@ -42,8 +42,10 @@ its options) and MPIEXEC_FLAGS override it; umb-run then adds only the rank
 count (-n, or -np for mpirun/mpiexec; none with MPIEXEC_NP_FLAG=none). As
 root, Open MPI is allowed to run as umb-suite allows it. Runs that cannot
 work here (no GPU, D without a CUDA-aware MPI) are kept as skipped with the
-reason. Ctrl-C or SIGTERM stops the run in progress (SIGKILL 10 s later, or
-at a second signal), marks it unfinished and exits 130. Needs only Python 3.
+reason. Each run has a process group of its own: Ctrl-C or SIGTERM sends
+SIGTERM to the whole group of the run in progress (its launcher, a wrapper
+that did not exec it, the ranks), SIGKILL 3 s later or at a second signal,
+marks it unfinished and exits 130. Needs only Python 3.
 """
 import datetime
 import os

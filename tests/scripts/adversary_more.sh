@@ -227,6 +227,58 @@ try "SLURM_GPUS_PER_NODE=a100:2" typed_gpus
 try "LSB_HOSTS with hosts named batch01 batch02" batch_hosts
 try "UMB_EXTRA empty, or with a pattern" extra_words
 
+# A limit is a limit (issue 44): a site's wrapper calls the launcher without
+# exec, the launcher and the program ignore SIGTERM, and the program never
+# ends. --run-limit, SIGTERM and Ctrl-C each end the whole group within 5 s
+# of the limit or the signal; run.json says what happened and how long it
+# took; nothing is left behind.
+never=$tmp/never-ending-program
+printf '#!/bin/sh\ntrap "" TERM INT HUP\nwhile :; do sleep 1; done\n' >"$never"
+printf '#!/bin/sh\n[ "$1" != --version ] || exec echo a stand-in launcher\ntrap "" TERM\n"%s" "$@"\necho the launcher ended\n' "$never" >"$tmp/launcher"
+printf '#!/bin/sh\n"%s" "$@"\necho the wrapper ended\n' "$tmp/launcher" >"$tmp/wrapper"
+chmod +x "$never" "$tmp/launcher" "$tmp/wrapper"
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+# left: the processes of the never-ending program still there; they are ended, and named.
+left() {
+    pids=$(pgrep -f "$never" || true)
+    [ -z "$pids" ] || { kill -KILL $pids 2>/dev/null; echo "left behind: $pids"; }
+}
+# waited PID SECONDS: waits for PID at most that long (then kills it); its status in rc.
+waited() {
+    i=0; while kill -0 "$1" 2>/dev/null && [ $i -lt $(($2 * 10)) ]; do i=$((i + 1)); sleep 0.1; done
+    kill -KILL "$1" 2>/dev/null
+    rc=0; wait "$1" || rc=$?
+}
+run_limit() {
+    t0=$(now)
+    MPIEXEC="$tmp/wrapper" $RUN --run-limit 2 --out "$tmp/lim" $Q >"$tmp/o" 2>&1 &
+    waited $! 30
+    wall=$(since "$t0"); stray=$(left)
+    echo "--run-limit 2: umb-run ended after $wall s, exit $rc"
+    [ $rc -eq 1 ] && [ -z "$stray" ] && awk -v w="$wall" 'BEGIN { exit !(w <= 7) }' \
+        || { cat "$tmp/o"; fail "--run-limit 2: exit $rc after $wall s; $stray"; }
+    manifest "$tmp/lim" "r = m['runs'][0]; assert r['status'] == 124 and 2 <= r['elapsed_s'] <= 7 and 'it ended after' in r['error'], r"
+}
+signalled() {
+    d=$tmp/sig$1
+    MPIEXEC="$tmp/wrapper" $RUN --out "$d" $Q >"$tmp/o" 2>&1 &
+    pid=$!
+    i=0; until pgrep -f "$never" >/dev/null || [ $i -ge 200 ]; do i=$((i + 1)); sleep 0.1; done
+    t0=$(now); kill -"$1" $pid
+    waited $pid 30
+    wall=$(since "$t0"); stray=$(left)
+    echo "SIG$1: umb-run ended $wall s after the signal, exit $rc"
+    [ $rc -eq 130 ] && [ -z "$stray" ] && awk -v w="$wall" 'BEGIN { exit !(w <= 5) }' \
+        || { cat "$tmp/o"; fail "SIG$1: exit $rc, $wall s after the signal; $stray"; }
+    manifest "$d" "r = m['runs'][0]; assert m['state'] == 'interrupted' and r['interrupted'] and r['elapsed_s'] <= 30, r"
+}
+sig_term() { signalled TERM; }
+sig_int() { signalled INT; }
+try "--run-limit through a wrapper that does not exec" run_limit
+try "SIGTERM through a wrapper that does not exec" sig_term
+try "Ctrl-C (SIGINT) through a wrapper that does not exec" sig_int
+
 # The same folder named twice, by any path, counts once, with one line saying so.
 twice() {
     ln -s "$tmp/a" "$tmp/alink"

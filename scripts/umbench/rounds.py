@@ -13,6 +13,7 @@ def run_rounds(run):
     plain = a.rounds == 1 and len(configs) == 1 and not run.offset
     total, i = a.rounds * len(run.items) * len(configs), 0
     dropped = set()  # this umb-run's: an --append on another machine may run what an earlier one skipped
+    no_gpu = {}  # configuration -> why its ranks have no GPU (note_no_gpu)
     for k in range(1, a.rounds + 1):
         rnd = run.offset + k
         turn = (rnd - 1) % len(configs)  # by the folder's round: --append one round at a time turns too
@@ -22,22 +23,56 @@ def run_rounds(run):
                 return
             if (item[0], item[1], cfg["name"]) in dropped:
                 continue
-            run.say("[%d/%d %6.1fs] %s %s%s" % (i, total, time.time() - run.t0, item[0], item[1],
-                                                "" if plain else "  (round %d, %s)" % (rnd, cfg["name"])))
-            rec = one_run(run, item, cfg, rnd, plain)
+            gpu_missing = no_gpu.get(cfg["name"]) if needs_gpu(item[1]) else None
+            if gpu_missing:
+                rec = skip_unstarted(run, item, cfg, rnd, plain, gpu_missing)
+            else:
+                run.say("[%d/%d %6.1fs] %s %s%s" % (i, total, time.time() - run.t0, item[0], item[1],
+                                                    "" if plain else "  (round %d, %s)" % (rnd, cfg["name"])))
+                rec = one_run(run, item, cfg, rnd, plain)
+                note_no_gpu(run, no_gpu, item, cfg, rec)
             # A run stopped at the limit would only spend it again; a skipped one would skip again.
             if rec["status"] in (77, 124) and k < a.rounds and not rec.get("interrupted"):
                 dropped.add((item[0], item[1], cfg["name"]))
                 m["dropped"].append({"program": item[0], "buffers": item[1], "config": cfg["name"], "round": rnd,
                                      "why": "skipped" if rec["status"] == 77 else "run-limit"})
-                run.say("    not run again in later rounds")
-            run.save()
+                if not gpu_missing:
+                    run.say("    not run again in later rounds")
+            if not gpu_missing:  # those are saved with the next run, or at the end
+                run.save()
             if interrupted(run):
                 return
         m["rounds_done"] = rnd
         if not more_rounds(run, k):
             break
     m["state"] = "finished"
+
+
+def needs_gpu(pair):
+    """Whether a buffer pair (or placement) holds a kind that needs a GPU: all but H."""
+    return any(kind != "H" for kind in pair.split())
+
+
+def note_no_gpu(run, no_gpu, item, cfg, rec):
+    """A run whose ranks found no GPU (the programs' "need a CUDA GPU"
+    skip, as umb-suite reads it) stands for every later pair of the same
+    configuration that needs one: those are kept as skipped, unstarted."""
+    why = rec.get("skipped") or ""
+    if rec["status"] == 77 and needs_gpu(item[1]) and "need a CUDA GPU" in why:
+        no_gpu[cfg["name"]] = why
+        run.say("umb-run: no GPU for the ranks%s: every later pair that needs one is skipped without starting it"
+                % ("" if cfg["name"] == "default" else " of configuration " + cfg["name"]))
+
+
+def skip_unstarted(run, item, cfg, rnd, plain, why):
+    """A pair that needs a GPU, where an earlier run of its configuration
+    found none: kept as skipped, with that reason, without starting it."""
+    prog, pair, args = item
+    name = run.writer.new_file(run_file(prog, pair, cfg, rnd, plain))
+    rec = {"program": prog, "buffers": pair, "file": name, "status": 77, "command": run.how[cfg["name"]].command(
+        cfg["launcher_flags"], prog, args), "round": rnd, "config": cfg["name"], "elapsed_s": 0.0,
+        "skipped": why, "not_started": True, "complete": False, "findings": []}
+    return keep(run, rec, cfg, None)
 
 
 def run_file(prog, pair, cfg, rnd, plain):

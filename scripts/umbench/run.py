@@ -42,10 +42,12 @@ its options) and MPIEXEC_FLAGS override it; umb-run then adds only the rank
 count (-n, or -np for mpirun/mpiexec; none with MPIEXEC_NP_FLAG=none). As
 root, Open MPI is allowed to run as umb-suite allows it. Runs that cannot
 work here (no GPU, D without a CUDA-aware MPI) are kept as skipped with the
-reason. Each run has a process group of its own: Ctrl-C or SIGTERM sends
-SIGTERM to the whole group of the run in progress (its launcher, a wrapper
-that did not exec it, the ranks), SIGKILL 3 s later or at a second signal,
-marks it unfinished and exits 130. Needs only Python 3.
+reason; once a run's ranks find no GPU, the later pairs of its configuration
+that need one are kept as skipped without starting them. Each run has a
+process group of its own: Ctrl-C or SIGTERM sends SIGTERM to the whole
+group of the run in progress (its launcher, a wrapper that did not exec
+it, the ranks), SIGKILL 3 s later or at a second signal, marks it
+unfinished and exits 130. Needs only Python 3.
 """
 import datetime
 import os

@@ -107,12 +107,12 @@ def distinct_folders(folders):
     it): a folder named again would count its runs twice. Returns them and
     a note for each one left out."""
     seen, out, notes = {}, [], []
-    for f in folders:
+    for i, f in enumerate(folders):
         try:
             st = os.stat(f)
-            key = (st.st_dev, st.st_ino) if stat.S_ISDIR(st.st_mode) else f
+            key = (st.st_dev, st.st_ino) if stat.S_ISDIR(st.st_mode) else i
         except OSError:
-            key = f  # the command names it as missing
+            key = i  # not a folder: kept, for the command to name it
         if key in seen:
             notes.append("%s is the same folder as %s: counted once" % (f, seen[key]))
             continue

@@ -82,6 +82,10 @@ fifo_results() {
     rc=0; timeout 20 $CMP "$tmp/sp" "$tmp/b" >"$tmp/o" 2>&1 || rc=$?
     [ $rc -eq 0 ] && grep -q "^# umb-compare: skipped [0-9]* bad lines or files (first: $tmp/sp/x.jsonl: not a regular file" "$tmp/o" \
         || { cat "$tmp/o"; fail "umb-compare over a FIFO and a link to /dev/zero: exit $rc"; }
+    "$PYTHON3" -c "import matplotlib" 2>/dev/null || return 0  # umb-plot needs it before it reads
+    rc=0; timeout 20 $PYTHON3 "$S/umb-plot" "$tmp/sp" --out "$tmp/sp.png" >"$tmp/o" 2>&1 || rc=$?
+    [ $rc -eq 0 ] && grep -q "^# umb-plot: skipped [0-9]* bad lines or files (first: $tmp/sp/x.jsonl: not a regular file" "$tmp/o" \
+        || { cat "$tmp/o"; fail "umb-plot over a FIFO and a link to /dev/zero: exit $rc"; }
 }
 fifo_manifest() {
     mkdir "$tmp/sm" && mkfifo "$tmp/sm/run.json"

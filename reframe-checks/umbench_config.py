@@ -20,9 +20,11 @@ PERFLOG = os.environ.get('UMBENCH_PERFLOG', 'perflogs')
 # mpirun) first on PATH; e.g. ompi4-cuda=/opt/umb-stacks/ompi4-cuda/bin
 # (scripts/umb-stack, docs/stacks.md). A site writes its own, with modules.
 EXTRA = [w.split('=', 1) for w in os.environ.get('UMBENCH_ENVIRONS', '').split()]
-BAD = [w for w in EXTRA if len(w) != 2 or not w[0] or not os.path.isfile(os.path.join(w[1], 'mpicc'))]
+# A BINDIR with ':' would be two folders on PATH, and not BINDIR's mpicc first.
+BAD = [w for w in EXTRA if len(w) != 2 or not w[0] or ':' in w[1] or not os.path.isfile(os.path.join(w[1], 'mpicc'))]
 if BAD:  # one line and exit 1, not a traceback through ReFrame's loader
-    sys.exit('umbench_config.py: UMBENCH_ENVIRONS: expected NAME=BINDIR with an mpicc in BINDIR, got %r' % '='.join(BAD[0]))
+    sys.exit('umbench_config.py: UMBENCH_ENVIRONS: expected NAME=BINDIR with an mpicc in BINDIR and no ":" in it, got %r'
+             % '='.join(BAD[0]))
 LOCAL_JOBS = os.environ.get('UMBENCH_LOCAL_JOBS', '1')
 if not LOCAL_JOBS.isdigit() or int(LOCAL_JOBS) < 1:
     sys.exit('umbench_config.py: UMBENCH_LOCAL_JOBS: expected a number of jobs, 1 or more, got %r' % LOCAL_JOBS)

@@ -4,13 +4,14 @@ commands over this package (docs/decisions.md, "The scripts' package").
 Each module owns one thing:
   cli       what every command shares: one-line errors, exit statuses, option checks
   results   the results folder: its only reader and only writer
+  manifest  run.json: reading it (regular files only) and the fields its readers need
   stats     medians, order-statistic intervals, verdicts, their control over a table
   findings  findings over a folder's results
   compare   comparisons between sides, and the umb-compare command
   plot      pictures, and the umb-plot command
   launch    finding the launcher and the programs, running one program
   sets      the named sets of benchmarks and buffer pairs
-  run       interleaved rounds, and the umb-run command
+  run       the umb-run command; rounds its interleaved rounds; configs --config and --build
   installed what the installed MPI and UCX know
   tune      the explorer, umb-tune; tune_rank the order of its settings; tune_plan its budget and
             race; tune_report its report

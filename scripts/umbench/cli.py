@@ -8,6 +8,7 @@ import math
 import os
 import re
 import signal
+import stat
 import sys
 import time
 
@@ -102,6 +103,25 @@ def out_file(path, option):
     if not os.access(folder, os.W_OK | os.X_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
         raise Fail("%s %s: not writable" % (option, path))
     return path
+
+
+def distinct_folders(folders):
+    """The folders, each once however it is named (DIR, ./DIR, a link to
+    it): a folder named again would count its runs twice. Returns them and
+    a note for each one left out."""
+    seen, out, notes = {}, [], []
+    for i, f in enumerate(folders):
+        try:
+            st = os.stat(f)
+            key = (st.st_dev, st.st_ino) if stat.S_ISDIR(st.st_mode) else i
+        except OSError:
+            key = i  # not a folder: kept, for the command to name it
+        if key in seen:
+            notes.append("%s is the same folder as %s: counted once" % (f, seen[key]))
+            continue
+        seen[key] = f
+        out.append(f)
+    return out, notes
 
 
 def hold_lock(folder, name, who):

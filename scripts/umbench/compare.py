@@ -24,13 +24,14 @@ never their tables. The table needs only Python 3; --plot needs matplotlib.
 """
 import os
 import statistics
+import sys
 
 from . import cli, findings, plot, results, stats
 
 TITLES = dict(plot.PANELS)
 
 
-def load_sides(folders, prog, problems):
+def load_sides(folders, problems):
     """The sides of every folder; a folder without finished results is named."""
     sides = []
     for f in folders:
@@ -38,24 +39,13 @@ def load_sides(folders, prog, problems):
             raise cli.Fail("%s: not a folder" % f)
         got, unfinished = results.load(f, problems)
         if not got:
-            raise cli.Fail("%s: no finished results%s" % (f, why_empty(f, unfinished)))
+            raise cli.Fail("%s: no finished results%s" % (f, results.why_empty(f)))
         if got[0].manifest.get("state") == "running":
             print("# %s: its run.json says umb-run is still writing it (or was killed): read as it stands" % f)
         if unfinished:
             print("# %s: %d runs left out: they did not finish (run.json)" % (f, unfinished))
         sides += got
     return sides
-
-
-def why_empty(folder, unfinished):
-    """Why a folder has nothing to compare: its runs' failures, from run.json."""
-    m = results.read_manifest(folder) or {}
-    runs = m.get("runs", [])
-    if not runs:
-        return " (no run.json listing runs, and no result files)" if not results.result_files(folder) else ""
-    bad = [r for r in runs if not results.finished(r)]
-    first = next((r.get("error") or r.get("skipped") for r in bad if r.get("error") or r.get("skipped")), "")
-    return " (%d of %d runs did not finish%s)" % (len(bad), len(runs), "; the first: %s" % " ".join(str(first).split())[:200] if first else "")
 
 
 def comparisons(sides, keys, min_effect=0.0):
@@ -120,12 +110,13 @@ def print_table(keys, rows):
                                                           "[0] sprd", "[i] sprd", "      A/A" if aa else "", "verdict"))
         for r in mine:
             iv = "%7.3f - %7.3f" % r["interval"] if r["interval"] else "-"
+            ratio = "%8s" % "-" if r["ratio"] is None else "%8.3f" % r["ratio"]
             verdict = ("A/A: " if r["is_aa"] else "") + r["verdict"]
             if r["verdict"] in ("faster", "slower") or r.get("alone"):
                 verdict += " (%s%s)" % ("alone " + r["alone"] + " " if r.get("alone") else "",
                                         stats.change(r["ratio"], stats.METRICS[r["metric"]]))
-            print("%-9d %5s %13.2f %13.2f %8.3f %17s %s %s%s  %s" % (
-                r["size"], "[%d]" % r["side"], r["base"], r["other"], r["ratio"], iv, _pct(r["spread_base"]),
+            print("%-9d %5s %13.2f %13.2f %s %17s %s %s%s  %s" % (
+                r["size"], "[%d]" % r["side"], r["base"], r["other"], ratio, iv, _pct(r["spread_base"]),
                 _pct(r["spread_other"]), ("%9.3f" % r["aa"] if r["aa"] else "%9s" % "-") if aa else "", verdict))
 
 
@@ -157,19 +148,26 @@ def _compare():
     want = cli.regex(a.match)
     min_effect = cli.percent(a.min_effect, "--min-effect")
     if a.plot:
-        cli.out_file(a.plot, "--plot")
+        plot.out_name(a.plot, "--plot")
         plot.need_matplotlib("umb-compare")
     problems = results.Problems()
-    sides = load_sides(a.folders, "umb-compare", problems)
+    folders, twice = cli.distinct_folders(a.folders)
+    sides = load_sides(folders, problems)
     if len(sides) < 2:
-        raise cli.Fail("give two or more results folders, or a folder with several configurations (%s has one)" % a.folders[0])
-    for i, s in enumerate(sides):
-        n = max((len(v) for r in s.runs.values() for v in r["rows"].values()), default=0)
-        print("# [%d] %s: %s (%d benchmarks with results, %d rounds)" % (i, s.label, s.lib or "library unknown", len(s.runs), n))
+        raise cli.Fail("give two or more results folders, or a folder with several configurations (%s has one)%s"
+                       % (folders[0], "; " + twice[0] if twice else ""))
+    for note in twice:
+        print("umb-compare: " + note, file=sys.stderr)
     keys = sorted({k for s in sides for k in s.runs if want.search("%s %s" % k)})
     if not keys:
         raise cli.Fail("no results in these folders%s" % (" match --match %s" % a.match if a.match else ""))
     rows = comparisons(sides, keys, min_effect)
+    if not rows:
+        raise cli.Fail("nothing to compare: no benchmark, pair and size of [0] %s is in another side (%s)"
+                       % (sides[0].label, ", ".join("[%d] %s" % (i, s.label) for i, s in enumerate(sides) if i)))
+    for i, s in enumerate(sides):
+        n = max((len(v) for r in s.runs.values() for v in r["rows"].values()), default=0)
+        print("# [%d] %s: %s (%d benchmarks with results, %d rounds)" % (i, s.label, s.lib or "library unknown", len(s.runs), n))
     print("# ratio: the median over rounds of [i] / [0] in the same round; interval: its 95%% interval; spread: each side's "
           "(Q3 - Q1) / median over rounds%s" % ("; A/A: the same settings run twice" if any(r["aa"] for r in rows) else ""))
     print("# verdicts: beyond %g%% (--min-effect) and kept over the whole table, a false discovery rate of 5%% over its %d "

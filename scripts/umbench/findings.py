@@ -217,10 +217,11 @@ def _pooled_runs(folders, problems):
         m = results.read_manifest(folder)
         if not m or not m.get("runs"):
             raise cli.Fail("%s: no run.json listing runs (umb-run writes it)" % folder)
+        if not any(results.finished(r) for r in m["runs"]):
+            raise cli.Fail("%s: no finished run%s" % (folder, results.why_empty(folder)))
         libs.setdefault(m.get("mpi_library"), folder)
         for r in m["runs"]:
-            if isinstance(r, dict) and isinstance(r.get("file"), str):
-                runs.append(dict(r, file=os.path.join(folder, r["file"]), round=(i, r.get("round", 1))))
+            runs.append(dict(r, file=os.path.join(folder, r["file"]), round=(i, r.get("round", 1))))
     libs.pop(None, None)
     if len(libs) > 1:
         (a, fa), (b, fb) = list(libs.items())[:2]
@@ -237,14 +238,19 @@ def _findings():
     a = ap.parse_args()
     want = cli.regex(a.match)
     problems = results.Problems()
-    runs = [r for r in _pooled_runs(a.folders, problems) if want.search("%s %s" % (r.get("program"), r.get("buffers")))]
+    folders, twice = cli.distinct_folders(a.folders)
+    for note in twice:
+        print("umb-findings: " + note, file=sys.stderr)
+    runs = [r for r in _pooled_runs(folders, problems) if want.search("%s %s" % (r.get("program"), r.get("buffers")))]
+    if not any(results.finished(r) for r in runs):
+        raise cli.Fail("--match %s: no finished run of %s matches" % (a.match, " ".join(folders)))
     found = gather("", runs, problems)
     if a.json:
         print(json.dumps(found, indent=1))
     else:
         done = sum(1 for r in runs if results.finished(r))
         print("# umb-findings: %d folders, %d finished runs of %d benchmarks and pairs" % (
-            len(a.folders), done, len({(r["program"], r["buffers"], r.get("config")) for r in runs if results.finished(r)})))
+            len(folders), done, len({(r["program"], r["buffers"], r.get("config")) for r in runs if results.finished(r)})))
         report(found, who="umb-findings") if found else print("umb-findings: no findings")
     if problems.count:
         print("# umb-findings: %s" % problems.summary(), file=sys.stderr)

@@ -1,18 +1,24 @@
 """Finding the launcher and the programs, and running one program: its
 stdout to a file, stopped at a time limit or when the user asks."""
+import contextlib
 import functools
 import json
 import os
 import shlex
 import shutil
+import signal
 import subprocess
+import tempfile
 import time
 
 from . import programs
 from .cli import Fail
+from .manifest import read_bytes
 
-# After SIGTERM, a launcher gets this long to end its ranks before SIGKILL.
-GRACE_S = 10
+# After SIGTERM, a launcher gets this long to end its ranks before SIGKILL
+# reaches every process of its group: a run is gone within 5 s of its
+# limit or of the signal (issue 44).
+GRACE_S = 3
 
 
 def words(text, name):
@@ -49,8 +55,15 @@ def is_open_mpi(launcher):
 def _open_mpi(command):
     """Asked once per launcher: its flags and root's permission both depend on it."""
     try:
-        out = subprocess.run([command, "--version"], capture_output=True, text=True, timeout=60).stdout
-    except (OSError, subprocess.TimeoutExpired):
+        child = subprocess.Popen([command, "--version"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                 stdin=subprocess.DEVNULL, text=True, errors="replace", start_new_session=True)
+    except OSError:
+        return False
+    try:
+        out = child.communicate(timeout=60)[0]
+    except subprocess.TimeoutExpired:  # all of its group: a wrapper's child would hold the pipe open
+        _signal_group(child.pid, signal.SIGKILL)
+        child.wait()
         return False
     return "Open MPI" in out or "OpenRTE" in out
 
@@ -96,12 +109,11 @@ def read_build(name, folder):
     configure): its launcher and compiler."""
     path = os.path.join(folder, "umbench-build.json")
     try:
-        with open(path, "rb") as f:
-            b = json.loads(f.read().decode("utf-8"))
+        b = json.loads(read_bytes(path).decode("utf-8"))
     except OSError as e:
         raise Fail("--build %s=%s: no umbench-build.json there (%s): not a configured umbench build folder"
                    % (name, folder, e.strerror or e))
-    except ValueError as e:
+    except (ValueError, RecursionError) as e:
         raise Fail("--build %s=%s: %s is not JSON (%s)" % (name, folder, path, e))
     if not isinstance(b, dict) or not isinstance(b.get("mpiexec"), str) or not b["mpiexec"].strip():
         raise Fail("--build %s=%s: %s names no launcher (\"mpiexec\")" % (name, folder, path))
@@ -145,28 +157,52 @@ def find_program(bindir, prog, here):
 
 
 def run_one(cmd, env, out_path, limit, stop_asked):
-    """Runs cmd with stdout into out_path. Ends it when `limit` seconds pass
-    or stop_asked() turns true: SIGTERM, which the launcher passes to the
-    ranks, then SIGKILL after GRACE_S, or at once when stop_asked() > 1.
-    Returns (status, stderr, stopped at the limit, stopped on request)."""
+    """Runs cmd with stdout into out_path, in a process group of its own.
+    Ends it when `limit` seconds pass or stop_asked() turns true: SIGTERM
+    to the whole group (the launcher, a wrapper script that did not exec
+    it, the ranks), then SIGKILL to whatever is left after GRACE_S, or at
+    once when stop_asked() > 1. Returns (status, stderr, stopped at the
+    limit, stopped on request)."""
     try:
-        with open(out_path, "w") as f:
-            child = subprocess.Popen(cmd, stdout=f, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
-                                     errors="replace", env=env)
+        with open(out_path, "w") as f, tempfile.TemporaryFile("w+", errors="replace") as err:
+            child = subprocess.Popen(cmd, stdout=f, stderr=err, stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+            over, asked = _watch(child, limit, stop_asked)
+            err.seek(0)
+            return (124 if over else child.returncode), err.read(), over, asked
     except OSError as e:
         raise Fail("%s: cannot start it (%s)" % (e.filename or cmd[0], e.strerror or e))
-    start, termed, over, asked, err = time.time(), None, False, False, []
-    while True:
-        try:
-            err.append(child.communicate(timeout=0.5)[1] or "")
-            break
-        except subprocess.TimeoutExpired:
-            pass
+
+
+def _watch(child, limit, stop_asked):
+    """Waits for the child's group to end, stopping it as run_one says.
+    stderr goes to a file, not a pipe: a rank that outlives the launcher
+    cannot hold umb-run up."""
+    start, termed, killed, over, asked = time.time(), None, False, False, False
+    # After SIGTERM, the group's other processes may outlive the launcher;
+    # after SIGKILL nothing does (its orphans' zombies are init's to reap).
+    while child.poll() is None or (termed is not None and not killed and _group_alive(child.pid)):
         now = time.time()
         if termed is None and (stop_asked() or (limit and now - start > limit)):
             over, asked = not stop_asked(), bool(stop_asked())
-            child.terminate()
+            _signal_group(child.pid, signal.SIGTERM)
             termed = now
-        if termed is not None and (now - termed > GRACE_S or stop_asked() > 1):
-            child.kill()
-    return (124 if over else child.returncode), "".join(err), over, asked
+        if termed is not None and not killed and (now - termed > GRACE_S or stop_asked() > 1):
+            _signal_group(child.pid, signal.SIGKILL)
+            killed = True
+        time.sleep(0.1)
+    return over, asked
+
+
+def _group_alive(pgid):
+    try:
+        os.killpg(pgid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # a rank that changed its user: still there
+        return True
+
+
+def _signal_group(pgid, sig):
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, sig)

@@ -2,7 +2,7 @@
 message size, one line per benchmark and buffer pair (and configuration);
 with several rounds, the median and bars from the first to the third quartile.
 
-  umb-plot DIR [--out PNG]     (default DIR/plot.png)
+  umb-plot DIR [--out PNG]     (default DIR/plot.png; .pdf and .svg too)
 
 Reads the JSON Lines the programs wrote, never their tables, and only the
 runs that finished. Needs matplotlib; umb-compare draws the same picture
@@ -18,6 +18,17 @@ import textwrap
 from . import cli, results, stats
 
 PANELS = [("avg_latency_us", "avg latency, us (lower is better)"), ("avg_bandwidth_mbs", "bandwidth, MB/s (higher is better)")]
+# The picture's format is its name's ending: matplotlib writes these three
+# without more packages (and would add ".png" to a name without one).
+FORMATS = (".png", ".pdf", ".svg")
+
+
+def out_name(path, option):
+    """A file the picture can be written to, in a format its name says."""
+    cli.out_file(path, option)
+    if os.path.splitext(path)[1].lower() not in FORMATS:
+        raise cli.Fail("%s %s: expected a name ending in %s (the picture's format)" % (option, path, ", ".join(FORMATS)))
+    return path
 
 
 def need_matplotlib(who):
@@ -60,7 +71,7 @@ def draw(sides, keys, path, who):
                                            for i, s in enumerate(sides)), 170), fontsize=9)
     fig.tight_layout()
     try:
-        fig.savefig(path, dpi=100)
+        fig.savefig(path, dpi=100, format=os.path.splitext(path)[1][1:].lower())
         written = os.path.getsize(path)
     except OSError as e:
         raise cli.Fail("%s: cannot write it (%s)" % (path, e.strerror or e))
@@ -71,7 +82,8 @@ def draw(sides, keys, path, who):
 
 def _line(ax, rows, style, colour, label):
     """Medians over rounds, with bars from the first to the third quartile."""
-    xs = sorted(s for s in rows if s > 0 and rows[s])
+    # Log axes: size 0, and a median of 0 (a bandwidth at size 0), have no place on them.
+    xs = sorted(s for s in rows if s > 0 and rows[s] and statistics.median(rows[s].values()) > 0)
     if not xs:
         return
     meds = [statistics.median(rows[s].values()) for s in xs]
@@ -92,7 +104,7 @@ def _plot():
     a = ap.parse_args()
     if not os.path.isdir(a.folder):
         raise cli.Fail("%s: not a folder" % a.folder)
-    out = cli.out_file(a.out or os.path.join(a.folder, "plot.png"), "--out")
+    out = out_name(a.out or os.path.join(a.folder, "plot.png"), "--out")
     need_matplotlib("umb-plot")
     problems = results.Problems()
     sides, _ = results.load(a.folder, problems)

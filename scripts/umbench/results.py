@@ -12,13 +12,12 @@ import json
 import math
 import os
 
+from . import manifest as schema
 from .cli import Fail, hold_lock, out_folder
+from .manifest import MANIFEST, read_bytes, read_manifest
 from .stats import METRICS
 
-MANIFEST = "run.json"
 LOCK = ".umb-run.lock"
-
-
 class Problems:
     """Bad lines and files a reader skipped: how many, and the first."""
 
@@ -39,8 +38,7 @@ def read_objects(path, problems):
     """A JSON Lines file's objects, as (line number, object); a line that is
     not a JSON object with a "type" is skipped and counted."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        data = read_bytes(path)
     except OSError as e:
         problems.add(path, 0, e.strerror or str(e))
         return []
@@ -72,7 +70,8 @@ def read_results(path, problems):
     value}, "paths": {size: path class}, "round", "config", "run"}; round
     and config from umb-run's "run" line (1 and None without one). Null
     values (no iteration could be placed) are left out."""
-    out = {"program": None, "buffers": None, "metric": None, "rows": {}, "paths": {}, "round": 1, "config": None, "run": None}
+    out = {"program": None, "buffers": None, "metric": None, "rows": {}, "paths": {}, "round": 1, "config": None, "run": None,
+           "bad": None}
     for n, o in read_objects(path, problems):
         if o["type"] == "run":
             out["run"] = o
@@ -85,53 +84,29 @@ def read_results(path, problems):
         if not (isinstance(size, int) and not isinstance(size, bool) and size >= 0) or not metric \
                 or not (value is None or _number(value)) or not isinstance(o.get("program"), str) \
                 or not isinstance(o.get("buffers"), str):
-            problems.add(path, n, "a result without a size, a program, buffers or a number (size %r)" % (size,))
+            why = "a result without a size, a program, buffers or a number (size %r)" % (size,)
+            problems.add(path, n, why)
+            out["bad"] = out["bad"] or "line %d: %s" % (n, why)
             continue
         out["program"], out["buffers"], out["metric"] = o["program"], o["buffers"], metric
         if value is not None:
             out["rows"][size] = value
         if isinstance(o.get("path"), str):
             out["paths"][size] = o["path"]
-    if not (isinstance(out["round"], int) and out["round"] >= 1 and (out["config"] is None or isinstance(out["config"], str))):
+    if not (schema.ROUND[0](out["round"]) and (out["config"] is None or isinstance(out["config"], str))):
         problems.add(path, 0, "its run line has no round or configuration")
         out["rows"] = {}
     return out
 
 
-def read_manifest(folder, required=False):
-    """The folder's run.json as a dict, None where there is none; a file
-    that is not a manifest stops the command with one line."""
-    path = os.path.join(folder, MANIFEST)
-    try:
-        with open(path, "rb") as f:
-            m = json.loads(f.read().decode("utf-8"))
-    except FileNotFoundError:
-        if required:
-            raise Fail("%s: no %s (not a results folder of umb-run)" % (folder, MANIFEST))
-        return None
-    except OSError as e:
-        raise Fail("%s: cannot read it (%s)" % (path, e.strerror or e))
-    except ValueError as e:
-        raise Fail("%s: not JSON (%s)" % (path, e))
-    why = _manifest_problem(m)
-    if why:
-        raise Fail("%s: not a manifest of umb-run: %s" % (path, why))
-    return m
-
-
-def _manifest_problem(m):
-    if not isinstance(m, dict):
-        return "expected a JSON object, found %s" % type(m).__name__
-    runs, configs = m.get("runs", []), m.get("configs", [])
-    if not isinstance(runs, list) or not all(isinstance(r, dict) and isinstance(r.get("status"), int) and all(
-            isinstance(r.get(k), str) for k in ("file", "program", "buffers")) and "/" not in r["file"] for r in runs):
-        return "\"runs\" must be a list of objects with a file (in the folder), a program, buffers and a status"
-    if not isinstance(configs, list) or not all(isinstance(c, dict) and isinstance(c.get("name"), str)
-                                                and isinstance(c.get("env", {}), dict) for c in configs):
-        return "\"configs\" must be a list of objects with a name and an env"
-    if not isinstance(m.get("findings", []), list) or not all(isinstance(f, dict) for f in m.get("findings", [])):
-        return "\"findings\" must be a list of objects"
-    return None
+def why_empty(folder):
+    """Why a folder has no finished run to read: its runs' failures, from run.json."""
+    runs = (read_manifest(folder) or {}).get("runs", [])
+    if not runs:
+        return " (no run.json listing runs, and no result files)" if not result_files(folder) else ""
+    bad = [r for r in runs if not finished(r)]
+    first = next((r.get("error") or r.get("skipped") for r in bad if r.get("error") or r.get("skipped")), "")
+    return " (%d of %d runs did not finish%s)" % (len(bad), len(runs), "; the first: %s" % " ".join(str(first).split())[:200] if first else "")
 
 
 def finished(run):
@@ -139,8 +114,14 @@ def finished(run):
     return run["status"] == 0 and run.get("complete", True) is not False
 
 
-def result_files(folder):
-    return sorted(glob.glob(os.path.join(glob.escape(folder), "*.jsonl")))
+def result_files(folder, problems=None):
+    """The folder's *.jsonl that are regular files; the others (a FIFO, a
+    link to a device) are named in problems and never opened."""
+    found = sorted(glob.glob(os.path.join(glob.escape(folder), "*.jsonl")))
+    for path in (p for p in found if not os.path.isfile(p)):
+        if problems is not None:
+            problems.add(path, 0, "not a regular file: not read")
+    return [p for p in found if os.path.isfile(p)]
 
 
 def finished_files(folder, manifest, problems):
@@ -148,7 +129,7 @@ def finished_files(folder, manifest, problems):
     it lists with status 0 whose run line (if any) does not say otherwise.
     Without one (a folder of program outputs): every file whose run line
     does not say it did not finish."""
-    files = result_files(folder)
+    files = result_files(folder, problems)
     if manifest is None or "runs" not in manifest:
         return files, 0
     ok = {r["file"] for r in manifest["runs"] if finished(r)}
@@ -209,11 +190,19 @@ def load(folder, problems):
     return sides, unfinished
 
 
-def ends_whole(path):
-    """Whether the program's output ends with its "end" record: a launcher
-    that could not write it (a full disk) may still end with 0."""
+def judge_output(path):
+    """Whether a run that ended with 0 left a whole output, and why not:
+    its last record is the program's "end" with status 0 (a launcher that
+    could not write it, a full disk, may still end with 0; a rank's failure
+    may not reach the launcher's status), and every result has a number."""
     objs = read_objects(path, Problems())
-    return bool(objs) and objs[-1][1]["type"] == "end"
+    end = objs[-1][1] if objs and objs[-1][1]["type"] == "end" else None
+    if end is None:
+        return False, "its output has no end record: cut short (a full disk?)"
+    if end.get("status") != 0:
+        return False, "its output's end record says status %s" % json.dumps(end.get("status"))
+    bad = read_results(path, Problems())["bad"]
+    return (False, "its output has a result that is not one (%s)" % bad) if bad else (True, None)
 
 
 def first_header(path):

@@ -1,63 +1,9 @@
-"""Interleaved rounds: configurations, the order that turns each round, one
-run and its record, and when to stop repeating (--precision, --budget)."""
+"""Interleaved rounds: the order that turns each round, one run and its
+record, and when to stop repeating (--precision, --budget)."""
 import os
-import re
-import shlex
 import time
 
-from . import cli, findings, launch, results, stats
-
-ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-
-
-def parse_config(text):
-    """NAME[:ENV=VALUE,...][:LAUNCHER FLAGS] -> {"name", "env", "launcher_flags"}.
-    A comma-separated piece without "=" continues the value before it
-    (OMPI_MCA_btl=self,tcp); the launcher flags start at the first ":-"."""
-    name, _, rest = text.partition(":")
-    if not name or not all(c.isalnum() or c in "_.-" for c in name) or name == "default":
-        raise cli.Fail("--config %s: the name must be letters, digits, '_', '.', '-' and not 'default'" % text)
-    cut = 0 if rest.startswith("-") else rest.find(":-") + 1 if ":-" in rest else len(rest)
-    env_text, flags = rest[:cut].rstrip(":") if cut else "", rest[cut:]
-    env, key = {}, None
-    for piece in filter(None, env_text.split(",")):
-        if "=" in piece:
-            key, value = piece.split("=", 1)
-            if not ENV_NAME.match(key):
-                raise cli.Fail("--config %s: '%s' is not an environment variable's name" % (text, key))
-            env[key] = value
-        elif key:
-            env[key] += "," + piece
-        else:
-            raise cli.Fail("--config %s: '%s' is not ENV=VALUE" % (text, piece))
-    try:
-        words = shlex.split(flags)
-    except ValueError as e:
-        raise cli.Fail("--config %s: its launcher flags cannot be split into words (%s)" % (text, e))
-    return {"name": name, "env": env, "launcher_flags": words}
-
-
-def parse_build(text):
-    """NAME=DIR[:LAUNCHER FLAGS] -> a configuration that runs DIR's programs
-    with the launcher its configure recorded (umbench-build.json)."""
-    name, eq, rest = text.partition("=")
-    if not eq or not rest:
-        raise cli.Fail("--build %s: expected NAME=DIR, a name and an umbench build folder" % text)
-    cfg = parse_config("%s:%s" % (name, rest[rest.find(":-") + 1:] if ":-" in rest else ""))
-    folder = (rest[:rest.find(":-")] if ":-" in rest else rest).rstrip(":")
-    return dict(cfg, build=launch.read_build(name, folder))
-
-
-def check_append(old, a):
-    """--append adds only runs that can stand beside the folder's."""
-    if old.get("np") not in (None, a.np):
-        raise cli.Fail("--append --np %d: the folder's runs used %s ranks" % (a.np, old["np"]))
-    for c in a.config:
-        same = [x for x in old.get("configs", []) if x.get("name") == c["name"]]
-        if same and (same[0].get("env", {}), same[0].get("launcher_flags", []), (same[0].get("build") or {}).get("dir")) != \
-                (c["env"], c["launcher_flags"], (c.get("build") or {}).get("dir")):
-            raise cli.Fail("--append --config %s: the folder's configuration of that name has other settings (%s)"
-                           % (c["name"], same[0]))
+from . import findings, launch, results, stats
 
 
 def run_rounds(run):
@@ -67,6 +13,7 @@ def run_rounds(run):
     plain = a.rounds == 1 and len(configs) == 1 and not run.offset
     total, i = a.rounds * len(run.items) * len(configs), 0
     dropped = set()  # this umb-run's: an --append on another machine may run what an earlier one skipped
+    no_gpu = {}  # configuration -> why its ranks have no GPU (note_no_gpu)
     for k in range(1, a.rounds + 1):
         rnd = run.offset + k
         turn = (rnd - 1) % len(configs)  # by the folder's round: --append one round at a time turns too
@@ -76,22 +23,70 @@ def run_rounds(run):
                 return
             if (item[0], item[1], cfg["name"]) in dropped:
                 continue
-            run.say("[%d/%d %6.1fs] %s %s%s" % (i, total, time.time() - run.t0, item[0], item[1],
-                                                "" if plain else "  (round %d, %s)" % (rnd, cfg["name"])))
-            rec = one_run(run, item, cfg, rnd, plain)
+            gpu_missing = no_gpu.get(cfg["name"]) if needs_gpu(item[1]) else None
+            if gpu_missing:
+                rec = skip_unstarted(run, item, cfg, rnd, plain, gpu_missing)
+            else:
+                run.say("[%d/%d %6.1fs] %s %s%s" % (i, total, time.time() - run.t0, item[0], item[1],
+                                                    "" if plain else "  (round %d, %s)" % (rnd, cfg["name"])))
+                rec = one_run(run, item, cfg, rnd, plain)
+                note_no_gpu(run, no_gpu, item, cfg, rec)
             # A run stopped at the limit would only spend it again; a skipped one would skip again.
             if rec["status"] in (77, 124) and k < a.rounds and not rec.get("interrupted"):
                 dropped.add((item[0], item[1], cfg["name"]))
                 m["dropped"].append({"program": item[0], "buffers": item[1], "config": cfg["name"], "round": rnd,
                                      "why": "skipped" if rec["status"] == 77 else "run-limit"})
-                run.say("    not run again in later rounds")
-            run.save()
+                if not gpu_missing:
+                    run.say("    not run again in later rounds")
+            if not gpu_missing:  # those are saved with the next run, or at the end
+                run.save()
             if interrupted(run):
                 return
         m["rounds_done"] = rnd
         if not more_rounds(run, k):
             break
     m["state"] = "finished"
+
+
+def needs_gpu(pair):
+    """Whether a buffer pair (or placement) holds a kind that needs a GPU: all but H."""
+    return any(kind != "H" for kind in pair.split())
+
+
+def note_no_gpu(run, no_gpu, item, cfg, rec):
+    """A run whose ranks found no GPU (the programs' "need a CUDA GPU"
+    skip, as umb-suite reads it) stands for every later pair of the same
+    configuration that needs one: those are kept as skipped, unstarted."""
+    why = rec.get("skipped") or ""
+    if rec["status"] == 77 and needs_gpu(item[1]) and "need a CUDA GPU" in why:
+        no_gpu[cfg["name"]] = why
+        run.say("umb-run: no GPU for the ranks%s: every later pair that needs one is skipped without starting it"
+                % ("" if cfg["name"] == "default" else " of configuration " + cfg["name"]))
+
+
+def skip_unstarted(run, item, cfg, rnd, plain, why):
+    """A pair that needs a GPU, where an earlier run of its configuration
+    found none: kept as skipped, with that reason, without starting it."""
+    prog, pair, args = item
+    name = run.writer.new_file(run_file(prog, pair, cfg, rnd, plain))
+    rec = {"program": prog, "buffers": pair, "file": name, "status": 77, "command": run.how[cfg["name"]].command(
+        cfg["launcher_flags"], prog, args), "round": rnd, "config": cfg["name"], "elapsed_s": 0.0,
+        "skipped": why, "not_started": True, "complete": False, "findings": []}
+    return keep(run, rec, cfg, None)
+
+
+def run_file(prog, pair, cfg, rnd, plain):
+    return "%s-%s%s.jsonl" % (prog, pair.replace(" ", "-"), "" if plain else ".%s.r%d" % (cfg["name"], rnd))
+
+
+def keep(run, rec, cfg, header):
+    """Ends the run's file with umb-run's "run" line, then lists it in the manifest."""
+    run.writer.end_file(rec["file"], {"round": rec["round"], "config": cfg["name"], "env": cfg["env"],
+                                      "launcher_flags": cfg["launcher_flags"], "status": rec["status"], "complete": rec["complete"]})
+    note_header(run.manifest, header, cfg["name"])
+    run.manifest["runs"].append(rec)
+    run.count += 1
+    return rec
 
 
 def interrupted(run):
@@ -120,7 +115,7 @@ def one_run(run, item, cfg, rnd, plain):
     prog, pair, args = item
     how = run.how[cfg["name"]]
     cmd = how.command(cfg["launcher_flags"], prog, args)
-    name = run.writer.new_file("%s-%s%s.jsonl" % (prog, pair.replace(" ", "-"), "" if plain else ".%s.r%d" % (cfg["name"], rnd)))
+    name = run.writer.new_file(run_file(prog, pair, cfg, rnd, plain))
     started = time.time()
     rc, err, over, asked = launch.run_one(cmd, dict(how.env, **cfg["env"]), run.writer.path(name), run.a.run_limit, run.stop_asked)
     rec = {"program": prog, "buffers": pair, "file": name, "status": rc, "command": cmd, "round": rnd, "config": cfg["name"],
@@ -133,23 +128,18 @@ def one_run(run, item, cfg, rnd, plain):
         rec["skipped"] = why[0] if why else "a requirement is missing"
         run.say("    skipped: " + rec["skipped"])
     elif over:
-        rec["error"] = "stopped after %g s (--run-limit)" % run.a.run_limit
+        rec["error"] = "stopped after %g s (--run-limit); it ended after %.1f s" % (run.a.run_limit, rec["elapsed_s"])
         run.say("    STOPPED: " + rec["error"])
     elif rc != 0:
         rec["error"] = why[0] if why else err.strip()[-300:]
         run.say("    FAILED (exit %d): %s" % (rc, rec["error"]))
     path = run.writer.path(name)
-    rec["complete"] = rc == 0 and results.ends_whole(path)
-    if rc == 0 and not rec["complete"]:
-        rec["error"] = "its output has no end record: cut short (a full disk?); not counted"
+    rec["complete"], why = results.judge_output(path) if rc == 0 else (False, None)
+    if why:
+        rec["error"] = why + "; not counted"
         run.say("    INCOMPLETE: " + rec["error"])
     rec["findings"] = findings.of_file(path, results.Problems()) if rec["complete"] else []
-    run.writer.end_file(name, {"round": rnd, "config": cfg["name"], "env": cfg["env"], "launcher_flags": cfg["launcher_flags"],
-                               "status": rc, "complete": rec["complete"]})
-    note_header(run.manifest, results.first_header(path), cfg["name"])
-    run.manifest["runs"].append(rec)
-    run.count += 1
-    return rec
+    return keep(run, rec, cfg, results.first_header(path))
 
 
 def note_header(m, header, config):
@@ -157,9 +147,10 @@ def note_header(m, header, config):
     awareness, nodes and GPUs: the first run that has them."""
     if not header:
         return
-    m["mpi_library"] = m.get("mpi_library") or header.get("mpi_library")
+    lib = header.get("mpi_library") if isinstance(header.get("mpi_library"), str) else None  # run.json's readers want a string
+    m["mpi_library"] = m.get("mpi_library") or lib
     for c in (c for c in m["configs"] if c["name"] == config and not c.get("mpi_library")):
-        c["mpi_library"] = header.get("mpi_library")
+        c["mpi_library"] = lib
     if not m.get("cuda_aware") and isinstance(header.get("cuda_awareness"), dict):
         m["cuda_aware"] = dict(header["cuda_awareness"], line=header.get("cuda_aware"))
     for r in header.get("ranks", []) if isinstance(header.get("ranks"), list) else []:

@@ -17,8 +17,10 @@ the folder lists every run that finished (docs/output.md, "Results folders").
 --match REGEX runs only the "program pair" names of the set that it finds
 (e.g. "^umb_bw H H$"). --rounds N repeats the set N times. --config (any number) adds a
 configuration beside the default one: environment variables and launcher
-flags, e.g. --config tcp:OMPI_MCA_btl=self,tcp or --config bound::--bind-to core
-(a value may hold commas; the launcher flags start at the first ":-").
+flags, e.g. --config tcp:OMPI_MCA_btl=self,tcp or --config bound::--bind-to core.
+A value runs to the next comma that starts another VAR=, or to the ":-"
+where the launcher flags start; quoted as in the shell, it holds anything
+(--config x:VAR='8192,B=1:-y'). NAME: 1 to 64 letters, digits, '_', '.', '-'.
 --build NAME=DIR (any number, instead of --config and --bindir) runs the
 programs of an umbench build folder of another MPI library through the
 launcher its configure recorded (DIR/umbench-build.json); the builds are
@@ -30,7 +32,7 @@ median (of the value alone, or of each configuration's ratio to the
 default) is within +-P%, --rounds (default 20 then) being the most, and
 --budget SECONDS starts no new round after that long; the sizes that did
 not get there are listed. --run-limit SECONDS stops any one run that takes
-longer (kept in run.json with status 124); that benchmark, pair and
+longer, as a signal does (kept in run.json with status 124); that benchmark, pair and
 configuration is not run again in later rounds (run.json's "dropped").
 umb-compare reads the rounds.
 
@@ -40,8 +42,12 @@ its options) and MPIEXEC_FLAGS override it; umb-run then adds only the rank
 count (-n, or -np for mpirun/mpiexec; none with MPIEXEC_NP_FLAG=none). As
 root, Open MPI is allowed to run as umb-suite allows it. Runs that cannot
 work here (no GPU, D without a CUDA-aware MPI) are kept as skipped with the
-reason. Ctrl-C or SIGTERM stops the run in progress (SIGKILL 10 s later, or
-at a second signal), marks it unfinished and exits 130. Needs only Python 3.
+reason; once a run's ranks find no GPU, the later pairs of its configuration
+that need one are kept as skipped without starting them. Each run has a
+process group of its own: Ctrl-C or SIGTERM sends SIGTERM to the whole
+group of the run in progress (its launcher, a wrapper that did not exec
+it, the ranks), SIGKILL 3 s later or at a second signal, marks it
+unfinished and exits 130. Needs only Python 3.
 """
 import datetime
 import os
@@ -49,7 +55,7 @@ import socket
 import sys
 import time
 
-from . import cli, findings, launch, results, rounds, sets
+from . import cli, configs, findings, launch, results, rounds, sets
 
 ENV_PREFIXES = ("OMPI_MCA_", "UCX_", "MPIR_CVAR_", "MV2_", "I_MPI_", "FI_", "SLURM_", "LSB_", "CUDA_VISIBLE_DEVICES")
 
@@ -89,9 +95,9 @@ def options(argv):
         raise cli.Fail("--build with %s: compare builds, or settings within one build, not both at once"
                        % ("--config" if a.config else "--bindir"))
     if a.build:
-        a.config = [rounds.parse_build(b) for b in a.build]
+        a.config = [configs.parse_build(b) for b in a.build]
     else:
-        a.config = [{"name": "default", "env": {}, "launcher_flags": []}] + [rounds.parse_config(c) for c in a.config]
+        a.config = [{"name": "default", "env": {}, "launcher_flags": []}] + [configs.parse_config(c) for c in a.config]
     names = [c["name"] for c in a.config]
     if len(set(names)) != len(names):
         raise cli.Fail("%s: a name given twice (%s)" % ("--build" if a.build else "--config", ", ".join(names)))
@@ -130,7 +136,7 @@ class Run:
                  "rounds": a.rounds, "configs": a.config, "mpi_library": None, "cuda_aware": None, "nodes": [], "gpus": [],
                  "runs": [], "dropped": [], "state": "running", "sessions": [session]}
             return m, 0
-        rounds.check_append(old, a)
+        configs.check_append(old, a)
         offset = max([r.get("round", 1) for r in old.get("runs", [])] + [old.get("rounds_done", 0) or 0])
         m = dict(old, state="running", rounds=offset + a.rounds, sessions=old.get("sessions", []) + [session])
         known = {x["name"] for x in old.get("configs", [])}

@@ -70,12 +70,13 @@ def compare(base, other, higher_better, floor=0.0, level=LEVEL):
     rounds share the machine's state). The verdict is "faster" or "slower"
     only where the whole interval of the median ratio lies beyond 1 by more
     than `floor` (an A/A stray, or the smallest effect worth naming)."""
-    rounds = sorted(r for r in base if r in other and base[r] and other[r] is not None)
-    ratios = [other[r] / base[r] for r in rounds]
+    rounds = sorted(r for r in base if r in other and base[r] is not None and other[r] is not None)
+    # A value of 0 (a bandwidth at size 0, a latency below the clock's tick) has no ratio.
+    ratios = [other[r] / base[r] for r in rounds if base[r] > 0 and other[r] > 0]
     out = {"n": len(ratios), "ratio": statistics.median(ratios) if ratios else None, "interval": None,
            "spread_base": spread([base[r] for r in rounds]), "spread_other": spread([other[r] for r in rounds])}
     if not ratios:
-        out["verdict"] = "no verdict (no round has both)"
+        out["verdict"] = "no verdict (%s)" % ("a value of 0 in every round they share: no ratio" if rounds else "no round has both")
         return out
     out["interval"] = iv = median_interval(ratios, level)
     if len(ratios) == 1:

@@ -28,7 +28,8 @@ cmp -s "$tmp/a/run.json" "$tmp/a.json" || fail "a refused --out changed run.json
 $RUN --out "$tmp/a" --append --rounds 2 $Q >/dev/null 2>&1 || fail "--append"
 manifest "$tmp/a" "r = m['runs']; assert [x['round'] for x in r] == [1, 2, 3] and len({x['file'] for x in r}) == 3 and m['state'] == 'finished', r"
 one_line 1 "the folder's runs used 2 ranks" $RUN --out "$tmp/a" --append --np 3 $Q
-$CMP "$tmp/a" "$tmp/a" >"$tmp/o" 2>&1 && grep -q "^# \[0\] a: .* 3 rounds)" "$tmp/o" || { cat "$tmp/o"; fail "umb-compare: 3 rounds after --append"; }
+cp -r "$tmp/a" "$tmp/a2"  # a second folder: the same one named twice counts once
+$CMP "$tmp/a" "$tmp/a2" >"$tmp/o" 2>&1 && grep -q "^# \[0\] a: .* 3 rounds)" "$tmp/o" || { cat "$tmp/o"; fail "umb-compare: 3 rounds after --append"; }
 
 # 2. Two at once: the second is refused, naming the first's pid; the first
 #    keeps all of its runs. A stand-in launcher stalls one configuration,
@@ -164,27 +165,34 @@ one_line 1 "no finished results (1 of 1 runs did not finish; the first: umb_late
 touch "$tmp/file"
 one_line 1 "--out $tmp/file: not a folder" $RUN --out "$tmp/file" $Q
 one_line 1 "--out '': expected a folder" $RUN --out '' $Q
-one_line 1 "--plot $tmp/no/p.png: no folder $tmp/no" $CMP "$tmp/a" "$tmp/a" --plot "$tmp/no/p.png"
+one_line 1 "--plot $tmp/no/p.png: no folder $tmp/no" $CMP "$tmp/a" "$tmp/a2" --plot "$tmp/no/p.png"
 one_line 1 "--out $tmp/no/p.png: no folder $tmp/no" $PYTHON3 "$S/umb-plot" "$tmp/a" --out "$tmp/no/p.png"
-one_line 1 "--plot $tmp/a: a folder" $CMP "$tmp/a" "$tmp/a" --plot "$tmp/a"
+one_line 1 "--plot $tmp/a: a folder" $CMP "$tmp/a" "$tmp/a2" --plot "$tmp/a"
 one_line 1 "--out /dev/full: not a regular file" $PYTHON3 "$S/umb-plot" "$tmp/a" --out /dev/full
+# Each way gives its own reason: the message umb-run gives is the system's.
 mkdir "$tmp/ro"
 if [ "$(id -u)" -eq 0 ] && unshare -m --propagation private true 2>/dev/null; then
     inside() { unshare -m --propagation private sh -c 'mount -t tmpfs -o ro,size=64k none "$0" && exec "$@"' "$tmp/ro" "$@"; }
-else
+    why="Read-only file system"
+elif [ "$(id -u)" -ne 0 ]; then
     chmod 555 "$tmp/ro"; inside() { "$@"; }
+    why="Permission denied"
+else
+    why=  # root without mount namespaces: nothing here is read-only to it
 fi
-one_line 1 "--out $tmp/ro/x: cannot make the folder (Read-only file system)" inside $RUN --out "$tmp/ro/x" $Q
-one_line 1 "--plot $tmp/ro/p.png: not writable" inside $CMP "$tmp/a" "$tmp/a" --plot "$tmp/ro/p.png"
+if [ -n "$why" ]; then
+    one_line 1 "--out $tmp/ro/x: cannot make the folder ($why)" inside $RUN --out "$tmp/ro/x" $Q
+    one_line 1 "--plot $tmp/ro/p.png: not writable" inside $CMP "$tmp/a" "$tmp/a2" --plot "$tmp/ro/p.png"
+fi
 
 # 9. A full disk. Standard output on /dev/full: the table-printing commands
 #    fail in one line; umb-run keeps its folder whole and exits 1. A results
 #    folder on a 24 KiB tmpfs: the run that did not fit is not counted,
 #    run.json stays whole and lists only what was written.
-one_line 1 "standard output: No space left on device" sh -c "$CMP '$tmp/a' '$tmp/a' >/dev/full"
+one_line 1 "standard output: No space left on device" sh -c "$CMP '$tmp/a' '$tmp/a2' >/dev/full"
 one_line 1 "standard output: No space left on device" sh -c "$RUN --out '$tmp/full' $Q >/dev/full"
 manifest "$tmp/full" "assert m['state'] == 'finished' and m['runs'][0]['complete'], m"
-one_line 1 "standard output is closed" sh -c "$CMP '$tmp/a' '$tmp/a' >&-"
+one_line 1 "standard output is closed" sh -c "$CMP '$tmp/a' '$tmp/a2' >&-"
 if [ "$(id -u)" -eq 0 ] && unshare -m --propagation private true 2>/dev/null; then
     mkdir "$tmp/tiny"
     rc=0; unshare -m --propagation private sh -c 'mount -t tmpfs -o size=24k none "$0" && exec "$@"' "$tmp/tiny" \
@@ -217,7 +225,7 @@ one_line 1 "--config a:=1: '' is not an environment variable's name" $RUN --conf
 one_line 1 "cannot be split into words" $RUN --config "a::--x 'y" --out "$tmp/x" $Q
 one_line 1 "MPIEXEC \"mpirun 'x\": cannot split it into words" env MPIEXEC="mpirun 'x" $RUN --out "$tmp/x" $Q
 one_line 1 "MPIEXEC '/no/such/mpirun': /no/such/mpirun not found" env MPIEXEC=/no/such/mpirun $RUN --out "$tmp/x" $Q
-one_line 1 "--min-effect inf%" $CMP "$tmp/a" "$tmp/a" --min-effect inf%
-one_line 1 "--match (: not a regular expression" $CMP "$tmp/a" "$tmp/a" --match "("
+one_line 1 "--min-effect inf%" $CMP "$tmp/a" "$tmp/a2" --min-effect inf%
+one_line 1 "--match (: not a regular expression" $CMP "$tmp/a" "$tmp/a2" --match "("
 [ ! -e "$tmp/x" ] || fail "a refused command wrote $tmp/x"
 exit 0

@@ -1,0 +1,106 @@
+"""Configurations: what --config and --build give umb-run (the grammar:
+README, "Sweeps"), and whether an --append can stand beside a folder's."""
+import re
+import shlex
+
+from . import cli, launch
+
+ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# A configuration's name goes into its runs' file names (255 bytes at most).
+NAME_MOST = 64
+
+
+def parse_config(text):
+    """NAME[:VAR=VALUE,...][:LAUNCHER FLAGS] -> {"name", "env", "launcher_flags"}
+    (the grammar: README, "Sweeps"; docs/output.md, "Configurations")."""
+    name, _, rest = text.partition(":")
+    check_name(name, "--config", text)
+    pieces, flags = _scan(rest, text)
+    env, key = {}, None
+    for piece in (p for p in pieces if p):
+        eq = next((k for k, (c, quoted) in enumerate(piece) if c == "=" and not quoted), None)
+        value = "".join(c for c, _ in piece[eq + 1 if eq is not None else 0:])
+        if eq is None:  # a piece without "=" continues the value before it: OMPI_MCA_btl=self,tcp
+            if key is None:
+                raise cli.Fail("--config %s: '%s' is not VAR=VALUE" % (text, value))
+            env[key] += "," + value
+            continue
+        key = "".join(c for c, _ in piece[:eq])
+        if not ENV_NAME.match(key) or any(quoted for _, quoted in piece[:eq]):
+            raise cli.Fail("--config %s: '%s' is not an environment variable's name" % (text, key))
+        if key in env:
+            raise cli.Fail("--config %s: %s given twice" % (text, key))
+        env[key] = value
+    return {"name": name, "env": env, "launcher_flags": flag_words(flags, "--config", text)}
+
+
+def check_name(name, option, text):
+    if not 0 < len(name) <= NAME_MOST or not all(c.isalnum() or c in "_.-" for c in name) or name == "default":
+        raise cli.Fail("%s %s: the name must be 1 to %d letters, digits, '_', '.' or '-', and not 'default'"
+                       % (option, text[:NAME_MOST + 40] + ("..." if len(text) > NAME_MOST + 40 else ""), NAME_MOST))
+
+
+def _scan(text, whole):
+    """Splits VAR=VALUE,...[:LAUNCHER FLAGS] at its unquoted commas, up to
+    the unquoted ":-" (or a leading "-") where the flags begin: (pieces,
+    flags), each piece a list of (character, quoted). Quotes and
+    backslashes work as in the shell, so that a value holding anything,
+    ',', ':-' or spaces, stays one value: VAR='8192,X=1'."""
+    pieces, piece, quote, i = [], [], None, 0
+    while i < len(text):
+        c, after = text[i], text[i + 1:i + 2]
+        if quote and c == quote:
+            quote = None
+        elif c == "\\" and after and (quote is None or quote == '"' and after in '"\\$`'):
+            piece.append((after, True))
+            i += 1
+        elif quote:
+            piece.append((c, True))
+        elif c in "'\"":
+            quote = c
+        elif c == ",":
+            pieces, piece = pieces + [piece], []
+        elif c == ":" and after in ("", "-") or c == "-" and i == 0:
+            return pieces + [piece], text[i + (c == ":"):]
+        else:
+            piece.append((c, False))
+        i += 1
+    if quote:
+        raise cli.Fail("--config %s: a quote (%s) is not closed" % (whole, quote))
+    return pieces + [piece], ""
+
+
+def flag_words(flags, option, text):
+    try:
+        return shlex.split(flags)
+    except ValueError as e:
+        raise cli.Fail("%s %s: its launcher flags cannot be split into words (%s)" % (option, text, e))
+
+
+def quoted(value):
+    """VALUE as a --config value that stays one value, whatever it holds."""
+    return "'%s'" % value.replace("'", "'\\''")
+
+
+def parse_build(text):
+    """NAME=DIR[:LAUNCHER FLAGS] -> a configuration that runs DIR's programs
+    with the launcher its configure recorded (umbench-build.json)."""
+    name, eq, rest = text.partition("=")
+    if not eq or not rest:
+        raise cli.Fail("--build %s: expected NAME=DIR, a name and an umbench build folder" % text)
+    check_name(name, "--build", text)
+    folder, cut, flags = rest.partition(":-")
+    flags = flag_words("-" + flags if cut else "", "--build", text)
+    return {"name": name, "env": {}, "launcher_flags": flags, "build": launch.read_build(name, folder.rstrip(":"))}
+
+
+def check_append(old, a):
+    """--append adds only runs that can stand beside the folder's."""
+    if old.get("np") not in (None, a.np):
+        raise cli.Fail("--append --np %d: the folder's runs used %s ranks" % (a.np, old["np"]))
+    for c in a.config:
+        same = [x for x in old.get("configs", []) if x.get("name") == c["name"]]
+        if same and (same[0].get("env", {}), same[0].get("launcher_flags", []), (same[0].get("build") or {}).get("dir")) != \
+                (c["env"], c["launcher_flags"], (c.get("build") or {}).get("dir")):
+            raise cli.Fail("--append --config %s: the folder's configuration of that name has other settings (%s)"
+                           % (c["name"], same[0]))

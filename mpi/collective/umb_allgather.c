@@ -13,6 +13,7 @@ static const umb_cli cli = {
     .max_size = (size_t)1 << 20,
     .buffers_per_rank = 2,
     .collective = 1,
+    .cpu_part = "copies each rank's own block inside MPI_Allgather",
 };
 
 static void op(umb_coll_bufs *bufs, size_t size, int root)

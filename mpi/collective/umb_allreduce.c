@@ -13,7 +13,7 @@ static const umb_cli cli = {
     .min_size = 4,
     .buffers_per_rank = 2,
     .collective = 1,
-    .computes = "MPI_Allreduce",
+    .cpu_part = "adds the buffers inside MPI_Allreduce",
 };
 
 static void op(umb_coll_bufs *bufs, size_t size, int root)

@@ -50,7 +50,7 @@ import subprocess
 import sys
 import time
 
-from . import cli, installed, rounds, sets, tune_plan, tune_rank, tune_report
+from . import cli, configs, installed, sets, tune_plan, tune_rank, tune_report
 
 CATALOGUE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "settings.json")
 LIBRARIES = ("openmpi", "ucx", "mpich", "mps")
@@ -124,7 +124,7 @@ def check_entry(path, n, e):
     refused with the entry and the value."""
     var, where = e["variable"], "--catalogue %s: setting %d (%s)" % (path, n, e["name"])
     prefix = PREFIXES[e["library"]]
-    if not (var.startswith(prefix) if prefix.endswith("_") else var == prefix) or not rounds.ENV_NAME.match(var):
+    if not (var.startswith(prefix) if prefix.endswith("_") else var == prefix) or not configs.ENV_NAME.match(var):
         raise cli.Fail("%s: variable %s is not one of %s's (%s%s)" % (where, var, e["library"], prefix, "..." if prefix.endswith("_") else ""))
     for value in e["values"]:
         why = "empty" if not value else "a control character" if not value.isprintable() else tune_plan.unsplit({var: value})

@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 
-from . import cli, compare, results, rounds, stats
+from . import cli, compare, configs, results, stats
 
 EXTRA_ROUNDS = 3  # under --budget, rounds go on to at most 3x --rounds while settings are undecided
 
@@ -46,7 +46,7 @@ def unsplit(env):
     never launcher flags nor another variable."""
     text = config_text("x", env)
     try:
-        got = rounds.parse_config(text)
+        got = configs.parse_config(text)
     except cli.Fail as e:
         return "umb-run --config would refuse it (%s)" % str(e).replace("--config %s: " % text, "")
     if got["env"] == env and not got["launcher_flags"]:

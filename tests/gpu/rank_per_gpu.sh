@@ -42,9 +42,10 @@ expect_rc 0 "umb_bcast, one GPU visible per rank"
 must_judge visible-one "$tmp/out" "$n"
 
 # refused_or_validated ROWS WHAT: D through a library that is not CUDA-aware
-# is refused (77, with the reason), as is D for a reduction through one whose
-# UCX alone carries GPU memory (verdict "ucx": the library adds on the CPU);
-# anything else checks every byte.
+# is refused (77, with the reason), as is D for a collective whose library
+# part runs on the CPU (a reduction's sum, allgather's own block) through one
+# whose UCX alone carries GPU memory (verdict "ucx"); anything else checks
+# every byte.
 refused_or_validated() {
     has_d=$(echo "$2" | tr ' ,' '\n\n' | grep -c '^D$')
     if [ "$has_d" -gt 0 ] && [ "$aware" = no ]; then
@@ -52,16 +53,16 @@ refused_or_validated() {
         grep -q 'needs a CUDA-aware MPI' "$tmp/err" || { cat "$tmp/err"; fail "$2: no reason given"; }
         echo "$2: refused, the library is not CUDA-aware"
     elif [ "$has_d" -gt 0 ] && [ "$aware" = ucx ] && [ "$rc" -eq 77 ]; then
-        grep -q 'needs a CUDA-aware MPI for MPI_[A-Za-z]*, which adds on the CPU' "$tmp/err" \
-            || { cat "$tmp/err"; fail "$2: refused (77) without the reduction's reason"; }
-        echo "$2: refused, the library adds on the CPU"
-        reductions_refused=$((reductions_refused + 1))
+        grep -q 'needs a CUDA-aware MPI: the library [a-z ]* .* inside MPI_[A-Za-z]*, on the CPU' "$tmp/err" \
+            || { cat "$tmp/err"; fail "$2: refused (77) without the library's own part as the reason"; }
+        echo "$2: refused, the library's own part of it runs on the CPU"
+        cpu_refused=$((cpu_refused + 1))
     else
         expect_rc 0 "$2"
         must_judge validated "$tmp/out" "$1"
     fi
 }
-reductions_refused=0
+cpu_refused=0
 pair_flags=$mpi_flags
 window_flags
 rma_flags=$mpi_flags
@@ -91,9 +92,10 @@ for path in $(programs_of collective); do
         refused_or_validated 15 "${path##*/} $place"
     done
 done
-# Through a library whose UCX alone carries GPU memory, the reductions (and
-# only they) refuse D: a reduction that ran would have crashed or validated.
-[ "$aware" != ucx ] || [ "$reductions_refused" -ge 1 ] || fail "verdict ucx: no reduction refused D"
+# Through a library whose UCX alone carries GPU memory, the collectives whose
+# library part runs on the CPU (and only they) refuse D: one that ran would
+# have crashed or validated.
+[ "$aware" != ucx ] || [ "$cpu_refused" -ge 1 ] || fail "verdict ucx: no collective refused D"
 
 # --path: GPU to GPU or through the host, by the copies counted.
 grep -q '^#define HAVE_CUPTI 1' "$top_builddir/config.h" || { echo "--path not checked: built without CUPTI"; exit 0; }

@@ -217,15 +217,16 @@ static void check_cuda_aware(umb_bench *b)
         umb_agree(b->rank == 0 ? UMB_EXIT_SKIP : 0, msg);
     }
     /* UCX moves device memory for a library built without CUDA (the Open MPI
-       wheel), but the library's own reduction adds on the CPU: D crashed it
-       (a segfault in ompi_coll_base_allreduce on an H100 node). */
-    if (b->cli->computes && umb_options_uses(&b->opt, is_device) && b->aware == UMB_VERDICT_UCX_CARRIES &&
+       wheel), but what the library does itself inside a collective runs on
+       the CPU: D crashed it (segfaults in MPI_Allreduce, MPI_Allgather and
+       MPI_Alltoall across two H100s; MPI_Bcast went through). */
+    if (b->cli->cpu_part && umb_options_uses(&b->opt, is_device) && b->aware == UMB_VERDICT_UCX_CARRIES &&
         !b->opt.assume_cuda_aware) {
         char lib[LINE], msg[2 * LINE];
         umb_mpi_library(lib, sizeof lib);
-        snprintf(msg, sizeof msg, "%s: buffer D needs a CUDA-aware MPI for %s, which adds on the CPU in %.160s: %.300s; "
-                 "its UCX moves GPU memory but does not add it; use MD or MH, or --assume-cuda-aware if you know better",
-                 b->cli->program, b->cli->computes, lib, b->aware_why);
+        snprintf(msg, sizeof msg, "%s: buffer D needs a CUDA-aware MPI: the library %s, on the CPU in %.160s: %.300s; "
+                 "its UCX moves GPU memory, but not that; use MD or MH, or --assume-cuda-aware if you know better",
+                 b->cli->program, b->cli->cpu_part, lib, b->aware_why);
         umb_agree(b->rank == 0 ? UMB_EXIT_SKIP : 0, msg);
     }
 }

@@ -34,7 +34,10 @@ typedef struct {
     int buffers_per_rank;  /* for the -M check: buffers of max_size per rank */
     int window;            /* default -W; 0: the program has no window */
     int collective;        /* takes -d, -k and the per-rank buffer options */
-    const char *computes;  /* the MPI call that computes on the buffers (MPI_Reduce: MPI_SUM), or NULL */
+    /* What the library's own code does to the buffers inside the call (a
+       reduction adds them; allgather and alltoall copy each rank's own
+       block): on the CPU in a library built without CUDA. NULL: nothing. */
+    const char *cpu_part;
     size_t min_size;       /* default smallest message; 0 means 1 */
     /* Options of the program or its family alone, declared where they are
        used: own_options (long, at most 16) and the getopt letters of

@@ -12,6 +12,7 @@ machines, without a GPU (tests/gpu/recorded.sh):
     GPU run.
 
 usage: replay.py DATA-DIR OUTPUT-DOC
+       replay.py --take OUTDIR/recorded DATA-DIR   (a GPU run's recordings, three calls of a reading per test)
 A recorded call is DATA-DIR/MACHINE/TEST/NNN-READING/: args (one per line;
 @fK is the file fK beside it) and status (tests/lib.sh, record_reading).
 """
@@ -101,13 +102,14 @@ def changes(d, reading):
         for f, path in originals.items():
             objs = jsonl(path)
             text = open(path).read()
+            new = text
             if objs is not None and obj_edit:
-                new = "".join(json.dumps(o) + "\n" for o in map(obj_edit, objs) if o is not None)
+                edited = [e for e in map(obj_edit, objs) if e is not None]
+                new = "".join(json.dumps(o) + "\n" for o in edited)
+                changed |= edited != objs  # what the objects say, not how they are spaced
             elif objs is None and line_edit:
                 new = "".join(line_edit(l) for l in text.splitlines(True))
-            else:
-                new = text
-            changed |= new != text
+                changed |= new != text
             files[f] = os.path.join(tmp, f)
             open(files[f], "w").write(new)
         if changed:
@@ -155,7 +157,22 @@ def main(top, doc):
     return 1 if bad or not n else 0
 
 
+def take(src, top, keep=3):
+    """Copy a GPU run's OUTDIR/recorded into DATA-DIR: of each machine's test,
+    the first KEEP calls of each reading (a table of pairs calls one reading
+    many times over one kind of output)."""
+    for d in cases(src):
+        machine, test, name = d.split(os.sep)[-3:]
+        reading = name.split("-", 1)[1]
+        dest = os.path.join(top, machine, test)
+        have = [n for n in (os.listdir(dest) if os.path.isdir(dest) else []) if n.split("-", 1)[1] == reading]
+        if len(have) < keep:
+            shutil.copytree(d, os.path.join(dest, name))
+
+
 if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "--take":
+        sys.exit(take(sys.argv[2], sys.argv[3]))
     if len(sys.argv) != 3:
-        sys.exit("usage: replay.py DATA-DIR OUTPUT-DOC")
+        sys.exit("usage: replay.py DATA-DIR OUTPUT-DOC, or replay.py --take OUTDIR/recorded DATA-DIR")
     sys.exit(main(sys.argv[1], sys.argv[2]))

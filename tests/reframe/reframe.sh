@@ -190,20 +190,28 @@ action=
 copy=$(find "$tmp/tree/rfm/stage" -maxdepth 4 -type d -name 'umbench_build_*')
 [ $rc -eq 0 ] && [ -f "$copy/src/file" ] && [ -L "$copy/rfm" ] \
     || { tail -30 "$tmp/intree.log" | cut -c1-300; fail "--prefix inside the umbench tree: the build did not stage it apart"; }
+echo "--prefix inside the tree: the build's copy links $(readlink "$copy/rfm")"
 
 # 5. A partition whose scheduler is not on this machine (LSF's bsub on
 #    "local"): its build skips with the reason, before building, and every
 #    check after it, rather than failing on the missing command.
 if ! command -v bsub >/dev/null 2>&1; then
-    printf 'import copy, sys\nsys.path.insert(0, %s)\nimport umbench_config\n' "'$LIB'" >"$tmp/lsf.py"
-    printf 'site_configuration = copy.deepcopy(umbench_config.site_configuration)\n' >>"$tmp/lsf.py"
-    printf "site_configuration['systems'][1]['partitions'][0]['scheduler'] = 'lsf'\n" >>"$tmp/lsf.py"
+    cat >"$tmp/lsf.py" <<EOF
+import copy, sys
+sys.path.insert(0, '$LIB')
+import umbench_config
+site_configuration = copy.deepcopy(umbench_config.site_configuration)
+for system in site_configuration['systems']:
+    if system['name'] == 'local':
+        system['partitions'][0]['scheduler'] = 'lsf'
+EOF
     conf=$tmp/lsf.py
     rf nosched --system local -t host
     conf=
     [ $rc -eq 0 ] && grep -q "SKIP .*umbench_build .*partition local:default: its scheduler lsf submits with bsub, which is not on PATH here" "$tmp/nosched.log" \
         && grep -q "Ran 0/$n test case(s) from $n check(s) (0 failure(s), 0 expected failure(s), $n skipped" "$tmp/nosched.log" \
         || { tail -30 "$tmp/nosched.log"; fail "a partition without its scheduler: not every check skipped with the reason"; }
+    echo "an lsf partition without bsub: $(grep 'Ran ' "$tmp/nosched.log")"
 fi
 
 # 6. The two-node Slurm cluster, where one can start here.

@@ -12,6 +12,7 @@
 # 77 (no GPU, or an MPI that cannot carry D buffers) is skipped, not failed.
 import json
 import os
+import shutil
 import sys
 
 import reframe as rfm
@@ -28,6 +29,9 @@ KINDS = ['H', 'D', 'MH', 'MD']
 # The registry of programs (programs.txt), read by the scripts' own reader.
 sys.path.insert(0, os.path.join(TOP, 'scripts'))
 from umbench import programs  # noqa: E402
+# What a run's output says, and whether it passes (no ReFrame in it).
+sys.path.insert(0, HERE)
+from umbench_judge import STATUS_LINE, exit_status, judge, judge_driver, records  # noqa: E402
 
 PROGRAMS = {p['name']: p for p in programs.load()}
 
@@ -36,87 +40,26 @@ def of_family(family):
     return sorted(programs.of_family(family))
 
 
-def records(path):
-    """The JSON objects of a program's output, one a line; other lines
-    (a launcher's messages) are left aside."""
-    out = []
-    try:
-        with open(path, encoding='utf-8', errors='replace') as f:
-            for line in f:
-                if line.startswith('{'):
-                    try:
-                        out.append(json.loads(line))
-                    except ValueError:
-                        pass
-    except OSError:
-        pass
-    return out
+# The command each batch scheduler of ReFrame submits with.
+SUBMIT = {'slurm': 'sbatch', 'squeue': 'sbatch', 'lsf': 'bsub', 'pbs': 'qsub', 'torque': 'qsub',
+          'pbspro': 'qsub', 'sge': 'qsub', 'oar': 'oarsub', 'ssh': 'ssh'}
 
 
-# The job script echoes the launcher's status after it: schedulers polled
-# without accounting (squeue) know no exit code.
-STATUS_LINE = 'echo "umbench_exit=$?"'
-
-
-def exit_status(path):
-    """The launcher's exit status as the job script echoed it, or None."""
-    try:
-        with open(path, encoding='utf-8', errors='replace') as f:
-            got = [ln.strip()[len('umbench_exit='):] for ln in f if ln.startswith('umbench_exit=')]
-    except OSError:
-        return None
-    return int(got[-1]) if got and got[-1].isdigit() else None
-
-
-def judge(recs, validate, placed_min, managed):
-    """What is wrong with one run's JSON, or None: an end record that says
-    success, result rows, validation passed where -c was asked, placement
-    at or over placed_min % on every row of managed buffers, and every read
-    check passed."""
-    end = [r for r in recs if r.get('type') == 'end']
-    rows = [r for r in recs if r.get('type') == 'result']
-    if not end:
-        return 'no end record: the output was cut short'
-    if not rows:
-        return 'no result rows'
-    bad = [r['size'] for r in rows if validate and r.get('validation') != 'pass']
-    if bad:
-        return 'validation did not pass at sizes %s' % bad
-    if end[-1].get('status') != 0:
-        return 'the program ended with status %s' % end[-1].get('status')
-    if managed:
-        unplaced = [r['size'] for r in rows if not isinstance(r.get('placed_pct'), (int, float))]
-        if unplaced:
-            return 'placement was not checked at sizes %s (managed buffers: the label is not verified)' % unplaced
-        low = ['%s: %.1f%%' % (r['size'], r['placed_pct']) for r in rows if r['placed_pct'] < placed_min]
-        if low:
-            return 'placement held under %g%% at %s' % (placed_min, ', '.join(low))
-    failed = [c for c in recs if c.get('type') == 'check' and c.get('result') != 'pass']
-    if failed:
-        return 'the read check failed: %s' % failed[0].get('first_failure')
+def scheduler_missing(partition):
+    """Why no job can be submitted to PARTITION from here (its scheduler's
+    command is not on PATH, e.g. --system cluster on a machine without
+    Slurm), or None."""
+    name = partition.scheduler.registered_name
+    command = SUBMIT.get(name)
+    if command and not shutil.which(command):
+        return 'partition %s: its scheduler %s submits with %s, which is not on PATH here' % (partition.fullname, name, command)
     return None
 
 
-def judge_driver(recs, placed_min, managed, link_bound):
-    """judge() for a single-node driver, and its figures against the
-    machine: no row above the link (umb_copy's link_pct), every GiB/s rate
-    (umb_um, umb_oversub) above 0 and at most the GPU's memory peak, and at
-    most the link where the rows read across it (link_bound)."""
-    why = judge(recs, False, placed_min, managed)
-    if why:
-        return why
-    head = next((r for r in recs if r.get('type') == 'header'), {})
-    rows = [r for r in recs if r.get('type') == 'result']
-    over = [r for r in rows if (r.get('link_pct') or 0) > 100]
-    if over:
-        return 'a figure above the link: %s' % over[0]
-    peak = head.get('hbm_peak_gibs') or 0
-    link = max([g.get('link_limit_gbs') or 0 for g in head.get('gpus', [])] or [0]) * 1e9 / 2**30
-    rates = ['%s=%s' % (k, v) for r in rows for k, v in r.items() if k.endswith('gibs') and isinstance(v, (int, float))
-             and (v <= 0 or (peak and v > peak) or (link_bound and link and v > link * 1.02))]
-    if rates:
-        return 'a rate outside (0, %s] GiB/s: %s' % ('%.1f' % link if link_bound and link else '%g' % peak, rates[0])
-    return None
+def first_folder_under(top, path):
+    """The folder of TOP that holds PATH, or None where PATH is not under TOP."""
+    rel = os.path.relpath(os.path.realpath(path), os.path.realpath(top))
+    return None if rel == os.curdir or rel == os.pardir or rel.startswith(os.pardir + os.sep) else rel.split(os.sep)[0]
 
 
 class umbench_build(rfm.CompileOnlyRegressionTest):
@@ -133,12 +76,24 @@ class umbench_build(rfm.CompileOnlyRegressionTest):
     cuda_arch = variable(str, value='')
     build_jobs = variable(int, value=2)
 
+    @run_after('setup')
+    def scheduler_here(self):
+        """Every check of a partition whose scheduler is not here is skipped
+        with the reason: its build first, then, through it, the rest."""
+        why = scheduler_missing(self.current_partition)
+        if why:
+            self.skip(why)
+
     @run_before('compile')
     def configure_options(self):
         self.sourcesdir = self.umbench_src
-        # Large or configured folders of the tree are linked, not copied.
+        # Large or configured folders of the tree are linked, not copied; so
+        # are ReFrame's own stage and output where its --prefix is in the
+        # tree (the default, run from the top): copied, the tree would hold
+        # the copy being made.
+        own = {first_folder_under(self.umbench_src, d) for d in (self.stagedir, self.outputdir) if d}
         self.readonly_files = [n for n in os.listdir(self.umbench_src)
-                               if n in ('.git', 'docs', '.carry') or n.startswith(('build', '_build', 'umb-results'))]
+                               if n in own or n in ('.git', 'docs', '.carry') or n.startswith(('build', '_build', 'umb-results'))]
         self.prebuild_cmds = ['[ -x configure ] || ./autogen.sh']
         self.build_system.builddir = 'rfm_build'
         self.build_system.max_concurrency = self.build_jobs

@@ -5,8 +5,10 @@
 # the performance log holds the very figures umbench printed in the same
 # run. A run broken on purpose (UMB_TEST_CORRUPT_SIZE: validation fails at
 # 8 B) fails its check with the reason. The sanity's placement rule on
-# recorded rows of managed buffers. Then the same checks on the two-node
-# Slurm cluster of tests/cluster (sbatch, srun), where one can start here.
+# recorded rows of managed buffers. ReFrame's folders inside the tree are not
+# copied into the build; a partition without its scheduler skips. Then the
+# same checks on the two-node Slurm cluster of tests/cluster (sbatch, srun),
+# where one can start here.
 # Needs ReFrame: UMB_REFRAME names its command (.ci/run makes a virtual
 # environment with a pinned reframe-hpc); skips without it, unless
 # UMB_NEED_REFRAME=1.
@@ -22,13 +24,15 @@ RFPY=$(dirname "$RF")/python3
 LIB=$top_srcdir/reframe-checks
 [ "$(id -u)" -ne 0 ] || export UMBENCH_RUN_AS_ROOT=1
 
-# rf NAME ARGS...: ReFrame on the library, its own folders under $tmp/NAME.
+# rf NAME ARGS...: ReFrame on the library, its own folders under $tmp/NAME
+# (a later --prefix overrides); $conf names another configuration, $action
+# another action than -r (--dry-run).
 rf() {
     name=$1; shift
     mkdir -p "$tmp/$name"
     rc=0
-    (cd "$tmp/$name" && UMBENCH_PERFLOG="$tmp/$name/perflogs" timeout 900 "$RF" -C "$LIB/umbench_config.py" \
-        -c "$LIB/umbench_checks.py" --prefix "$tmp/$name" --nocolor "$@" -r) >"$tmp/$name.log" 2>&1 || rc=$?
+    (cd "$tmp/$name" && UMBENCH_PERFLOG="$tmp/$name/perflogs" timeout 900 "$RF" -C "${conf:-$LIB/umbench_config.py}" \
+        -c "$LIB/umbench_checks.py" --prefix "$tmp/$name" --nocolor "$@" "${action:--r}") >"$tmp/$name.log" 2>&1 || rc=$?
 }
 
 # failed_errs DIR: the whole stderr of each check that failed (ReFrame
@@ -175,7 +179,42 @@ assert u.judge_driver([head, dict(copy, link_pct=101.2), end], 90, True, False).
 assert u.judge_driver([head, dict(copy, placed_pct=50.0), end], 90, True, False) == "placement held under 90% at 67108864: 50.0%"
 PY
 
-# 4. The two-node Slurm cluster, where one can start here.
+# 4. ReFrame's folders inside the umbench tree (--prefix there, as when run
+#    from the top of the tree without one): the build check's copy of the tree
+#    links the folder that holds them rather than copying the copy being
+#    made into itself. A dry run: the copy, then no build.
+mkdir -p "$tmp/tree/src" && echo x >"$tmp/tree/src/file"
+action=--dry-run
+rf intree --system local -t host -n umb_latency --keep-stage-files -S umbench_build.umbench_src="$tmp/tree" --prefix "$tmp/tree/rfm"
+action=
+copy=$(find "$tmp/tree/rfm/stage" -maxdepth 4 -type d -name 'umbench_build_*')
+[ $rc -eq 0 ] && [ -f "$copy/src/file" ] && [ -L "$copy/rfm" ] \
+    || { tail -30 "$tmp/intree.log" | cut -c1-300; fail "--prefix inside the umbench tree: the build did not stage it apart"; }
+echo "--prefix inside the tree: the build's copy links $(readlink "$copy/rfm")"
+
+# 5. A partition whose scheduler is not on this machine (LSF's bsub on
+#    "local"): its build skips with the reason, before building, and every
+#    check after it, rather than failing on the missing command.
+if ! command -v bsub >/dev/null 2>&1; then
+    cat >"$tmp/lsf.py" <<EOF
+import copy, sys
+sys.path.insert(0, '$LIB')
+import umbench_config
+site_configuration = copy.deepcopy(umbench_config.site_configuration)
+for system in site_configuration['systems']:
+    if system['name'] == 'local':
+        system['partitions'][0]['scheduler'] = 'lsf'
+EOF
+    conf=$tmp/lsf.py
+    rf nosched --system local -t host
+    conf=
+    [ $rc -eq 0 ] && grep -q "SKIP .*umbench_build .*partition local:default: its scheduler lsf submits with bsub, which is not on PATH here" "$tmp/nosched.log" \
+        && grep -q "Ran 0/$n test case(s) from $n check(s) (0 failure(s), 0 expected failure(s), $n skipped" "$tmp/nosched.log" \
+        || { tail -30 "$tmp/nosched.log"; fail "a partition without its scheduler: not every check skipped with the reason"; }
+    echo "an lsf partition without bsub: $(grep 'Ran ' "$tmp/nosched.log")"
+fi
+
+# 6. The two-node Slurm cluster, where one can start here.
 CL=$top_srcdir/tests/cluster/cluster
 rc=0; "$CL" start "$tmp/cluster" >"$tmp/env" 2>"$tmp/start.err" || rc=$?
 if [ $rc -eq 77 ]; then

@@ -41,7 +41,9 @@ if "$MPIEXEC" --version 2>&1 | grep -q "Open MPI"; then
 fi
 # The launcher's own flags for the library under test (as umb-run and
 # umb-suite take them), e.g. the UCX pml's on a node without InfiniBand.
-mpi_flags="$mpi_flags ${MPIEXEC_FLAGS:-}"
+mpi_flags="$mpi_flags${MPIEXEC_FLAGS:+ $MPIEXEC_FLAGS}"
+# Tests paste it after a colon (umb-run's NAME=DIR:FLAGS): never blanks only.
+mpi_flags=${mpi_flags# }
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # one_line STATUS TEXT COMMAND...: exit STATUS, one line on stderr holding

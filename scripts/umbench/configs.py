@@ -91,7 +91,9 @@ def parse_build(text):
     check_name(name, "--build", text)
     folder, cut, flags = rest.partition(":-")
     flags = flag_words("-" + flags if cut else "", "--build", text)
-    return {"name": name, "env": {}, "launcher_flags": flags, "build": launch.read_build(name, folder.rstrip(":"))}
+    # DIR: and DIR: followed by blanks hold no flags (a script's empty $FLAGS).
+    folder = re.sub(r":\s*$", "", folder) if not cut else folder.rstrip(":")
+    return {"name": name, "env": {}, "launcher_flags": flags, "build": launch.read_build(name, folder)}
 
 
 def check_append(old, a):

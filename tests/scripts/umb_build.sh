@@ -42,6 +42,12 @@ one_line 1 "--build: a name given twice (a, a)" $RUN --build "a=$top_builddir" -
 printf '{"mpiexec": ""}' >"$tmp/umbench-build.json"
 one_line 1 "names no launcher" $RUN --build "a=$tmp" --out "$tmp/x"
 [ ! -e "$tmp/x" ] || fail "a refused --build wrote results"
+# A script's empty flags ("DIR:" or "DIR: ") are no flags, not part of DIR.
+for tail in ":" ": "; do
+    "$PYTHON3" -c 'import sys; sys.path.insert(0, sys.argv[1]); from umbench import configs
+c = configs.parse_build("a=" + sys.argv[2] + sys.argv[3]); assert c["launcher_flags"] == [], c' \
+        "$top_srcdir/scripts" "$top_builddir" "$tail" || fail "--build a=DIR'$tail': not the build DIR with no flags"
+done
 
 # Every family's programs are found under a build folder's top, one-sided
 # ones in mpi/rma too: through --build, and through --bindir naming the top

@@ -20,7 +20,9 @@ void umb_window_free(umb_window *w)
     w->buf = NULL;
 }
 
-static umb_buffer *slot(umb_window *w, int j) { return &w->buf[j % w->nbuf]; }
+/* Message j's buffer. One shared buffer (OMB's window) takes no division:
+   slot() runs once per message inside the timed window (issue 43). */
+static umb_buffer *slot(umb_window *w, int j) { return &w->buf[w->nbuf == 1 ? 0 : j % w->nbuf]; }
 
 void umb_window_fill(umb_window *w, size_t size, long i, int sender)
 {

@@ -68,6 +68,18 @@ rc=0
     && [ "$(grep -c "against mpi_bare [a-z]*, 2 ranks, 1 round interleaved" "$tmp/out")" -eq 2 ] \
     || { cat "$tmp/out" "$tmp/err"; fail "overhead --budget: not stopped after one round of each program (exit $rc)"; }
 
+# --wait-idle: before each round the CPUs' idle share over a second (/proc/stat);
+# here any share will do, so no round waits long.
+rc=0
+"$PYTHON3" "$top_srcdir/tests/tools/overhead" --build "$top_builddir" --rounds 1 --wait-idle 0.001 --launch "$MPIEXEC $mpi_flags" \
+    --only latency --max-latency 4 >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 0 ] && grep -q "^# --wait-idle 0.001: waited [0-9]* s in all before 1 rounds; [01] of them started after 120 s" "$tmp/out" \
+    || { cat "$tmp/out" "$tmp/err"; fail "overhead --wait-idle: exit $rc or no line saying how long it waited"; }
+rc=0
+"$PYTHON3" "$top_srcdir/tests/tools/overhead" --build "$top_builddir" --wait-idle 1.5 >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "wait-idle 1.5: accepted .*--wait-idle 0 to below 1" "$tmp/err" \
+    || { cat "$tmp/err"; fail "overhead --wait-idle 1.5: not one line naming it, exit 1"; }
+
 # --copy: a byte-for-byte copy of mpi_bare in umbench's place, removed at the end.
 rc=0
 "$PYTHON3" "$top_srcdir/tests/tools/overhead" --build "$top_builddir" --rounds 1 --launch "$MPIEXEC $mpi_flags" \

@@ -81,6 +81,17 @@ rc=0
 [ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "wait-idle 1.5: accepted .*--wait-idle 0 to below 1" "$tmp/err" \
     || { cat "$tmp/err"; fail "overhead --wait-idle 1.5: not one line naming it, exit 1"; }
 
+# --min: the tables start there (umbench's -m MIN:MAX; mpi_bare's smaller rows left out).
+rc=0
+"$PYTHON3" "$top_srcdir/tests/tools/overhead" --build "$top_builddir" --rounds 1 --min 4 --only latency --max-latency 16 \
+    --launch "$MPIEXEC $mpi_flags" >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 0 ] && [ "$(grep '^ *[0-9][0-9]* ' "$tmp/out" | awk '{ printf "%s ", $1 }')" = "4 8 16 " ] \
+    || { cat "$tmp/out" "$tmp/err"; fail "overhead --min 4 --max-latency 16: exit $rc or not the rows 4, 8, 16"; }
+rc=0
+"$PYTHON3" "$top_srcdir/tests/tools/overhead" --build "$top_builddir" --min 2M --only bcast >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^overhead: --min 2097152: above --max-bcast 1048576" "$tmp/err" \
+    || { cat "$tmp/err"; fail "overhead --min above --max-bcast: not one line, exit 1"; }
+
 # --laps: mpi_bare's loops with umbench's per-iteration mark in umbench's place.
 rc=0
 "$PYTHON3" "$top_srcdir/tests/tools/overhead" --build "$top_builddir" --rounds 1 --laps --only latency,bw --launch "$MPIEXEC $mpi_flags" \

@@ -16,11 +16,13 @@ static const umb_cli cli = {
     .cpu_part = "adds the buffers inside MPI_Allreduce",
 };
 
-static void op(umb_coll_bufs *bufs, size_t size, int root)
+static double op(umb_coll_bufs *bufs, size_t size, int root)
 {
+    double seconds;
     (void)root;
-    UMB_MPI_CHECK(MPI_Allreduce(bufs->send.ptr, bufs->recv.ptr, (int)(size / sizeof(float)), MPI_FLOAT, MPI_SUM,
-                                MPI_COMM_WORLD));
+    UMB_MPI_TIMED(seconds, MPI_Allreduce(bufs->send.ptr, bufs->recv.ptr, (int)(size / sizeof(float)), MPI_FLOAT, MPI_SUM,
+                                         MPI_COMM_WORLD));
+    return seconds;
 }
 
 static void fill(umb_bench *b, umb_coll_bufs *bufs, size_t size, long i, int root)

@@ -17,10 +17,13 @@ static const umb_cli cli = {
     .cpu_part = "copies each rank's own block inside MPI_Alltoall",
 };
 
-static void op(umb_coll_bufs *bufs, size_t size, int root)
+static double op(umb_coll_bufs *bufs, size_t size, int root)
 {
+    double seconds;
     (void)root;
-    UMB_MPI_CHECK(MPI_Alltoall(bufs->send.ptr, (int)size, MPI_BYTE, bufs->recv.ptr, (int)size, MPI_BYTE, MPI_COMM_WORLD));
+    UMB_MPI_TIMED(seconds, MPI_Alltoall(bufs->send.ptr, (int)size, MPI_BYTE, bufs->recv.ptr, (int)size, MPI_BYTE,
+                                        MPI_COMM_WORLD));
+    return seconds;
 }
 
 static void fill(umb_bench *b, umb_coll_bufs *bufs, size_t size, long i, int root)

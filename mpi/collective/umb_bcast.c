@@ -15,9 +15,11 @@ static const umb_cli cli = {
     .collective = 1,
 };
 
-static void op(umb_coll_bufs *bufs, size_t size, int root)
+static double op(umb_coll_bufs *bufs, size_t size, int root)
 {
-    UMB_MPI_CHECK(MPI_Bcast(bufs->recv.ptr, (int)size, MPI_BYTE, root, MPI_COMM_WORLD));
+    double seconds;
+    UMB_MPI_TIMED(seconds, MPI_Bcast(bufs->recv.ptr, (int)size, MPI_BYTE, root, MPI_COMM_WORLD));
+    return seconds;
 }
 
 static void fill(umb_bench *b, umb_coll_bufs *bufs, size_t size, long i, int root)

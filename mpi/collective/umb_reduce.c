@@ -16,10 +16,12 @@ static const umb_cli cli = {
     .cpu_part = "adds the buffers inside MPI_Reduce",
 };
 
-static void op(umb_coll_bufs *bufs, size_t size, int root)
+static double op(umb_coll_bufs *bufs, size_t size, int root)
 {
-    UMB_MPI_CHECK(MPI_Reduce(bufs->send.ptr, bufs->recv.ptr, (int)(size / sizeof(float)), MPI_FLOAT, MPI_SUM, root,
-                             MPI_COMM_WORLD));
+    double seconds;
+    UMB_MPI_TIMED(seconds, MPI_Reduce(bufs->send.ptr, bufs->recv.ptr, (int)(size / sizeof(float)), MPI_FLOAT, MPI_SUM, root,
+                                      MPI_COMM_WORLD));
+    return seconds;
 }
 
 static void fill(umb_bench *b, umb_coll_bufs *bufs, size_t size, long i, int root)

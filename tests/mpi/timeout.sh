@@ -45,4 +45,11 @@ hang_one STOP
 grep -q "^umb_latency: rank [01] on .*: no progress for $LIMIT s (--timeout) in latency, size 1048576, iteration [0-9]*; ending the job" "$tmp/err" \
     || { cat "$tmp/err"; fail "SIGSTOP: no watchdog message naming benchmark, size and rank"; }
 hang_one KILL
+
+# A run that makes progress outlives --timeout: inside the timed loop each
+# iteration is marked by one store (umb_progress_loop, issue 43), and the
+# watchdog counts it as progress (about 2.5 s here, 64 KiB round trips).
+rc=0
+"$MPIEXEC" $mpi_flags -np 2 "$PT2PT/umb_latency" -m 64K:64K -i 150000 -x 0 --timeout 1 H H </dev/null >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 0 ] && grep -q "^65536 " "$tmp/out" || { cat "$tmp/err"; fail "a run making progress past --timeout 1 was ended (exit $rc)"; }
 exit 0

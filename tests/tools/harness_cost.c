@@ -1,8 +1,10 @@
 /* What the harness adds to one iteration of a back-to-back loop, in ns
    (docs/method.md, "What the harness costs"): MPI_Wtime, the per-iteration
-   mark (umb_lap_mark), umb_progress (the watchdog's, counters' and placement
-   log's mark), and, for comparison, clock_gettime and the x86 time-stamp
-   counter. usage: harness_cost [CALLS] (default 10^7); one process is enough. */
+   mark (umb_lap_mark), the loops' progress mark (umb_progress_loop), the
+   full umb_progress (the watchdog's, counters' and placement log's mark,
+   now only where the phase changes), and, for comparison, clock_gettime and
+   the x86 time-stamp counter. usage: harness_cost [CALLS] (default 10^7);
+   one process is enough. */
 #include "bench.h"
 #include "clock.h"
 #include "watchdog.h"
@@ -13,10 +15,11 @@
 
 static double sink;
 
-enum { WTIME, MARK, PROGRESS, GETTIME, TSC, NWHAT };
+enum { WTIME, MARK, PROGRESS_LOOP, PROGRESS, GETTIME, TSC, NWHAT };
 static const char *what[NWHAT] = {
-    "MPI_Wtime", "umb_lap_mark (the lap clock and a store)", "umb_progress",
-    "clock_gettime(CLOCK_MONOTONIC) (umb_now)", "rdtsc (x86 time-stamp counter)",
+    "MPI_Wtime", "umb_lap_mark (the lap clock and a store)", "umb_progress_loop (the loops' mark)",
+    "umb_progress (where the phase changes)", "clock_gettime(CLOCK_MONOTONIC) (umb_now)",
+    "rdtsc (x86 time-stamp counter)",
 };
 
 static double per_call_ns(int w, long calls)
@@ -30,6 +33,7 @@ static double per_call_ns(int w, long calls)
         switch (w) {
         case WTIME: sink += MPI_Wtime(); break;
         case MARK: umb_lap_mark(&laps, 1); break;  /* writes sample[0] */
+        case PROGRESS_LOOP: umb_progress_loop(8, i + 1, 0); break;  /* never the first iteration */
         case PROGRESS: umb_progress(8, i); break;
         case GETTIME: sink += umb_now(); break;
 #if defined(__x86_64__)

@@ -6,11 +6,17 @@
    the barrier between calls stays outside. handshake is umb_latency's
    handshake loop, bare.
 
-   usage: mpi_bare latency|handshake|bw|bcast [MAX_BYTES [ITERS WARMUP]]
+   latency-laps and bw-laps: the same loops plus what umbench keeps per
+   iteration for its percentiles (util/mpi/laps.h), one read of the x86
+   time-stamp counter and one store, where umbench makes them (after the
+   send; after a window's sends): what that feature alone costs.
+
+   usage: mpi_bare latency|latency-laps|handshake|bw|bw-laps|bcast [MAX_BYTES [ITERS WARMUP]]
    (ITERS and WARMUP: one count for every size, as umbench's -i and -x)
    prints "size value iterations" per line: one-way latency in us, MB/s, or
    the broadcast's mean over ranks of each rank's mean in us. */
 #include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,15 +32,30 @@ static unsigned char *buffer(size_t bytes, int byte)
     return p;
 }
 
-static double latency(int rank, int nranks, unsigned char *s, unsigned char *r, size_t size, long iters, long skip)
+static uint64_t *stamps;  /* the laps' readings: one per iteration */
+
+/* The laps variants' mark (a constant 0 in the plain loops: no code). */
+#define LAP(on, i) do { if (on) stamps[i] = ticks(); } while (0)
+
+static inline uint64_t ticks(void)
 {
-    (void)nranks;
+#if defined(__x86_64__)
+    return __builtin_ia32_rdtsc();
+#else
+    return 0;
+#endif
+}
+
+static inline __attribute__((always_inline)) double
+latency_loop(int rank, unsigned char *s, unsigned char *r, size_t size, long iters, long skip, int laps)
+{
     int peer = 1 - rank;
     double t0 = 0;
     for (long i = 0; i < skip + iters; i++) {
         if (i == skip) t0 = MPI_Wtime();
         if (rank == 0) {
             MPI_Send(s, (int)size, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
+            LAP(laps, i);
             MPI_Recv(r, (int)size, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         } else {
             MPI_Recv(r, (int)size, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -45,9 +66,9 @@ static double latency(int rank, int nranks, unsigned char *s, unsigned char *r, 
 }
 
 /* OMB's osu_bw: a window of sends from one buffer, then a 4-byte ack. */
-static double bandwidth(int rank, int nranks, unsigned char *s, unsigned char *r, size_t size, long iters, long skip)
+static inline __attribute__((always_inline)) double
+bandwidth_loop(int rank, unsigned char *s, unsigned char *r, size_t size, long iters, long skip, int laps)
 {
-    (void)nranks;
     int peer = 1 - rank;
     unsigned char *buf = rank == 0 ? s : r;
     MPI_Request req[WINDOW];
@@ -57,6 +78,7 @@ static double bandwidth(int rank, int nranks, unsigned char *s, unsigned char *r
         if (i == skip) t0 = MPI_Wtime();
         if (rank == 0) {
             for (int j = 0; j < WINDOW; j++) MPI_Isend(buf, (int)size, MPI_BYTE, peer, 1, MPI_COMM_WORLD, &req[j]);
+            LAP(laps, i);
             MPI_Waitall(WINDOW, req, MPI_STATUSES_IGNORE);
             MPI_Recv(ack, 4, MPI_BYTE, peer, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         } else {
@@ -67,6 +89,17 @@ static double bandwidth(int rank, int nranks, unsigned char *s, unsigned char *r
     }
     return (double)size * WINDOW * (double)iters / (MPI_Wtime() - t0) / 1e6;
 }
+
+#define LOOP_KIND(name, loop, laps)                                                                                \
+    static double name(int rank, int nranks, unsigned char *s, unsigned char *r, size_t size, long iters, long skip) \
+    {                                                                                                              \
+        (void)nranks;                                                                                              \
+        return loop(rank, s, r, size, iters, skip, laps);                                                          \
+    }
+LOOP_KIND(latency, latency_loop, 0)
+LOOP_KIND(latency_laps, latency_loop, 1)
+LOOP_KIND(bandwidth, bandwidth_loop, 0)
+LOOP_KIND(bandwidth_laps, bandwidth_loop, 1)
 
 static double bcast(int rank, int nranks, unsigned char *s, unsigned char *buf, size_t size, long iters, long skip)
 {
@@ -120,8 +153,10 @@ typedef struct {
 
 static const loop_kind kinds[] = {
     {"latency", latency, 1, 10000, 100, 1000, 10, (size_t)1 << 22},
+    {"latency-laps", latency_laps, 1, 10000, 100, 1000, 10, (size_t)1 << 22},
     {"handshake", handshake, 1, 10000, 100, 1000, 10, (size_t)1 << 22},
     {"bw", bandwidth, 1, 100, 10, 20, 2, (size_t)1 << 22},
+    {"bw-laps", bandwidth_laps, 1, 100, 10, 20, 2, (size_t)1 << 22},
     {"bcast", bcast, 0, 1000, 200, 100, 10, (size_t)1 << 20},
 };
 
@@ -150,13 +185,20 @@ int main(int argc, char **argv)
             char got[256] = "";
             for (int a = 1; a < argc; a++)
                 snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", a > 1 ? " " : "", argv[a]);
-            fprintf(stderr, "mpi_bare: usage: mpi_bare latency|handshake|bw|bcast [MAX_BYTES [ITERS WARMUP]] (all but bcast: 2 ranks), "
+            fprintf(stderr, "mpi_bare: usage: mpi_bare latency|latency-laps|handshake|bw|bw-laps|bcast [MAX_BYTES [ITERS WARMUP]] "
+                    "(all but bcast: 2 ranks), "
                     "got '%s' on %d ranks\n", got, nranks);
         }
         MPI_Finalize();
         return 1;
     }
     unsigned char *s = buffer(max, 'a'), *r = buffer(max, 'b');
+    if (strstr(k->name, "-laps")) {  /* only there: the plain loops' memory stays as it was */
+        long most = fixed_iters ? fixed_iters + fixed_skip : k->iters + k->skip;
+        if (!fixed_iters && k->iters_large + k->skip_large > most) most = k->iters_large + k->skip_large;
+        stamps = malloc(sizeof *stamps * (size_t)most);
+        if (!stamps) MPI_Abort(MPI_COMM_WORLD, 1);
+    }
     if (rank == 0) printf("# mpi_bare %s, %d ranks\n", k->name, nranks);
     for (size_t size = 1; size <= max; size *= 2) {
         long iters = fixed_iters ? fixed_iters : size > LARGE ? k->iters_large : k->iters;
@@ -166,6 +208,7 @@ int main(int argc, char **argv)
         if (rank == 0) printf("%zu %.3f %ld\n", size, v, iters);
         fflush(stdout);
     }
+    free(stamps);
     free(s);
     free(r);
     MPI_Finalize();

@@ -17,7 +17,8 @@ typedef struct {
     int rooted;                /* has a root: takes -k */
     /* Buffer sizes in messages: 0 (none), 1, or UMB_PER_RANK (one block per rank). */
     int send_blocks, recv_blocks;
-    void (*op)(umb_coll_bufs *bufs, size_t size, int root);
+    /* The call, timed by UMB_MPI_TIMED right around it: its seconds. */
+    double (*op)(umb_coll_bufs *bufs, size_t size, int root);
     /* -c: write what this rank sends in iteration i, then check what it got. */
     void (*fill)(umb_bench *b, umb_coll_bufs *bufs, size_t size, long i, int root);
     int (*check)(umb_bench *b, umb_coll_bufs *bufs, size_t size, long i, int root);

@@ -9,19 +9,25 @@
    The marks read the x86 time-stamp counter where it is invariant (17-24 ns
    against 40-54 ns for MPI_Wtime on the GPU machine), and umb_laps_close
    scales the samples so that they add up to the MPI_Wtime total of the
-   loop; elsewhere, or with UMB_LAPS_CLOCK=wtime, they read MPI_Wtime. */
+   loop; elsewhere, or with UMB_LAPS_CLOCK=wtime, they read MPI_Wtime.
+
+   A mark only stores the clock's raw reading in the iteration's slot:
+   umb_laps_close, after the loop, turns the readings into samples, so the
+   timed path carries one clock read and one store per iteration, nothing
+   more (issue 43). */
 #ifndef UMB_LAPS_H
 #define UMB_LAPS_H
 
 #include <mpi.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct {
-    double *times;
+    double *times;            /* the samples; until umb_laps_close, the marks' raw readings */
     long skip;
     int tsc;                  /* 1: time-stamp counter ticks, scaled at the end */
-    double start, prev;       /* MPI_Wtime */
-    uint64_t prev_ticks;
+    double start;             /* MPI_Wtime */
+    uint64_t start_ticks;
 } umb_laps;
 
 static inline uint64_t umb_laps_ticks(void)
@@ -39,29 +45,25 @@ void umb_laps_init(umb_laps *l, double *times, long skip);
 static inline void umb_lap_open(umb_laps *l, long i)
 {
     if (i != l->skip) return;
-    l->start = l->prev = MPI_Wtime();
-    l->prev_ticks = umb_laps_ticks();
+    l->start = MPI_Wtime();
+    l->start_ticks = umb_laps_ticks();
 }
 
-/* Iteration i's messages are under way: ends the previous timed sample. */
+/* Iteration i's messages are under way: the previous timed sample ends
+   here. Its slot keeps the raw reading (the counter's bits, or MPI_Wtime). */
 static inline void umb_lap_mark(umb_laps *l, long i)
 {
     if (i <= l->skip) return;
     if (l->tsc) {
-        /* A rank that moves to another CPU may read a counter a little
-           behind (clock_gettime clamps the same way): such a step counts 0. */
         uint64_t now = umb_laps_ticks();
-        l->times[i - l->skip - 1] = now > l->prev_ticks ? (double)(now - l->prev_ticks) : 0;
-        if (now > l->prev_ticks) l->prev_ticks = now;
+        memcpy(&l->times[i - l->skip - 1], &now, sizeof now);
     } else {
-        double now = MPI_Wtime();
-        l->times[i - l->skip - 1] = now - l->prev;
-        l->prev = now;
+        l->times[i - l->skip - 1] = MPI_Wtime();
     }
 }
 
 /* After the loop of `iters` timed iterations: ends the last sample and
-   turns ticks into seconds of MPI_Wtime. */
+   turns the readings into samples, in seconds of MPI_Wtime. */
 void umb_laps_close(umb_laps *l, long iters);
 
 #endif

@@ -4,6 +4,8 @@
 
 #include "error.h"
 
+#include <mpi.h>
+
 #define UMB_MPI_CHECK(call)                                                  \
     do {                                                                     \
         int umb_rc_ = (call);                                                \
@@ -11,6 +13,17 @@
     } while (0)
 void umb_mpi_fatal(int rc, const char *call, const char *file, int line)
     __attribute__((noreturn));
+
+/* seconds = how long `call` took, MPI_Wtime read right before and right
+   after it, as OMB and tests/tools/mpi_bare do: no call of ours inside the
+   bracket (issue 43); a failure ends the job as UMB_MPI_CHECK does. */
+#define UMB_MPI_TIMED(seconds, call)                                         \
+    do {                                                                     \
+        double umb_t0_ = MPI_Wtime();                                        \
+        int umb_rc_ = (call);                                                \
+        (seconds) = MPI_Wtime() - umb_t0_;                                   \
+        if (umb_rc_ != 0) umb_mpi_fatal(umb_rc_, #call, __FILE__, __LINE__); \
+    } while (0)
 
 /* From MPI_Init on: a fatal error ends the job with MPI_Abort while MPI is up. */
 void umb_mpi_abort_on_fatal(void);

@@ -86,53 +86,75 @@ static int handshake_loop(umb_bench *b, void *ctx, size_t size, long iters, long
     return valid;
 }
 
-/* OMB's loops, back to back. A timing rank marks each iteration once its
-   messages are under way, while they are in flight (umb_laps). */
+/* OMB's loops, back to back, one per motion so that nothing but the
+   messages and the marks runs per iteration. A timing rank marks each
+   iteration once its messages are under way, while they are in flight
+   (umb_laps); the other marks progress before it waits. */
+static void ping_pong_classic(p2p_run *x, size_t size, long iters, long skip, umb_laps *laps)
+{
+    void *sbuf = x->sw->buf[0].ptr, *rbuf = x->rw->buf[0].ptr;
+    int peer = x->peer, count = (int)size;
+    if (!x->sender) {
+        for (long i = 0; i < skip + iters; i++) {
+            umb_progress_loop(size, i, skip);
+            UMB_MPI_CHECK(MPI_Recv(rbuf, count, MPI_BYTE, peer, UMB_TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+            UMB_MPI_CHECK(MPI_Send(sbuf, count, MPI_BYTE, peer, UMB_TAG_DATA, MPI_COMM_WORLD));
+        }
+        return;
+    }
+    for (long i = 0; i < skip + iters; i++) {
+        umb_lap_open(laps, i);
+        UMB_MPI_CHECK(MPI_Send(sbuf, count, MPI_BYTE, peer, UMB_TAG_DATA, MPI_COMM_WORLD));
+        umb_lap_mark(laps, i);
+        umb_progress_loop(size, i, skip);
+        UMB_MPI_CHECK(MPI_Recv(rbuf, count, MPI_BYTE, peer, UMB_TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    }
+}
+
+static void window_classic(p2p_run *x, size_t size, long iters, long skip, umb_laps *laps)
+{
+    if (!x->sender) {
+        for (long i = 0; i < skip + iters; i++) {
+            umb_progress_loop(size, i, skip);
+            umb_window_irecv(x->rw, size, x->peer, UMB_TAG_DATA, x->reqs);
+            umb_window_wait_and_ack(x->rw, x->peer, x->reqs);
+        }
+        return;
+    }
+    for (long i = 0; i < skip + iters; i++) {
+        umb_lap_open(laps, i);
+        umb_window_isend(x->sw, size, x->peer, UMB_TAG_DATA, x->reqs);
+        umb_lap_mark(laps, i);
+        umb_progress_loop(size, i, skip);
+        umb_window_wait_acked(x->sw, x->peer, x->reqs);
+    }
+}
+
+static void exchange_classic(p2p_run *x, size_t size, long iters, long skip, umb_laps *laps)
+{
+    int n = x->sw->window;
+    for (long i = 0; i < skip + iters; i++) {
+        umb_lap_open(laps, i);
+        umb_window_irecv(x->rw, size, x->peer, UMB_TAG_DATA, x->reqs);
+        umb_window_isend(x->sw, size, x->peer, UMB_TAG_DATA, x->reqs + n);
+        umb_lap_mark(laps, i);
+        umb_progress_loop(size, i, skip);
+        UMB_MPI_CHECK(MPI_Waitall(2 * n, x->reqs, MPI_STATUSES_IGNORE));
+    }
+}
+
 static void classic_loop(umb_bench *b, void *ctx, size_t size, long iters, long skip, double *times)
 {
     p2p_run *x = ctx;
-    int n = x->sw->window, lap = x->p->motion == UMB_P2P_EXCHANGE || x->sender;
-    (void)b;
-    void *sbuf = x->sw->buf[0].ptr, *rbuf = x->rw->buf[0].ptr;
     umb_laps laps;
+    (void)b;
     umb_laps_init(&laps, times, skip);
-    for (long i = 0; i < skip + iters; i++) {
-        if (lap) umb_lap_open(&laps, i);
-        switch (x->p->motion) {
-        case UMB_P2P_PING_PONG:
-            if (x->sender) {
-                UMB_MPI_CHECK(MPI_Send(sbuf, (int)size, MPI_BYTE, x->peer, UMB_TAG_DATA, MPI_COMM_WORLD));
-                umb_lap_mark(&laps, i);
-                umb_progress(size, i);
-                UMB_MPI_CHECK(MPI_Recv(rbuf, (int)size, MPI_BYTE, x->peer, UMB_TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-            } else {
-                umb_progress(size, i);
-                UMB_MPI_CHECK(MPI_Recv(rbuf, (int)size, MPI_BYTE, x->peer, UMB_TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-                UMB_MPI_CHECK(MPI_Send(sbuf, (int)size, MPI_BYTE, x->peer, UMB_TAG_DATA, MPI_COMM_WORLD));
-            }
-            break;
-        case UMB_P2P_WINDOW:
-            if (x->sender) {
-                umb_window_isend(x->sw, size, x->peer, UMB_TAG_DATA, x->reqs);
-                umb_lap_mark(&laps, i);
-                umb_progress(size, i);
-                umb_window_wait_acked(x->sw, x->peer, x->reqs);
-            } else {
-                umb_progress(size, i);
-                umb_window_irecv(x->rw, size, x->peer, UMB_TAG_DATA, x->reqs);
-                umb_window_wait_and_ack(x->rw, x->peer, x->reqs);
-            }
-            break;
-        case UMB_P2P_EXCHANGE:
-            umb_window_irecv(x->rw, size, x->peer, UMB_TAG_DATA, x->reqs);
-            umb_window_isend(x->sw, size, x->peer, UMB_TAG_DATA, x->reqs + n);
-            umb_lap_mark(&laps, i);
-            umb_progress(size, i);
-            UMB_MPI_CHECK(MPI_Waitall(2 * n, x->reqs, MPI_STATUSES_IGNORE));
-            break;
-        }
+    switch (x->p->motion) {
+    case UMB_P2P_PING_PONG: ping_pong_classic(x, size, iters, skip, &laps); break;
+    case UMB_P2P_WINDOW: window_classic(x, size, iters, skip, &laps); break;
+    case UMB_P2P_EXCHANGE: exchange_classic(x, size, iters, skip, &laps); break;
     }
-    if (lap) umb_laps_close(&laps, iters);
+    if (x->p->motion == UMB_P2P_EXCHANGE || x->sender) umb_laps_close(&laps, iters);
 }
 
 static void place(umb_bench *b, void *ctx, size_t size)

@@ -215,7 +215,7 @@ static void classic_loop(umb_bench *b, void *ctx, size_t size, long iters, long 
         origin_open(x);
         issue(x, size);
         umb_lap_mark(&laps, i);
-        umb_progress(size, i);
+        umb_progress_loop(size, i, skip);
         origin_close(x);
     }
     umb_laps_close(&laps, iters);

@@ -12,7 +12,7 @@
 
 static atomic_ulong ticks;
 static atomic_size_t current_size;
-static atomic_long current_iteration;
+atomic_long umb_progress_at;  /* the iteration, as marked */
 static const char *_Atomic current_phase = "setup";
 static double limit;
 static int my_rank = -1;  /* until umb_watchdog_where */
@@ -23,7 +23,7 @@ static char my_host[256] = "(before MPI_Init)";
 static void tick(size_t size, long iteration)
 {
     atomic_store_explicit(&current_size, size, memory_order_relaxed);
-    atomic_store_explicit(&current_iteration, iteration, memory_order_relaxed);
+    atomic_store_explicit(&umb_progress_at, iteration, memory_order_relaxed);
     atomic_store_explicit(&ticks, atomic_load_explicit(&ticks, memory_order_relaxed) + 1, memory_order_relaxed);
 }
 
@@ -40,24 +40,29 @@ void umb_progress_size(size_t size) { tick(size, 0); }
 void umb_progress_phase(const char *phase)
 {
     atomic_store(&current_phase, phase);
-    tick(atomic_load(&current_size), atomic_load(&current_iteration));
+    tick(atomic_load(&current_size), atomic_load(&umb_progress_at));
 }
 
 static void *watch(void *arg)
 {
     (void)arg;
+    /* Progress: a tick (umb_progress and the size and phase marks), or
+       another iteration (umb_progress_loop stores only that). */
     unsigned long seen = atomic_load(&ticks);
+    long seen_at = atomic_load(&umb_progress_at);
     double since = umb_now();
     for (;;) {
         usleep(100000);
         unsigned long t = atomic_load(&ticks);
-        if (t != seen) {
+        long at = atomic_load(&umb_progress_at);
+        if (t != seen || at != seen_at) {
             seen = t;
+            seen_at = at;
             since = umb_now();
         } else if (umb_now() - since > limit) {
             fprintf(stderr, "%s: rank %d on %s: no progress for %.0f s (--timeout) in %s, size %zu, iteration %ld; ending the job\n",
                     umb_program(), my_rank, my_host, limit, atomic_load(&current_phase),
-                    atomic_load(&current_size), atomic_load(&current_iteration));
+                    atomic_load(&current_size), atomic_load(&umb_progress_at));
             fflush(stderr);
             /* Not MPI_Abort: this thread may not call MPI. The launcher sees the
                rank die and ends the others (their own watchdogs fire too). */

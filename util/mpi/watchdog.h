@@ -2,6 +2,7 @@
 #ifndef UMB_WATCHDOG_H
 #define UMB_WATCHDOG_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 /* Starts the watchdog (seconds <= 0: does nothing) before MPI_Init, so
@@ -14,6 +15,16 @@ void umb_watchdog_where(int rank, const char *host);
    starts or, in the back-to-back loops, once its messages are under way;
    a few stores, plus the --counters and placement-log marks. */
 void umb_progress(size_t size, long iteration);
+/* The back-to-back loops' mark, inside their timed region: umb_progress
+   where the phase changes (the first iteration, then the first timed one:
+   --counters splits warm-up from measured there), else only the one store
+   that tells the watchdog which iteration runs (issue 43). */
+extern atomic_long umb_progress_at;
+static inline void umb_progress_loop(size_t size, long iteration, long skip)
+{
+    if (iteration == 0 || iteration == skip) umb_progress(size, iteration);
+    else atomic_store_explicit(&umb_progress_at, iteration, memory_order_relaxed);
+}
 /* A message size starts: named in the abort message even before a rank
    marks its first iteration (a back-to-back loop marks once its first
    messages are under way). */

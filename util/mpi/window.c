@@ -20,7 +20,9 @@ void umb_window_free(umb_window *w)
     w->buf = NULL;
 }
 
-static umb_buffer *slot(umb_window *w, int j) { return &w->buf[j % w->nbuf]; }
+/* Message j's buffer of nbuf. One shared buffer (OMB's window) takes no
+   division: slot() runs once per message inside the timed window (issue 43). */
+static int slot(int nbuf, int j) { return nbuf == 1 ? 0 : j % nbuf; }
 
 void umb_window_fill(umb_window *w, size_t size, long i, int sender)
 {
@@ -33,16 +35,23 @@ void umb_window_place(umb_window *w, size_t size, umb_place_with how)
     for (int j = 0; j < w->nbuf; j++) umb_buffer_place(&w->buf[j], size, how);
 }
 
+/* The window's fields in locals, so that nothing is read again from memory
+   after every MPI call: per message, beyond OMB's loop, only the slot's
+   pointer and the return code's test (issue 43). */
 void umb_window_irecv(umb_window *w, size_t size, int peer, int tag, MPI_Request *reqs)
 {
-    for (int j = 0; j < w->window; j++)
-        UMB_MPI_CHECK(MPI_Irecv(slot(w, j)->ptr, (int)size, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &reqs[j]));
+    const umb_buffer *buf = w->buf;
+    int n = w->window, nbuf = w->nbuf, count = (int)size;
+    for (int j = 0; j < n; j++)
+        UMB_MPI_CHECK(MPI_Irecv(buf[slot(nbuf, j)].ptr, count, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &reqs[j]));
 }
 
 void umb_window_isend(umb_window *w, size_t size, int peer, int tag, MPI_Request *reqs)
 {
-    for (int j = 0; j < w->window; j++)
-        UMB_MPI_CHECK(MPI_Isend(slot(w, j)->ptr, (int)size, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &reqs[j]));
+    const umb_buffer *buf = w->buf;
+    int n = w->window, nbuf = w->nbuf, count = (int)size;
+    for (int j = 0; j < n; j++)
+        UMB_MPI_CHECK(MPI_Isend(buf[slot(nbuf, j)].ptr, count, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &reqs[j]));
 }
 
 int umb_window_check(umb_bench *b, umb_window *w, size_t size, long i, int sender)

@@ -78,7 +78,7 @@ rc=0
     || { cat "$tmp/out" "$tmp/err"; fail "overhead --wait-idle: exit $rc or no line saying how long it waited"; }
 rc=0
 "$PYTHON3" "$top_srcdir/tests/tools/overhead" --build "$top_builddir" --wait-idle 1.5 >"$tmp/out" 2>"$tmp/err" || rc=$?
-[ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "wait-idle 1.5: accepted .*--wait-idle 0 to below 1" "$tmp/err" \
+[ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^overhead: --wait-idle 1.5: accepted a share from 0 .* to below 1" "$tmp/err" \
     || { cat "$tmp/err"; fail "overhead --wait-idle 1.5: not one line naming it, exit 1"; }
 
 # --min: the tables start there (umbench's -m MIN:MAX; mpi_bare's smaller rows left out).
@@ -114,4 +114,16 @@ ls "$top_builddir"/tests/tools/mpi_bare_copy.* 2>/dev/null && fail "overhead --c
 rc=0
 "$PYTHON3" "$top_srcdir/tests/tools/overhead" --build "$top_builddir" --only latency,pingpong >"$tmp/out" 2>"$tmp/err" || rc=$?
 [ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "pingpong" "$tmp/err" || { cat "$tmp/err"; fail "overhead --only pingpong: not one line, exit 1"; }
+
+# Each bad value: one line naming it, exit 1, before anything runs.
+for bad in "--rounds 0|--rounds 0: accepted 1 or more" "--iterations 0|--iterations 0: accepted 1 or more" \
+        "--bcast-ranks 1|--bcast-ranks 1: accepted 2 or more" "--timeout 0|--timeout 0: accepted 1 or more" \
+        "--budget -1|--budget -1: accepted seconds" "--wait-idle nan|--wait-idle nan: accepted" \
+        "--before $tmp|--before $tmp: not an umbench build folder" "--json $tmp/no/such.json|--json $tmp/no/such.json: cannot write it"; do
+    rc=0
+    # shellcheck disable=SC2086 # the option and its value, split on purpose
+    "$PYTHON3" "$top_srcdir/tests/tools/overhead" --build "$top_builddir" ${bad%%|*} >"$tmp/out" 2>"$tmp/err" || rc=$?
+    [ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -- "^overhead: ${bad#*|}" "$tmp/err" && [ ! -s "$tmp/out" ] \
+        || { cat "$tmp/out" "$tmp/err"; fail "overhead ${bad%%|*}: not one line naming it, exit 1 (exit $rc)"; }
+done
 exit 0

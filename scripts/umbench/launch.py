@@ -162,22 +162,26 @@ def run_one(cmd, env, out_path, limit, stop_asked):
     to the whole group (the launcher, a wrapper script that did not exec
     it, the ranks), then SIGKILL to whatever is left after GRACE_S, or at
     once when stop_asked() > 1. Returns (status, stderr, stopped at the
-    limit, stopped on request)."""
+    limit, stopped on request, where its time went: see _watch)."""
     try:
         with open(out_path, "w") as f, tempfile.TemporaryFile("w+", errors="replace") as err:
             child = subprocess.Popen(cmd, stdout=f, stderr=err, stdin=subprocess.DEVNULL, env=env, start_new_session=True)
-            over, asked = _watch(child, limit, stop_asked)
+            over, asked, times = _watch(child, limit, stop_asked, f.fileno())
             err.seek(0)
-            return (124 if over else child.returncode), err.read(), over, asked
+            return (124 if over else child.returncode), err.read(), over, asked, times
     except OSError as e:
         raise Fail("%s: cannot start it (%s)" % (e.filename or cmd[0], e.strerror or e))
 
 
-def _watch(child, limit, stop_asked):
+def _watch(child, limit, stop_asked, out_fd):
     """Waits for the child's group to end, stopping it as run_one says.
     stderr goes to a file, not a pipe: a rank that outlives the launcher
-    cannot hold umb-run up."""
+    cannot hold umb-run up. Also times, to its 0.1 s poll, the run's three
+    parts as its output shows them (the programs flush every line):
+    `start` until the first line (the launcher, MPI_Init, a GPU's context),
+    `measure` from there to the last line, `end` from there to the exit."""
     start, termed, killed, over, asked = time.time(), None, False, False, False
+    size, first, last = 0, None, None
     # After SIGTERM, the group's other processes may outlive the launcher;
     # after SIGKILL nothing does (its orphans' zombies are init's to reap).
     while child.poll() is None or (termed is not None and not killed and _group_alive(child.pid)):
@@ -189,8 +193,17 @@ def _watch(child, limit, stop_asked):
         if termed is not None and not killed and (now - termed > GRACE_S or stop_asked() > 1):
             _signal_group(child.pid, signal.SIGKILL)
             killed = True
+        grown = os.fstat(out_fd).st_size
+        if grown != size:
+            size, last = grown, now
+            first = first or now
         time.sleep(0.1)
-    return over, asked
+    end = time.time()
+    if os.fstat(out_fd).st_size != size:  # written between the last look and the exit
+        last, first = end, first or end
+    if first is None:
+        return over, asked, {"start": round(end - start, 1), "measure": 0.0, "end": 0.0}
+    return over, asked, {"start": round(first - start, 1), "measure": round(last - first, 1), "end": round(end - last, 1)}
 
 
 def _group_alive(pgid):

@@ -65,6 +65,15 @@ def _number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
+def placing_seconds(path):
+    """About how long a run placed its buffers: each row's placement P50
+    times its timed iterations (the warm-up's placements left out), summed;
+    None where no row placed any."""
+    rows = [o for _, o in read_objects(path, Problems()) if o["type"] == "result"
+            and _number(o.get("place_p50_us")) and _number(o.get("iterations"))]
+    return round(sum(o["place_p50_us"] * o["iterations"] for o in rows) * 1e-6, 1) if rows else None
+
+
 def read_results(path, problems):
     """One program's rows: {"program", "buffers", "metric", "rows": {size:
     value}, "paths": {size: path class}, "round", "config", "run"}; round

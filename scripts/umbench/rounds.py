@@ -14,6 +14,7 @@ def run_rounds(run):
     total, i = a.rounds * len(run.items) * len(configs), 0
     dropped = set()  # this umb-run's: an --append on another machine may run what an earlier one skipped
     no_gpu = {}  # configuration -> why its ranks have no GPU (note_no_gpu)
+    not_aware = {}  # configuration -> why its MPI library takes no D buffer (note_not_aware)
     for k in range(1, a.rounds + 1):
         rnd = run.offset + k
         turn = (rnd - 1) % len(configs)  # by the folder's round: --append one round at a time turns too
@@ -23,7 +24,8 @@ def run_rounds(run):
                 return
             if (item[0], item[1], cfg["name"]) in dropped:
                 continue
-            gpu_missing = no_gpu.get(cfg["name"]) if needs_gpu(item[1]) else None
+            gpu_missing = (no_gpu.get(cfg["name"]) if needs_gpu(item[1]) else None) \
+                or (not_aware.get(cfg["name"]) if needs_aware(item[1]) else None)
             if gpu_missing:
                 rec = skip_unstarted(run, item, cfg, rnd, plain, gpu_missing)
             else:
@@ -31,6 +33,7 @@ def run_rounds(run):
                                                     "" if plain else "  (round %d, %s)" % (rnd, cfg["name"])))
                 rec = one_run(run, item, cfg, rnd, plain)
                 note_no_gpu(run, no_gpu, item, cfg, rec)
+                note_not_aware(run, not_aware, item, cfg, rec)
             # A run stopped at the limit would only spend it again; a skipped one would skip again.
             if rec["status"] in (77, 124) and k < a.rounds and not rec.get("interrupted"):
                 dropped.add((item[0], item[1], cfg["name"]))
@@ -64,9 +67,29 @@ def note_no_gpu(run, no_gpu, item, cfg, rec):
                 % ("" if cfg["name"] == "default" else " of configuration " + cfg["name"]))
 
 
+def needs_aware(pair):
+    """Whether a buffer pair holds D, which only a CUDA-aware MPI takes."""
+    return "D" in pair.split()
+
+
+def note_not_aware(run, not_aware, item, cfg, rec):
+    """A run refused because its MPI library is not CUDA-aware (the
+    programs' "buffer D needs a CUDA-aware MPI, but LIBRARY is not" skip)
+    stands for every later pair of the same configuration with D: the
+    library is the same, so is the verdict. The refusal of D by a program
+    whose own part runs on the CPU (a reduction) names only that program,
+    and does not count."""
+    why = rec.get("skipped") or ""
+    if rec["status"] == 77 and needs_aware(item[1]) and "buffer D needs a CUDA-aware MPI, but " in why:
+        not_aware[cfg["name"]] = why
+        run.say("umb-run: the MPI library%s is not CUDA-aware: every later pair with D is skipped without starting it"
+                % ("" if cfg["name"] == "default" else " of configuration " + cfg["name"]))
+
+
 def skip_unstarted(run, item, cfg, rnd, plain, why):
     """A pair that needs a GPU, where an earlier run of its configuration
-    found none: kept as skipped, with that reason, without starting it."""
+    found none, or D where it found a library that is not CUDA-aware: kept
+    as skipped, with that reason, without starting it."""
     prog, pair, args = item
     name = run.writer.new_file(run_file(prog, pair, cfg, rnd, plain))
     rec = {"program": prog, "buffers": pair, "file": name, "status": 77, "command": run.how[cfg["name"]].command(
@@ -117,9 +140,10 @@ def one_run(run, item, cfg, rnd, plain):
     cmd = how.command(cfg["launcher_flags"], prog, args)
     name = run.writer.new_file(run_file(prog, pair, cfg, rnd, plain))
     started = time.time()
-    rc, err, over, asked = launch.run_one(cmd, dict(how.env, **cfg["env"]), run.writer.path(name), run.a.run_limit, run.stop_asked)
+    rc, err, over, asked, times = launch.run_one(cmd, dict(how.env, **cfg["env"]), run.writer.path(name), run.a.run_limit,
+                                                 run.stop_asked)
     rec = {"program": prog, "buffers": pair, "file": name, "status": rc, "command": cmd, "round": rnd, "config": cfg["name"],
-           "elapsed_s": round(time.time() - started, 1)}
+           "elapsed_s": round(time.time() - started, 1), "times_s": times}
     why = [line for line in err.splitlines() if line.startswith(prog + ":")]
     if asked:
         rec.update(interrupted=True, error="stopped: umb-run was interrupted")
@@ -139,7 +163,47 @@ def one_run(run, item, cfg, rnd, plain):
         rec["error"] = why + "; not counted"
         run.say("    INCOMPLETE: " + rec["error"])
     rec["findings"] = findings.of_file(path, results.Problems()) if rec["complete"] else []
+    placing = results.placing_seconds(path)
+    if placing is not None:
+        times["placing"] = placing
     return keep(run, rec, cfg, results.first_header(path))
+
+
+def time_report(run, mine):
+    """Where this umb-run's time went, as lines to print at the end: the
+    parts of the runs that ran (launch.run_one's start, measure and end),
+    the buffers' placement within the measuring, the pairs that could not
+    run, per program and the longest runs. Also run.json's "time_s"."""
+    m, lines = run.manifest, []
+    ran = [r for r in mine if r["status"] != 77 and "times_s" in r]
+    cannot = [r for r in mine if r["status"] == 77]
+    if not ran and not cannot:
+        return lines
+    part = {k: round(sum(r["times_s"].get(k, 0) for r in ran), 1) for k in ("start", "measure", "end")}
+    placing = [r["times_s"]["placing"] for r in ran if "placing" in r["times_s"]]
+    cannot_s = round(sum(r["elapsed_s"] for r in cannot), 1)
+    own = max(0.0, round(m["elapsed_s"] - sum(r["elapsed_s"] for r in mine), 1))
+    m["time_s"] = dict(part, cannot_run=cannot_s, cannot_run_runs=len(cannot),
+                       not_started=sum(1 for r in cannot if r.get("not_started")), umb_run=own)
+    if placing:
+        m["time_s"]["placing"] = round(sum(placing), 1)
+    lines.append("# Where the time went (%.1f s): %d runs: start-up %.1f s (launcher, MPI_Init, GPU context: to each run's "
+            "first line), measuring %.1f s%s, after the last line %.1f s; %d pairs that could not run here: %.1f s (%d not "
+            "started); umb-run itself %.1f s" % (
+                m["elapsed_s"], len(ran), part["start"], part["measure"],
+                " (placing the buffers about %.1f s of it: P50 x timed iterations)" % m["time_s"]["placing"] if placing else "",
+                part["end"], len(cannot), cannot_s, m["time_s"]["not_started"], own))
+    if not ran:
+        return lines
+    per = {}
+    for r in ran:
+        per.setdefault(r["program"], []).append(r["elapsed_s"])
+    lines.append("# By program: " + ", ".join("%s %.1f s (%d)" % (p, sum(t), len(t))
+                                         for p, t in sorted(per.items(), key=lambda kv: -sum(kv[1]))))
+    longest = sorted(ran, key=lambda r: -r["elapsed_s"])[:5]
+    lines.append("# Longest runs: " + ", ".join("%s %s%s %.1f s" % (r["program"], r["buffers"], "" if len(run.a.config) == 1
+                                                                       else " (%s)" % r["config"], r["elapsed_s"]) for r in longest))
+    return lines
 
 
 def note_header(m, header, config):

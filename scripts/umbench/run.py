@@ -108,7 +108,7 @@ class Run:
     """One umb-run: its folder's writer, its manifest, and what stops it."""
 
     def __init__(self, a, here):
-        self.a, self.signals, self.stdout_error, self.count = a, 0, None, 0
+        self.a, self.signals, self.stdout_error, self.count, self.time_lines = a, 0, None, 0, []
         self.items = sets.commands(a.set, a.want, a.extra)
         if not self.items:
             raise cli.Fail("--match %s: no benchmark of --set %s matches" % (a.match, a.set))
@@ -172,15 +172,24 @@ class Run:
             if self.manifest["state"] == "running":
                 self.manifest["state"] = "stopped"
             self.manifest["findings"] = findings.gather(self.writer.folder, self.manifest["runs"], results.Problems())
+            self.manifest["elapsed_s"] = round(time.time() - self.t0, 1)
+            self.time_lines = rounds.time_report(self, self.mine())
             self.save()
         return self.finish()
+
+    def mine(self):
+        """This umb-run's runs (an --append adds to earlier ones)."""
+        runs = self.manifest["runs"]
+        return runs[len(runs) - self.count:] if self.count else []
 
     def finish(self):
         m = self.manifest
         findings.report(m["findings"], self.say)
         if self.a.precision and "precision" in m:
             rounds.report_precision(self, m["precision"], m.get("rounds_done", 0))
-        mine = m["runs"][len(m["runs"]) - self.count:] if self.count else []
+        mine = self.mine()
+        for line in self.time_lines:
+            self.say(line)
         failed = sum(1 for r in mine if r["status"] != 77 and not results.finished(r))
         skipped = sum(1 for r in mine if r["status"] == 77)
         self.say("umb-run: %s: %d runs, %d skipped, %d failed, %.1f s" % (self.writer.folder, len(mine), skipped, failed,

@@ -138,7 +138,7 @@ rc=0; $RUN --match '^umb_latency H H$' --run-limit 2 --out "$tmp/lim" -- -m 1:1 
 
 # A configuration whose run was stopped is not run again in later rounds;
 # the others go on. The stand-in launcher stalls only that configuration.
-printf '#!/bin/sh\n[ -n "${UMB_TEST_STALL:-}" ] && exec sleep 60\nexec "%s" "$@"\n' "$MPIEXEC" >"$tmp/launch" && chmod +x "$tmp/launch"
+printf '#!/bin/sh\n[ -n "${UMB_TEST_STALL:-}" ] && exec sleep 60\nsleep "${UMB_TEST_DELAY:-0}"\nexec "%s" "$@"\n' "$MPIEXEC" >"$tmp/launch" && chmod +x "$tmp/launch"
 # 5 s: a default run of 10 iterations took over 2 s to start on a machine
 # loaded twice over (CI's host-only stage beside make distcheck).
 rc=0; MPIEXEC="$tmp/launch" $RUN --match '^umb_latency H H$' --rounds 3 --run-limit 5 --config stall:UMB_TEST_STALL=1 \
@@ -151,6 +151,25 @@ runs = [(r["config"], r["round"], r["status"]) for r in m["runs"]]
 assert runs == [("default", 1, 0), ("stall", 1, 124), ("default", 2, 0), ("default", 3, 0)], runs
 assert m["dropped"] == [{"program": "umb_latency", "buffers": "H H", "config": "stall", "round": 1, "why": "run-limit"}], m["dropped"]
 assert all(isinstance(r["elapsed_s"], float) for r in m["runs"]) and m["runs"][1]["elapsed_s"] >= 5, m["runs"]
+PY
+
+# Where the time went: a launcher that takes 2 s to start shows as start-up;
+# each run's parts add up to its wall time; the end says so in one line.
+UMB_TEST_DELAY=2 MPIEXEC="$tmp/launch" $RUN --match '^umb_(latency|bw) H H$' --out "$tmp/time" -- -m 8:8 -i 10 >"$tmp/run-t.log" 2>&1 \
+    || { cat "$tmp/run-t.log"; fail "umb-run with a slow launcher"; }
+grep -q '^# Where the time went ([0-9.]* s): 2 runs: start-up [0-9.]* s (launcher, MPI_Init, GPU context: to each run.s first line), measuring [0-9.]* s, after the last line [0-9.]* s; 0 pairs that could not run here: 0.0 s (0 not started); umb-run itself [0-9.]* s$' "$tmp/run-t.log" \
+    && grep -q '^# By program: umb_\(latency\|bw\) [0-9.]* s (1), umb_\(latency\|bw\) [0-9.]* s (1)$' "$tmp/run-t.log" \
+    && grep -q '^# Longest runs: umb_' "$tmp/run-t.log" || { cat "$tmp/run-t.log"; fail "umb-run: no line saying where the time went"; }
+"$PYTHON3" - "$tmp/time/run.json" <<'PY' || { cat "$tmp/run-t.log"; fail "umb-run: run.json's times"; }
+import json, sys
+m = json.load(open(sys.argv[1]))
+for r in m["runs"]:
+    t = r["times_s"]
+    assert t["start"] >= 2.0 and t["measure"] >= 0 and t["end"] >= 0, r
+    assert abs(t["start"] + t["measure"] + t["end"] - r["elapsed_s"]) <= 0.4, r
+s = m["time_s"]
+assert s["start"] >= 4.0 and s["cannot_run_runs"] == 0 and "placing" not in s, s
+assert abs(s["start"] + s["measure"] + s["end"] + s["umb_run"] - m["elapsed_s"]) <= 0.6, s
 PY
 
 rc=0; $CMP "$tmp/a" >"$tmp/o" 2>&1 || rc=$?
@@ -198,8 +217,37 @@ runs = json.load(open(sys.argv[1]))["runs"]
 gpu = [r for r in runs if r["buffers"] != "H H"]
 assert len(runs) == 32 and len(gpu) == 30 and all(r["status"] == 77 and "need a CUDA GPU" in r["skipped"] for r in gpu), runs
 assert [r.get("not_started", False) for r in gpu] == [False] + [True] * 29 and all(r["skipped"] == gpu[0]["skipped"] for r in gpu), gpu
+t = json.load(open(sys.argv[1]))["time_s"]
+assert t["cannot_run_runs"] == 30 and t["not_started"] == 29 and t["cannot_run"] == gpu[0]["elapsed_s"], t
 PY
+    grep -q '^# Where the time went ([0-9.]* s): 2 runs: .*; 30 pairs that could not run here: [0-9.]* s (29 not started); ' "$tmp/run-g.log" \
+        || { cat "$tmp/run-g.log"; fail "umb-run --set full without a GPU: the time of the pairs that could not run"; }
 fi
+
+# A library that is not CUDA-aware: the first pair with D says so (exit 77)
+# and every later pair with D of that configuration is kept as skipped
+# without starting. Stand-ins refuse D as the programs do, and run the
+# real program otherwise.
+mkdir "$tmp/fake"
+for p in pt2pt/umb_latency collective/umb_bcast; do
+    name=${p#*/}
+    printf '#!/bin/sh\ncase " $* " in *" D "*) echo "%s: buffer D needs a CUDA-aware MPI, but Open MPI v0 is not: stand-in; use MD or MH" >&2; exit 77 ;; esac\nexec "%s" "$@"\n' \
+        "$name" "$top_builddir/mpi/$p" >"$tmp/fake/$name"
+    chmod +x "$tmp/fake/$name"
+done
+$PYTHON3 "$top_srcdir/scripts/umb-run" --bindir "$tmp/fake" --set full --match '^umb_(latency|bcast) (H|D)( H| D)?$' --out "$tmp/aware" \
+    -- -m 8:8 -i 10 -x 1 >"$tmp/run-a.log" 2>&1 || { cat "$tmp/run-a.log"; fail "umb-run --set full with a library that is not CUDA-aware"; }
+[ "$(grep -c '^umb-run: the MPI library is not CUDA-aware: every later pair with D is skipped without starting it$' "$tmp/run-a.log")" = 1 ] \
+    && [ "$(grep '^\[' "$tmp/run-a.log" | awk '{ printf "%s %s %s;", $3, $4, $5 }')" = "umb_latency H H;umb_latency H D;umb_bcast H ;" ] \
+    || { cat "$tmp/run-a.log"; fail "umb-run: pairs with D started after the library was found not CUDA-aware"; }
+"$PYTHON3" - "$tmp/aware/run.json" <<'PY' || { cat "$tmp/run-a.log"; fail "umb-run: run.json of the pairs with D"; }
+import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+got = [(r["program"], r["buffers"], r["status"], r.get("not_started", False)) for r in runs]
+assert got == [("umb_latency", "H H", 0, False), ("umb_latency", "H D", 77, False), ("umb_latency", "D H", 77, True),
+               ("umb_latency", "D D", 77, True), ("umb_bcast", "H", 0, False), ("umb_bcast", "D", 77, True)], got
+assert all("needs a CUDA-aware MPI, but Open MPI v0 is not" in r["skipped"] for r in runs if r["status"] == 77), runs
+PY
 
 # The launcher is found from the batch system: srun inside Slurm, jsrun
 # inside LSF, each with its rank-count flags. Fake ones on PATH log their

@@ -38,6 +38,13 @@ RUN_LIMIT=${RUN_LIMIT:-300}
 mpi_flags=
 if "$MPIEXEC" --version 2>&1 | grep -q "Open MPI"; then
     mpi_flags="--oversubscribe --bind-to none"
+    # Every test runs on this one host, over loopback. Left to itself Open
+    # MPI also takes every other interface, among them the bridge that
+    # tests/cluster/slurm.sh makes and removes beside the others (make -j2):
+    # a run that began while it was there stalled 15 s in its teardown once
+    # it was gone (umb_tune.sh, "after the last line 15.7 s").
+    export OMPI_MCA_oob_tcp_if_include="${OMPI_MCA_oob_tcp_if_include:-lo}"
+    export OMPI_MCA_btl_tcp_if_include="${OMPI_MCA_btl_tcp_if_include:-lo}"
 fi
 # The launcher's own flags for the library under test (as umb-run and
 # umb-suite take them), e.g. the UCX pml's on a node without InfiniBand.

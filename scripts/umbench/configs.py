@@ -89,10 +89,15 @@ def parse_build(text):
     if not eq or not rest:
         raise cli.Fail("--build %s: expected NAME=DIR, a name and an umbench build folder" % text)
     check_name(name, "--build", text)
-    folder, cut, flags = rest.partition(":-")
-    flags = flag_words("-" + flags if cut else "", "--build", text)
-    # DIR: and DIR: followed by blanks hold no flags (a script's empty $FLAGS).
-    folder = re.sub(r":\s*$", "", folder) if not cut else folder.rstrip(":")
+    # DIR:FLAGS, the flags from the first ":" before a "-" (blanks between
+    # allowed); DIR:, DIR:: or DIR: followed by blanks hold no flags (a
+    # script's empty $FLAGS).
+    cut = re.search(r":\s*-", rest)
+    folder, flags = (rest[:cut.start()], rest[cut.start() + 1:].strip()) if cut else (rest, "")
+    folder = re.sub(r":[:\s]*$", "", folder)
+    if not folder:
+        raise cli.Fail("--build %s: expected NAME=DIR, a name and an umbench build folder" % text)
+    flags = flag_words(flags, "--build", text)
     return {"name": name, "env": {}, "launcher_flags": flags, "build": launch.read_build(name, folder)}
 
 

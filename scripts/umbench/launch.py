@@ -4,6 +4,7 @@ import contextlib
 import functools
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -166,24 +167,24 @@ def run_one(cmd, env, out_path, limit, stop_asked):
     try:
         with open(out_path, "w") as f, tempfile.TemporaryFile("w+", errors="replace") as err:
             child = subprocess.Popen(cmd, stdout=f, stderr=err, stdin=subprocess.DEVNULL, env=env, start_new_session=True)
-            over, asked, times = _watch(child, limit, stop_asked, f.fileno())
+            with open(out_path, "rb") as seen:
+                over, asked, times = _watch(child, limit, stop_asked, seen)
             err.seek(0)
             return (124 if over else child.returncode), err.read(), over, asked, times
     except OSError as e:
         raise Fail("%s: cannot start it (%s)" % (e.filename or cmd[0], e.strerror or e))
 
 
-def _watch(child, limit, stop_asked, out_fd):
+def _watch(child, limit, stop_asked, seen):
     """Waits for the child's group to end, stopping it as run_one says.
     stderr goes to a file, not a pipe: a rank that outlives the launcher
     cannot hold umb-run up. Also times, to its 0.1 s poll, the run's three
-    parts as its output shows them (the programs flush every line):
-    `start` until the first line (the launcher, MPI_Init, a GPU's context),
-    `measure` from there to the last line, `end` from there to the exit."""
+    parts as its output (`seen`, read as it grows) shows them: `start`
+    until the program's header (the launcher, MPI_Init, a GPU's context;
+    what a launcher prints before it does not count), `measure` from there
+    to the last line, `end` from there to the exit."""
     start, termed, killed, over, asked = time.time(), None, False, False, False
-    size, first, last = 0, None, None
-    # After SIGTERM, the group's other processes may outlive the launcher;
-    # after SIGKILL nothing does (its orphans' zombies are init's to reap).
+    first, last, tail = None, None, b""
     while child.poll() is None or (termed is not None and not killed and _group_alive(child.pid)):
         now = time.time()
         if termed is None and (stop_asked() or (limit and now - start > limit)):
@@ -193,17 +194,31 @@ def _watch(child, limit, stop_asked, out_fd):
         if termed is not None and not killed and (now - termed > GRACE_S or stop_asked() > 1):
             _signal_group(child.pid, signal.SIGKILL)
             killed = True
-        grown = os.fstat(out_fd).st_size
-        if grown != size:
-            size, last = grown, now
-            first = first or now
+        first, last, tail = _grown(seen, now, first, last, tail)
         time.sleep(0.1)
     end = time.time()
-    if os.fstat(out_fd).st_size != size:  # written between the last look and the exit
-        last, first = end, first or end
+    first, last, tail = _grown(seen, end, first, last, tail)
     if first is None:
         return over, asked, {"start": round(end - start, 1), "measure": 0.0, "end": 0.0}
     return over, asked, {"start": round(first - start, 1), "measure": round(last - first, 1), "end": round(end - last, 1)}
+
+
+def _grown(seen, now, first, last, tail):
+    """What the output shows at `now`: when the program's header appeared
+    (first), when the output last grew (last), and the unread end of the
+    last line, in which the header may still be arriving."""
+    new = seen.read(1 << 20)
+    while new:
+        last = now
+        if first is None:
+            tail = (tail + new)[-4096:]
+            if HEADER.search(tail):
+                first = now
+        new = seen.read(1 << 20)
+    return first, last, tail
+
+
+HEADER = re.compile(rb'"type" *: *"header"')
 
 
 def _group_alive(pgid):

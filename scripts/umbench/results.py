@@ -70,8 +70,10 @@ def placing_seconds(path):
     times its timed iterations (the warm-up's placements left out), summed;
     None where no row placed any."""
     rows = [o for _, o in read_objects(path, Problems()) if o["type"] == "result"
-            and _number(o.get("place_p50_us")) and _number(o.get("iterations"))]
-    return round(sum(o["place_p50_us"] * o["iterations"] for o in rows) * 1e-6, 1) if rows else None
+            and _number(o.get("place_p50_us")) and _number(o.get("iterations"))
+            and o["place_p50_us"] >= 0 and o["iterations"] >= 0]
+    total = sum(o["place_p50_us"] * o["iterations"] for o in rows) * 1e-6
+    return round(total, 1) if rows and math.isfinite(total) else None
 
 
 def read_results(path, problems):

@@ -178,19 +178,20 @@ def time_report(run, mine):
     ran = [r for r in mine if r["status"] != 77 and "times_s" in r]
     cannot = [r for r in mine if r["status"] == 77]
     if not ran and not cannot:
+        m.pop("time_s", None)  # an --append's earlier session's sums are not this one's
         return lines
     part = {k: round(sum(r["times_s"].get(k, 0) for r in ran), 1) for k in ("start", "measure", "end")}
     placing = [r["times_s"]["placing"] for r in ran if "placing" in r["times_s"]]
-    cannot_s = round(sum(r["elapsed_s"] for r in cannot), 1)
+    cannot_s = round(float(sum(r["elapsed_s"] for r in cannot)), 1)
     own = max(0.0, round(m["elapsed_s"] - sum(r["elapsed_s"] for r in mine), 1))
     m["time_s"] = dict(part, cannot_run=cannot_s, cannot_run_runs=len(cannot),
                        not_started=sum(1 for r in cannot if r.get("not_started")), umb_run=own)
     if placing:
         m["time_s"]["placing"] = round(sum(placing), 1)
-    lines.append("# Where the time went (%.1f s): %d runs: start-up %.1f s (launcher, MPI_Init, GPU context: to each run's "
+    lines.append("# Where the time went (%.1f s): %d run%s: start-up %.1f s (launcher, MPI_Init, GPU context: to each run's "
             "first line), measuring %.1f s%s, after the last line %.1f s; %d pairs that could not run here: %.1f s (%d not "
             "started); umb-run itself %.1f s" % (
-                m["elapsed_s"], len(ran), part["start"], part["measure"],
+                m["elapsed_s"], len(ran), "" if len(ran) == 1 else "s", part["start"], part["measure"],
                 " (placing the buffers about %.1f s of it: P50 x timed iterations)" % m["time_s"]["placing"] if placing else "",
                 part["end"], len(cannot), cannot_s, m["time_s"]["not_started"], own))
     if not ran:

@@ -119,7 +119,8 @@ rc=0
 for bad in "--rounds 0|--rounds 0: accepted 1 or more" "--iterations 0|--iterations 0: accepted 1 or more" \
         "--bcast-ranks 1|--bcast-ranks 1: accepted 2 or more" "--timeout 0|--timeout 0: accepted 1 or more" \
         "--budget -1|--budget -1: accepted seconds" "--wait-idle nan|--wait-idle nan: accepted" \
-        "--before $tmp|--before $tmp: not an umbench build folder" "--json $tmp/no/such.json|--json $tmp/no/such.json: cannot write it"; do
+        "--before $tmp|--before $tmp: not an umbench build folder" "--json $tmp/no/such.json|--json $tmp/no/such.json: cannot write it" \
+        "--json $tmp|--json '$tmp': accepted the name of a regular file" "--launch no-such-launcher|--launch no-such-launcher: no such program"; do
     rc=0
     # shellcheck disable=SC2086 # the option and its value, split on purpose
     "$PYTHON3" "$top_srcdir/tests/tools/overhead" --build "$top_builddir" ${bad%%|*} >"$tmp/out" 2>"$tmp/err" || rc=$?

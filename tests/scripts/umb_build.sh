@@ -42,12 +42,15 @@ one_line 1 "--build: a name given twice (a, a)" $RUN --build "a=$top_builddir" -
 printf '{"mpiexec": ""}' >"$tmp/umbench-build.json"
 one_line 1 "names no launcher" $RUN --build "a=$tmp" --out "$tmp/x"
 [ ! -e "$tmp/x" ] || fail "a refused --build wrote results"
-# A script's empty flags ("DIR:" or "DIR: ") are no flags, not part of DIR.
-for tail in ":" ": "; do
+# A script's empty flags ("DIR:", "DIR::" or "DIR: ") are no flags, not part
+# of DIR; flags may follow the colon after a blank.
+for case in ":|" ": |" "::|" ": --oversubscribe|--oversubscribe" "::-x A|-x A"; do
     "$PYTHON3" -c 'import sys; sys.path.insert(0, sys.argv[1]); from umbench import configs
-c = configs.parse_build("a=" + sys.argv[2] + sys.argv[3]); assert c["launcher_flags"] == [], c' \
-        "$top_srcdir/scripts" "$top_builddir" "$tail" || fail "--build a=DIR'$tail': not the build DIR with no flags"
+c = configs.parse_build("a=" + sys.argv[2] + sys.argv[3])
+assert c["launcher_flags"] == sys.argv[4].split() and c["build"]["dir"] == sys.argv[2], c' \
+        "$top_srcdir/scripts" "$top_builddir" "${case%%|*}" "${case#*|}" || fail "--build a=DIR'${case%%|*}': not the build DIR with flags '${case#*|}'"
 done
+one_line 1 "--build a=:: expected NAME=DIR" $RUN --build "a=:" --out "$tmp/x"
 
 # Every family's programs are found under a build folder's top, one-sided
 # ones in mpi/rma too: through --build, and through --bindir naming the top

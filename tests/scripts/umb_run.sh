@@ -138,7 +138,7 @@ rc=0; $RUN --match '^umb_latency H H$' --run-limit 2 --out "$tmp/lim" -- -m 1:1 
 
 # A configuration whose run was stopped is not run again in later rounds;
 # the others go on. The stand-in launcher stalls only that configuration.
-printf '#!/bin/sh\n[ -n "${UMB_TEST_STALL:-}" ] && exec sleep 60\nsleep "${UMB_TEST_DELAY:-0}"\nexec "%s" "$@"\n' "$MPIEXEC" >"$tmp/launch" && chmod +x "$tmp/launch"
+printf '#!/bin/sh\n[ -n "${UMB_TEST_STALL:-}" ] && exec sleep 60\n[ -n "${UMB_TEST_DELAY:-}" ] && echo "a launcher banner"\nsleep "${UMB_TEST_DELAY:-0}"\nexec "%s" "$@"\n' "$MPIEXEC" >"$tmp/launch" && chmod +x "$tmp/launch"
 # 5 s: a default run of 10 iterations took over 2 s to start on a machine
 # loaded twice over (CI's host-only stage beside make distcheck).
 rc=0; MPIEXEC="$tmp/launch" $RUN --match '^umb_latency H H$' --rounds 3 --run-limit 5 --config stall:UMB_TEST_STALL=1 \
@@ -153,7 +153,8 @@ assert m["dropped"] == [{"program": "umb_latency", "buffers": "H H", "config": "
 assert all(isinstance(r["elapsed_s"], float) for r in m["runs"]) and m["runs"][1]["elapsed_s"] >= 5, m["runs"]
 PY
 
-# Where the time went: a launcher that takes 2 s to start shows as start-up;
+# Where the time went: a launcher that takes 2 s to start shows as start-up,
+# also where it prints a line of its own first;
 # each run's parts add up to its wall time; the end says so in one line.
 UMB_TEST_DELAY=2 MPIEXEC="$tmp/launch" $RUN --match '^umb_(latency|bw) H H$' --out "$tmp/time" -- -m 8:8 -i 10 >"$tmp/run-t.log" 2>&1 \
     || { cat "$tmp/run-t.log"; fail "umb-run with a slow launcher"; }

@@ -76,6 +76,14 @@ def placing_seconds(path):
     return round(total, 1) if rows and math.isfinite(total) else None
 
 
+def again_seconds(path):
+    """How long a run's --precision loop spent on attempts after each size's
+    first (the programs' "precision" record, again_s); None without one."""
+    v = [o.get("again_s") for _, o in read_objects(path, Problems()) if o["type"] == "precision"]
+    v = [x for x in v if _number(x) and x >= 0]
+    return round(sum(v), 1) if v else None
+
+
 def read_results(path, problems):
     """One program's rows: {"program", "buffers", "metric", "rows": {size:
     value}, "paths": {size: path class}, "round", "config", "run"}; round

@@ -163,9 +163,9 @@ def one_run(run, item, cfg, rnd, plain):
         rec["error"] = why + "; not counted"
         run.say("    INCOMPLETE: " + rec["error"])
     rec["findings"] = findings.of_file(path, results.Problems()) if rec["complete"] else []
-    placing = results.placing_seconds(path)
-    if placing is not None:
-        times["placing"] = placing
+    for key, seconds in (("placing", results.placing_seconds(path)), ("again", results.again_seconds(path))):
+        if seconds is not None:
+            times[key] = seconds
     return keep(run, rec, cfg, results.first_header(path))
 
 
@@ -182,17 +182,23 @@ def time_report(run, mine):
         return lines
     part = {k: round(sum(r["times_s"].get(k, 0) for r in ran), 1) for k in ("start", "measure", "end")}
     placing = [r["times_s"]["placing"] for r in ran if "placing" in r["times_s"]]
+    again = [r["times_s"]["again"] for r in ran if "again" in r["times_s"]]
     cannot_s = round(float(sum(r["elapsed_s"] for r in cannot)), 1)
     own = max(0.0, round(m["elapsed_s"] - sum(r["elapsed_s"] for r in mine), 1))
     m["time_s"] = dict(part, cannot_run=cannot_s, cannot_run_runs=len(cannot),
                        not_started=sum(1 for r in cannot if r.get("not_started")), umb_run=own)
     if placing:
         m["time_s"]["placing"] = round(sum(placing), 1)
+    if again:
+        m["time_s"]["again"] = round(sum(again), 1)
+    within = [t % m["time_s"][k] for k, t in (("placing", "placing the buffers about %.1f s: P50 x timed iterations"),
+                                              ("again", "the precision loop's attempts after each size's first %.1f s"))
+              if k in m["time_s"]]
     lines.append("# Where the time went (%.1f s): %d run%s: start-up %.1f s (launcher, MPI_Init, GPU context: to each run's "
             "first line), measuring %.1f s%s, after the last line %.1f s; %d pairs that could not run here: %.1f s (%d not "
             "started); umb-run itself %.1f s" % (
                 m["elapsed_s"], len(ran), "" if len(ran) == 1 else "s", part["start"], part["measure"],
-                " (placing the buffers about %.1f s of it: P50 x timed iterations)" % m["time_s"]["placing"] if placing else "",
+                " (of it: %s)" % "; ".join(within) if within else "",
                 part["end"], len(cannot), cannot_s, m["time_s"]["not_started"], own))
     if not ran:
         return lines

@@ -16,6 +16,8 @@ rec = [o for o in objs if o["type"] == "precision"]
 assert "precision" in head and len(rec) == 1 and rec[0]["target_pct"] == target, (head, rec)
 missed = {m["size"] for m in rec[0]["not_converged"]}
 assert rec[0]["sizes"] == len(rows), rec
+# What the sizes cost, and what the loop added to their first attempts.
+assert 0 <= rec[0]["again_s"] <= rec[0]["sizes_s"], rec
 for r in rows:
     p = r["precision_pct"]
     # A row met the target or is listed; it ran at least the first attempt's count,
@@ -41,13 +43,14 @@ expect_rc 0 "umb_latency --precision 0.001%"
 check 0.001 100
 # (Findings may stand between the precision record and the end: a loaded
 # machine can give a real inversion.)
-"$PYTHON3" -c "import json,sys; o=[json.loads(l) for l in open(sys.argv[1])]; r=[x for x in o if x['type']=='precision']; assert o[-1]['type']=='end' and len(r)==1 and len(r[0]['not_converged'])==9, r" "$tmp/out" \
-    || { tail -3 "$tmp/out"; fail "not every size listed"; }
+"$PYTHON3" -c "import json,sys; o=[json.loads(l) for l in open(sys.argv[1])]; r=[x for x in o if x['type']=='precision']; assert o[-1]['type']=='end' and len(r)==1 and len(r[0]['not_converged'])==9 and r[0]['again_s'] > 0, r" "$tmp/out" \
+    || { tail -3 "$tmp/out"; fail "not every size listed, or no time in attempts after the first"; }
 # The table: the column, the header line and the closing line.
 run_mpi 2 "$top_builddir/mpi/collective/umb_bcast" --precision 0.001% --size-budget 0.1 -m 4:16
 expect_rc 0 "umb_bcast --precision 0.001%"
 grep -q '^# Precision: +-0.001% (--precision): ' "$tmp/out" && grep -q '^# Size .* +-% (95%)' "$tmp/out" \
     && grep -q '^# Precision +-0.001%: reached at 0 of 3 sizes; not within 0.1 s per size (--size-budget) at: 4 B' "$tmp/out" \
+    && grep -q '^# Precision: the sizes took [0-9.]* s, [0-9.]* s of it in attempts after each size.s first$' "$tmp/out" \
     || { cat "$tmp/out"; fail "precision lines of the table"; }
 # Host buffers without --precision: OMB's counts, no precision column.
 run_mpi 2 "$PT2PT/umb_latency" -m 1:4 H H

@@ -158,7 +158,7 @@ PY
 # each run's parts add up to its wall time; the end says so in one line.
 UMB_TEST_DELAY=2 MPIEXEC="$tmp/launch" $RUN --match '^umb_(latency|bw) H H$' --out "$tmp/time" -- -m 8:8 -i 10 >"$tmp/run-t.log" 2>&1 \
     || { cat "$tmp/run-t.log"; fail "umb-run with a slow launcher"; }
-grep -q '^# Where the time went ([0-9.]* s): 2 runs: start-up [0-9.]* s (launcher, MPI_Init, GPU context: to each run.s first line), measuring [0-9.]* s, after the last line [0-9.]* s; 0 pairs that could not run here: 0.0 s (0 not started); umb-run itself [0-9.]* s$' "$tmp/run-t.log" \
+grep -q '^# Where the time went ([0-9.]* s): 2 runs: start-up [0-9.]* s (launcher, MPI_Init, GPU context: to each run.s first line), measuring [0-9.]* s\( (of it: the precision loop.s attempts after each size.s first [0-9.]* s)\)\{0,1\}, after the last line [0-9.]* s; 0 pairs that could not run here: 0.0 s (0 not started); umb-run itself [0-9.]* s$' "$tmp/run-t.log" \
     && grep -q '^# By program: umb_\(latency\|bw\) [0-9.]* s (1), umb_\(latency\|bw\) [0-9.]* s (1)$' "$tmp/run-t.log" \
     && grep -q '^# Longest runs: umb_' "$tmp/run-t.log" || { cat "$tmp/run-t.log"; fail "umb-run: no line saying where the time went"; }
 "$PYTHON3" - "$tmp/time/run.json" <<'PY' || { cat "$tmp/run-t.log"; fail "umb-run: run.json's times"; }
@@ -172,6 +172,12 @@ s = m["time_s"]
 assert s["start"] >= 4.0 and s["cannot_run_runs"] == 0 and "placing" not in s, s
 assert abs(s["start"] + s["measure"] + s["end"] + s["umb_run"] - m["elapsed_s"]) <= 0.6, s
 PY
+
+# With --precision, the attempts after each size's first are named apart.
+$RUN --match '^umb_latency H H$' --out "$tmp/prec" -- -m 8:16 --precision 0.001% --size-budget 0.2 >"$tmp/run-p.log" 2>&1 \
+    && grep -q "^# Where the time went .*, measuring [0-9.]* s (of it: the precision loop's attempts after each size's first [0-9.]* s)" "$tmp/run-p.log" \
+    && "$PYTHON3" -c "import json,sys; m=json.load(open(sys.argv[1])); t=m['time_s']; assert 0 < t['again'] <= t['measure'] + 0.2, t" "$tmp/prec/run.json" \
+    || { cat "$tmp/run-p.log"; fail "umb-run --precision: the precision loop's time not named"; }
 
 rc=0; $CMP "$tmp/a" >"$tmp/o" 2>&1 || rc=$?
 [ $rc -ne 0 ] && grep -q "two or more results folders" "$tmp/o" || fail "umb-compare with one folder"

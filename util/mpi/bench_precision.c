@@ -22,6 +22,8 @@
 static struct {
     double size_start, attempt_start;
     double reached;                 /* the size's last attempt, over ranks (the widest) */
+    double first_s;                 /* the size's first attempt, over ranks (the longest) */
+    double sizes_s, again_s;        /* all sizes, whole; of that, the attempts after each first */
     int missed, rows;               /* rank 0: sizes that did not get there, of how many */
     size_t missed_size[LISTED];
     double missed_pct[LISTED];
@@ -74,6 +76,11 @@ static void end(umb_bench *b, umb_row *row)
     UMB_MPI_CHECK(MPI_Allreduce(mine, all, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
     S.reached = all[0] < 0 ? INFINITY : all[0];
     row->again = umb_precision_next(row->iters, row->skip, S.reached, target(b), all[1], b->opt.size_budget - all[2], MOST_ITERS);
+    if (row->attempt == 0) S.first_s = all[1];
+    if (!row->again) {  /* the size is done: what it cost, and what the loop added to its first attempt */
+        S.sizes_s += all[2];
+        S.again_s += all[2] - S.first_s;
+    }
 }
 
 static int row_columns(umb_bench *b, umb_row *row, umb_col *cols)
@@ -102,14 +109,14 @@ static void report(umb_bench *b)
             for (int i = 0; i < listed; i++)
                 printf(isfinite(S.missed_pct[i]) ? " %zu B (+-%.1f%%)" : " %zu B (no interval)", S.missed_size[i], S.missed_pct[i]);
         }
-        printf("\n");
+        printf("\n# Precision: the sizes took %.1f s, %.1f s of it in attempts after each size's first\n", S.sizes_s, S.again_s);
     } else if (b->opt.format == UMB_FMT_JSON) {
         umb_strbuf s = {0};
         umb_sb_printf(&s, "{\"type\":\"precision\",\"program\":");
         umb_sb_json_string(&s, b->cli->program);
         umb_sb_json_field(&s, "buffers", b->buffers);
-        umb_sb_printf(&s, ",\"target_pct\":%g,\"size_budget_s\":%g,\"sizes\":%d,\"not_converged\":[", 100 * target(b),
-                      b->opt.size_budget, S.rows);
+        umb_sb_printf(&s, ",\"target_pct\":%g,\"size_budget_s\":%g,\"sizes\":%d,\"sizes_s\":%.3f,\"again_s\":%.3f,"
+                      "\"not_converged\":[", 100 * target(b), b->opt.size_budget, S.rows, S.sizes_s, S.again_s);
         for (int i = 0; i < listed; i++)
             umb_sb_printf(&s, isfinite(S.missed_pct[i]) ? "%s{\"size\":%zu,\"reached_pct\":%.2f}" : "%s{\"size\":%zu,\"reached_pct\":null}",
                           i ? "," : "", S.missed_size[i], S.missed_pct[i]);

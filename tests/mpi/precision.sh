@@ -50,7 +50,7 @@ run_mpi 2 "$top_builddir/mpi/collective/umb_bcast" --precision 0.001% --size-bud
 expect_rc 0 "umb_bcast --precision 0.001%"
 grep -q '^# Precision: +-0.001% (--precision): ' "$tmp/out" && grep -q '^# Size .* +-% (95%)' "$tmp/out" \
     && grep -q '^# Precision +-0.001%: reached at 0 of 3 sizes; not within 0.1 s per size (--size-budget) at: 4 B' "$tmp/out" \
-    && grep -q '^# Precision: the sizes took [0-9.]* s, [0-9.]* s of it in attempts after each size.s first$' "$tmp/out" \
+    && grep -q '^# Precision loop: the sizes took [0-9.]* s, [0-9.]* s of it in attempts after each size.s first$' "$tmp/out" \
     || { cat "$tmp/out"; fail "precision lines of the table"; }
 # Host buffers without --precision: OMB's counts, no precision column.
 run_mpi 2 "$PT2PT/umb_latency" -m 1:4 H H

@@ -109,7 +109,7 @@ static void report(umb_bench *b)
             for (int i = 0; i < listed; i++)
                 printf(isfinite(S.missed_pct[i]) ? " %zu B (+-%.1f%%)" : " %zu B (no interval)", S.missed_size[i], S.missed_pct[i]);
         }
-        printf("\n# Precision: the sizes took %.1f s, %.1f s of it in attempts after each size's first\n", S.sizes_s, S.again_s);
+        printf("\n# Precision loop: the sizes took %.1f s, %.1f s of it in attempts after each size's first\n", S.sizes_s, S.again_s);
     } else if (b->opt.format == UMB_FMT_JSON) {
         umb_strbuf s = {0};
         umb_sb_printf(&s, "{\"type\":\"precision\",\"program\":");

@@ -135,7 +135,7 @@ class Launch:
         launcher = words(build["mpiexec"], "--build %s's mpiexec" % build["dir"])
         if not shutil.which(launcher[0]):
             raise Fail("--build %s: its launcher %s is not found" % (build["dir"], launcher[0]))
-        return cls(launcher, "build", np, build["dir"], here)
+        return cls(launcher, "build", np, [build["dir"]], here)  # one folder, whatever its name holds (a ':')
 
     def command(self, flags, program, args):
         """The whole command line of one run; flags go right after the launcher."""
@@ -147,7 +147,7 @@ def find_program(bindir, prog, here):
     """PROG in a folder of bindir, or in its registry folder under one (a
     build folder's top: DIR/mpi/rma/umb_put_bw). Without --bindir: beside
     umb-run (installed), then the source tree's top (an in-tree build)."""
-    dirs = bindir.split(os.pathsep) if bindir else [here, os.path.join(here, "..")]
+    dirs = list(bindir) if isinstance(bindir, list) else bindir.split(os.pathsep) if bindir else [here, os.path.join(here, "..")]
     sub = next((p["dir"] for p in programs.load() if p["name"] == prog), "")
     for d in dirs:
         for path in (os.path.join(d, prog), os.path.join(d, sub, prog)):

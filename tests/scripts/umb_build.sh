@@ -51,6 +51,10 @@ assert c["launcher_flags"] == sys.argv[4].split() and c["build"]["dir"] == sys.a
         "$top_srcdir/scripts" "$top_builddir" "${case%%|*}" "${case#*|}" || fail "--build a=DIR'${case%%|*}': not the build DIR with flags '${case#*|}'"
 done
 one_line 1 "--build a=:: expected NAME=DIR" $RUN --build "a=:" --out "$tmp/x"
+# A build folder whose name holds a colon is one folder.
+mkdir "$tmp/with:colon" && ln -s "$top_builddir/mpi" "$tmp/with:colon/mpi" && cp "$top_builddir/umbench-build.json" "$tmp/with:colon/"
+$RUN --build "a=$tmp/with:colon$flags" --match '^umb_latency H H$' --out "$tmp/colon" -- -m 8:8 -i 10 >"$tmp/log" 2>&1 \
+    || { cat "$tmp/log"; fail "umb-run --build with a colon in the folder's name"; }
 
 # Every family's programs are found under a build folder's top, one-sided
 # ones in mpi/rma too: through --build, and through --bindir naming the top

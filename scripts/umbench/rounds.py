@@ -13,8 +13,7 @@ def run_rounds(run):
     plain = a.rounds == 1 and len(configs) == 1 and not run.offset
     total, i = a.rounds * len(run.items) * len(configs), 0
     dropped = set()  # this umb-run's: an --append on another machine may run what an earlier one skipped
-    no_gpu = {}  # configuration -> why its ranks have no GPU (note_no_gpu)
-    not_aware = {}  # configuration -> why its MPI library takes no D buffer (note_not_aware)
+    standing = {}  # (configuration, STANDING index) -> the skip that stands for it (note_standing)
     for k in range(1, a.rounds + 1):
         rnd = run.offset + k
         turn = (rnd - 1) % len(configs)  # by the folder's round: --append one round at a time turns too
@@ -24,24 +23,22 @@ def run_rounds(run):
                 return
             if (item[0], item[1], cfg["name"]) in dropped:
                 continue
-            gpu_missing = (no_gpu.get(cfg["name"]) if needs_gpu(item[1]) else None) \
-                or (not_aware.get(cfg["name"]) if needs_aware(item[1]) else None)
-            if gpu_missing:
-                rec = skip_unstarted(run, item, cfg, rnd, plain, gpu_missing)
+            known_skip = standing_skip(standing, item, cfg)
+            if known_skip:
+                rec = skip_unstarted(run, item, cfg, rnd, plain, known_skip)
             else:
                 run.say("[%d/%d %6.1fs] %s %s%s" % (i, total, time.time() - run.t0, item[0], item[1],
                                                     "" if plain else "  (round %d, %s)" % (rnd, cfg["name"])))
                 rec = one_run(run, item, cfg, rnd, plain)
-                note_no_gpu(run, no_gpu, item, cfg, rec)
-                note_not_aware(run, not_aware, item, cfg, rec)
+                note_standing(run, standing, item, cfg, rec)
             # A run stopped at the limit would only spend it again; a skipped one would skip again.
             if rec["status"] in (77, 124) and k < a.rounds and not rec.get("interrupted"):
                 dropped.add((item[0], item[1], cfg["name"]))
                 m["dropped"].append({"program": item[0], "buffers": item[1], "config": cfg["name"], "round": rnd,
                                      "why": "skipped" if rec["status"] == 77 else "run-limit"})
-                if not gpu_missing:
+                if not known_skip:
                     run.say("    not run again in later rounds")
-            if not gpu_missing:  # those are saved with the next run, or at the end
+            if not known_skip:  # those are saved with the next run, or at the end
                 run.save()
             if interrupted(run):
                 return
@@ -56,34 +53,40 @@ def needs_gpu(pair):
     return any(kind != "H" for kind in pair.split())
 
 
-def note_no_gpu(run, no_gpu, item, cfg, rec):
-    """A run whose ranks found no GPU (the programs' "need a CUDA GPU"
-    skip, as umb-suite reads it) stands for every later pair of the same
-    configuration that needs one: those are kept as skipped, unstarted."""
-    why = rec.get("skipped") or ""
-    if rec["status"] == 77 and needs_gpu(item[1]) and "need a CUDA GPU" in why:
-        no_gpu[cfg["name"]] = why
-        run.say("umb-run: no GPU for the ranks%s: every later pair that needs one is skipped without starting it"
-                % ("" if cfg["name"] == "default" else " of configuration " + cfg["name"]))
-
-
 def needs_aware(pair):
     """Whether a buffer pair holds D, which only a CUDA-aware MPI takes."""
     return "D" in pair.split()
 
 
-def note_not_aware(run, not_aware, item, cfg, rec):
-    """A run refused because its MPI library is not CUDA-aware (the
-    programs' "buffer D needs a CUDA-aware MPI, but LIBRARY is not" skip)
-    stands for every later pair of the same configuration with D: the
-    library is the same, so is the verdict. The refusal of D by a program
-    whose own part runs on the CPU (a reduction) names only that program,
-    and does not count."""
+# Skips (exit 77) that stand for every later pair of the same configuration
+# that they cover, kept as skipped without starting: (the pairs covered, the
+# programs' words for it, what umb-run says; %s: the configuration).
+# - No GPU for the ranks ("need a CUDA GPU", as umb-suite reads it).
+# - A library that is not CUDA-aware ("buffer D needs a CUDA-aware MPI, but
+#   LIBRARY is not"): the library is the same, so is its verdict. A
+#   program's refusal of D for its own CPU part (a reduction) names only
+#   that program, and stands for nothing else.
+STANDING = (
+    (needs_gpu, "need a CUDA GPU",
+     "no GPU for the ranks%s: every later pair that needs one is skipped without starting it"),
+    (needs_aware, "buffer D needs a CUDA-aware MPI, but ",
+     "the MPI library%s is not CUDA-aware: every later pair with D is skipped without starting it"),
+)
+
+
+def standing_skip(standing, item, cfg):
+    """Why this pair is skipped unstarted, from an earlier run of its configuration; None to run it."""
+    return next((standing[cfg["name"], i] for i, (covers, _, _) in enumerate(STANDING)
+                 if (cfg["name"], i) in standing and covers(item[1])), None)
+
+
+def note_standing(run, standing, item, cfg, rec):
+    """A run's skip that stands for its configuration (STANDING), kept, and said once."""
     why = rec.get("skipped") or ""
-    if rec["status"] == 77 and needs_aware(item[1]) and "buffer D needs a CUDA-aware MPI, but " in why:
-        not_aware[cfg["name"]] = why
-        run.say("umb-run: the MPI library%s is not CUDA-aware: every later pair with D is skipped without starting it"
-                % ("" if cfg["name"] == "default" else " of configuration " + cfg["name"]))
+    for i, (covers, words, say) in enumerate(STANDING):
+        if rec["status"] == 77 and covers(item[1]) and words in why and (cfg["name"], i) not in standing:
+            standing[cfg["name"], i] = why
+            run.say("umb-run: " + say % ("" if cfg["name"] == "default" else " of configuration " + cfg["name"]))
 
 
 def skip_unstarted(run, item, cfg, rnd, plain, why):
@@ -163,9 +166,7 @@ def one_run(run, item, cfg, rnd, plain):
         rec["error"] = why + "; not counted"
         run.say("    INCOMPLETE: " + rec["error"])
     rec["findings"] = findings.of_file(path, results.Problems()) if rec["complete"] else []
-    for key, seconds in (("placing", results.placing_seconds(path)), ("again", results.again_seconds(path))):
-        if seconds is not None:
-            times[key] = seconds
+    times.update(results.inner_seconds(path))
     return keep(run, rec, cfg, results.first_header(path))
 
 

@@ -65,23 +65,22 @@ def _number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-def placing_seconds(path):
-    """About how long a run placed its buffers: each row's placement P50
-    times its timed iterations (the warm-up's placements left out), summed;
-    None where no row placed any."""
-    rows = [o for _, o in read_objects(path, Problems()) if o["type"] == "result"
-            and _number(o.get("place_p50_us")) and _number(o.get("iterations"))
+def inner_seconds(path):
+    """What a run's own records say of its time, read once: `placing`, about
+    how long it placed its buffers (each row's placement P50 times its timed
+    iterations, the warm-up's placements left out), and `again`, what its
+    --precision loop spent on attempts after each size's first (the
+    "precision" record's again_s); each only where a record gives it."""
+    objs = [o for _, o in read_objects(path, Problems())]
+    rows = [o for o in objs if o["type"] == "result" and _number(o.get("place_p50_us")) and _number(o.get("iterations"))
             and o["place_p50_us"] >= 0 and o["iterations"] >= 0]
-    total = sum(o["place_p50_us"] * o["iterations"] for o in rows) * 1e-6
-    return round(total, 1) if rows and math.isfinite(total) else None
-
-
-def again_seconds(path):
-    """How long a run's --precision loop spent on attempts after each size's
-    first (the programs' "precision" record, again_s); None without one."""
-    v = [o.get("again_s") for _, o in read_objects(path, Problems()) if o["type"] == "precision"]
-    v = [x for x in v if _number(x) and x >= 0]
-    return round(sum(v), 1) if v else None
+    again = [o["again_s"] for o in objs if o["type"] == "precision" and _number(o.get("again_s")) and o["again_s"] >= 0]
+    out, placing = {}, sum(o["place_p50_us"] * o["iterations"] for o in rows) * 1e-6
+    if rows and math.isfinite(placing):
+        out["placing"] = round(placing, 1)
+    if again:
+        out["again"] = round(sum(again), 1)
+    return out
 
 
 def read_results(path, problems):

@@ -125,10 +125,10 @@ class Launch:
     """How one configuration's runs start: the launcher with its rank count,
     the environment and the programs' folders."""
 
-    def __init__(self, launcher, how, np, bindir, here):
+    def __init__(self, launcher, how, np, dirs, here):
         self.words, self.n, self.how, self.np = launch_args(launcher, np, how), len(launcher), how, np
         self.env = dict(os.environ, **root_env(launcher))
-        self.bindir, self.here = bindir, here
+        self.dirs, self.here = dirs, here  # the programs' folders (find_program)
 
     @classmethod
     def of_build(cls, build, np, here):
@@ -140,14 +140,20 @@ class Launch:
     def command(self, flags, program, args):
         """The whole command line of one run; flags go right after the launcher."""
         w = with_ranks(self.words, self.np, programs.ranks(program, self.np))
-        return w[:self.n] + flags + w[self.n:] + [find_program(self.bindir, program, self.here)] + args
+        return w[:self.n] + flags + w[self.n:] + [find_program(self.dirs, program, self.here)] + args
 
 
-def find_program(bindir, prog, here):
-    """PROG in a folder of bindir, or in its registry folder under one (a
-    build folder's top: DIR/mpi/rma/umb_put_bw). Without --bindir: beside
-    umb-run (installed), then the source tree's top (an in-tree build)."""
-    dirs = list(bindir) if isinstance(bindir, list) else bindir.split(os.pathsep) if bindir else [here, os.path.join(here, "..")]
+def folders(bindir):
+    """--bindir's folders (separated by ':'), or None without it."""
+    return bindir.split(os.pathsep) if bindir else None
+
+
+def find_program(dirs, prog, here):
+    """PROG in one of the folders dirs, or in its registry folder under one
+    (a build folder's top: DIR/mpi/rma/umb_put_bw). Without them (no
+    --bindir): beside umb-run (installed), then the source tree's top (an
+    in-tree build)."""
+    dirs = dirs or [here, os.path.join(here, "..")]
     sub = next((p["dir"] for p in programs.load() if p["name"] == prog), "")
     for d in dirs:
         for path in (os.path.join(d, prog), os.path.join(d, sub, prog)):

@@ -117,10 +117,11 @@ class Run:
             how = "build"
         else:
             launcher, how = launch.find_launcher(a.launcher)
-            self.how = dict.fromkeys([c["name"] for c in a.config], launch.Launch(launcher, how, a.np, a.bindir, here))
+            one = launch.Launch(launcher, how, a.np, launch.folders(a.bindir), here)
+            self.how = dict.fromkeys([c["name"] for c in a.config], one)
         for ln in self.how.values():  # every program is there before anything runs
             for prog, _, _ in self.items:
-                launch.find_program(ln.bindir, prog, here)
+                launch.find_program(ln.dirs, prog, here)
         self.stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         out = a.out if a.out is not None else os.path.join("umb-results", "%s-%s" % (self.stamp, socket.gethostname()))
         self.writer = results.Writer(out, a.append)

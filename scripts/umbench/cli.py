@@ -25,7 +25,59 @@ def parser(prog, doc):
     def error(message):
         raise Fail(message)
     ap.error = error
+    parse = ap.parse_known_args  # parse_args calls it too
+
+    def parse_known_args(args=None, namespace=None):
+        a, rest = parse(args, namespace)
+        return no_blanks(ap, a), rest
+    ap.parse_known_args = parse_known_args
     return ap
+
+
+# What a value names, by its metavar, else by its option's name: the words
+# of the line that refuses an empty one.
+EXPECTED = {"PNG": "a file name ending in .png, .pdf or .svg", "DIR": "a folder", "FILE": "a file", "REGEX": "a regular expression",
+            "P%": "a percentage with its % sign, e.g. 5%", "SECONDS": "a number of seconds above 0", "N": "a whole number",
+            "folders": "a results folder", "folder": "a results folder", "out": "a folder", "bindir": "a folder, or folders separated by ':'",
+            "only": "catalogue names separated by commas", "catalogue": "a settings file", "precision": "a percentage with its % sign",
+            "budget": "a number of seconds above 0", "run_limit": "a number of seconds above 0", "rounds": "a whole number",
+            "np": "a whole number", "config": "NAME[:ENV=VALUE,...][:LAUNCHER FLAGS]", "build": "NAME=DIR[:LAUNCHER FLAGS]",
+            "min_effect": "a percentage with its % sign, e.g. 5%", "report": "the folder of an earlier search"}
+
+
+def no_blanks(ap, a):
+    """Every value given on the command line, option or operand, is refused
+    when it is empty or blanks only: `--plot ''` (an unset shell variable)
+    drew nothing, `umb-plot A --out ''` wrote into A, `--bindir ''` was
+    dropped. One rule in the parser, so that no option of any command can
+    take a blank for "not given" (docs/decisions.md, "Empty values")."""
+    for action in ap._actions:
+        values = getattr(a, action.dest, None)
+        for v in values if isinstance(values, list) else [values]:
+            if not (isinstance(v, str) and not v.strip()):
+                continue
+            what = EXPECTED.get(action.metavar) or EXPECTED.get(action.dest, "a value")
+            if action.option_strings:
+                raise Fail("%s %s: empty; expected %s, or give no %s" % (action.option_strings[-1], shown(v), what,
+                                                                           action.option_strings[-1]))
+            raise Fail("%s: an empty name; expected %s" % (shown(v), what))
+    return a
+
+
+def shown(text):
+    """A value as a message names it: an empty or blank one quoted, so that the line still shows it."""
+    return repr(text) if isinstance(text, str) and (not text.strip() or text != text.strip()) else str(text)
+
+
+def clip(text, width):
+    """One line of at most about `width` characters, cut at a word boundary
+    with "..." where it is longer: never mid-word (a reason cut at 200
+    characters read "no such fi")."""
+    text = " ".join(str(text).split())
+    if len(text) <= width:
+        return text
+    cut = text[:width + 1].rsplit(" ", 1)[0] if " " in text[:width + 1] else text[:width]
+    return cut.rstrip(" ,;:") + " ..."
 
 
 def _rest(doc):
@@ -34,6 +86,10 @@ def _rest(doc):
 
 
 def regex(text, option="--match"):
+    """None (the option not given) finds every name; a blank one is refused,
+    since it would too, silently (no_blanks)."""
+    if text is not None and not text.strip():
+        raise Fail("%s %s: empty; expected a regular expression (leave %s out for every one)" % (option, shown(text), option))
     try:
         return re.compile(text or "")
     except re.error as e:
@@ -103,6 +159,18 @@ def out_file(path, option):
     if not os.access(folder, os.W_OK | os.X_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
         raise Fail("%s %s: not writable" % (option, path))
     return path
+
+
+def in_folders(text, option):
+    """Folders separated by ':' (--bindir), each one a folder: checked
+    before any work, so that a search does not start (and leave a folder
+    behind) only for umb-run to refuse its first run."""
+    parts = text.split(os.pathsep)
+    for p in parts:
+        if not p.strip() or not os.path.isdir(p):
+            raise Fail("%s %s: %s; expected a build folder, or folders separated by '%s'"
+                       % (option, shown(text), "an empty folder name" if not p.strip() else "%s is not a folder" % p, os.pathsep))
+    return parts
 
 
 def distinct_folders(folders):

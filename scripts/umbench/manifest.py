@@ -9,7 +9,7 @@ import math
 import os
 import stat
 
-from .cli import Fail
+from .cli import Fail, clip
 
 MANIFEST = "run.json"
 # A results file or run.json larger than this is not umbench's (a link to a
@@ -116,7 +116,7 @@ def _fields(obj, fields, where):
 
 def _shown(v):
     text = json.dumps(v)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return clip(text, 40)  # at a word boundary: a value cut mid-word reads as another value
 
 
 def read_manifest(folder, required=False):

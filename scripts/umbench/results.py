@@ -13,7 +13,7 @@ import math
 import os
 
 from . import manifest as schema
-from .cli import Fail, hold_lock, out_folder
+from .cli import Fail, clip, hold_lock, out_folder
 from .manifest import MANIFEST, read_bytes, read_manifest
 from .stats import METRICS
 
@@ -124,7 +124,7 @@ def why_empty(folder):
         return " (no run.json listing runs, and no result files)" if not result_files(folder) else ""
     bad = [r for r in runs if not finished(r)]
     first = next((r.get("error") or r.get("skipped") for r in bad if r.get("error") or r.get("skipped")), "")
-    return " (%d of %d runs did not finish%s)" % (len(bad), len(runs), "; the first: %s" % " ".join(str(first).split())[:200] if first else "")
+    return " (%d of %d runs did not finish%s)" % (len(bad), len(runs), "; the first: %s" % clip(first, 200) if first else "")
 
 
 def finished(run):

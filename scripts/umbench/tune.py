@@ -56,37 +56,53 @@ CATALOGUE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "settings.j
 LIBRARIES = ("openmpi", "ucx", "mpich", "mps")
 
 
+# The search's options and their defaults; --report reads a search, and
+# refuses these rather than ignore them (only --min-effect applies to it).
+DEFAULTS = {"set": "quick", "np": "2", "run_limit": "120", "catalogue": CATALOGUE}
+SEARCH_ONLY = ("set", "match", "rounds", "np", "out", "only", "catalogue", "budget", "run_limit", "bindir")
+
+
 def options(argv):
     ap = cli.parser("umb-tune", __doc__)
-    ap.add_argument("--set", default="quick", choices=sets.NAMES)
-    ap.add_argument("--match", metavar="REGEX", help='benchmarks and pairs to run, as umb-run --match, e.g. "^umb_bw (D D|MD MD)$"')
-    ap.add_argument("--rounds", help="interleaved rounds each setting gets at least (default: as many as a change at every size "
-                                     "of one benchmark needs to be kept over the whole table, 6 or more)")
-    ap.add_argument("--np", default="2")
-    ap.add_argument("--out", help="results folder (default umb-results/tune-DATE)")
-    ap.add_argument("--only", help="catalogue names to try (comma-separated; default: every one that applies)")
-    ap.add_argument("--catalogue", default=CATALOGUE, help="settings file (default: the package's settings.json)")
-    ap.add_argument("--min-effect", help="smaller changes count as none (default 5%%: two identical programs differ by up to 6%% "
-                                          "on the lent VMs; with --report, the search's own)")
-    ap.add_argument("--budget", help="seconds for the whole search: the settings and rounds are planned to fit it")
-    ap.add_argument("--run-limit", default="120",
+    ap.add_argument("--set", choices=sets.NAMES, help="default quick")
+    ap.add_argument("--match", metavar="REGEX", help='benchmarks and pairs to run, as umb-run --match, e.g. "^umb_bw (MH MH|MD MD)$"')
+    ap.add_argument("--rounds", metavar="N", help="interleaved rounds each setting gets at least (default: as many as a change at "
+                                                   "every size of one benchmark needs to be kept over the whole table, 6 or more)")
+    ap.add_argument("--np", metavar="N", help="ranks (default 2)")
+    ap.add_argument("--out", metavar="DIR", help="results folder (default umb-results/tune-DATE)")
+    ap.add_argument("--only", metavar="NAME,...", help="catalogue names to try (comma-separated; default: every one that applies)")
+    ap.add_argument("--catalogue", metavar="FILE", help="settings file (default: the package's settings.json)")
+    ap.add_argument("--min-effect", metavar="P%", help="smaller changes count as none (default 5%%: two identical programs differ "
+                                                        "by up to 6%% on the lent VMs; with --report, the search's own)")
+    ap.add_argument("--budget", metavar="SECONDS", help="seconds for the whole search: the settings and rounds are planned to fit it")
+    ap.add_argument("--run-limit", metavar="SECONDS",
                     help="seconds after which one run is stopped (umb-run --run-limit; default 120: a setting "
                          "that slows a benchmark a hundred-fold would otherwise hold the whole search)")
-    ap.add_argument("--bindir", help="where the umb_* programs are: a build folder, or folders separated by ':' (umb-run --bindir)")
+    ap.add_argument("--bindir", metavar="DIR", help="where the umb_* programs are: a build folder, or folders separated by ':' "
+                                                    "(umb-run --bindir)")
     ap.add_argument("--report", metavar="DIR", help="print the report of an earlier search from its folder again, with this umb-tune's "
                                                    "analysis; runs nothing and writes nothing")
     extra = argv[argv.index("--"):] if "--" in argv else []
     a = ap.parse_args(argv[:len(argv) - len(extra)])
     a.extra = extra
+    if a.report is not None:
+        given = ["--" + k.replace("_", "-") for k in SEARCH_ONLY if getattr(a, k) is not None] + (["--"] if extra else [])
+        if given:
+            raise cli.Fail("--report %s with %s: --report reads an earlier search and runs nothing; of the options only "
+                           "--min-effect applies to it" % (cli.shown(a.report), " ".join(given)))
+    for k, v in DEFAULTS.items():
+        setattr(a, k, v if getattr(a, k) is None else getattr(a, k))
     a.min_effect = cli.percent(a.min_effect, "--min-effect") if a.min_effect is not None else None
     a.rounds = cli.count(a.rounds, "--rounds", 2) if a.rounds is not None else None
     a.np = cli.count(a.np, "--np", 2)
     a.budget = cli.seconds(a.budget, "--budget") if a.budget is not None else None
     a.run_limit = cli.seconds(a.run_limit, "--run-limit")
-    cli.regex(a.match)
-    if a.only is not None and "" in a.only.split(","):
+    if a.bindir is not None:
+        cli.in_folders(a.bindir, "--bindir")
+    if a.only is not None and "" in [x.strip() for x in a.only.split(",")]:
         raise cli.Fail("--only %s: an empty name; expected catalogue names separated by commas, e.g. --only pml,UCX_TLS "
-                       "(without --only every one is tried)" % (a.only or "''"))
+                       "(without --only every one is tried)" % cli.shown(a.only))
+    a.want = tune_plan.matched(a.set, a.match)
     return a
 
 
@@ -96,6 +112,8 @@ PREFIXES = {"openmpi": "OMPI_MCA_", "ucx": "UCX_", "mpich": "MPIR_CVAR_", "mps":
 
 def read_catalogue(path):
     """The catalogue's settings; a malformed one is named in one line."""
+    if os.path.isdir(path):
+        raise cli.Fail("--catalogue %s: a folder; expected the settings file (as %s)" % (path, CATALOGUE))
     try:
         with open(path, "rb") as f:
             cat = json.loads(f.read().decode("utf-8"))
@@ -158,9 +176,10 @@ def chosen(a, catalogue):
     names = {e["name"] for e in catalogue}
     if a.only is None:
         return catalogue
-    only = a.only.split(",")
+    only = [x.strip() for x in a.only.split(",")]
     if set(only) - names:
-        raise cli.Fail("--only %s: not in the catalogue; accepted: %s" % (",".join(sorted(set(only) - names)), ", ".join(sorted(names))))
+        raise cli.Fail("--only %s: not in the catalogue; accepted: %s" % (",".join(cli.shown(x) for x in sorted(set(only) - names)),
+                                                                          ", ".join(sorted(names))))
     return [e for e in catalogue if e["name"] in only]
 
 
@@ -198,8 +217,10 @@ def search(a, here):
     a.min_effect = 0.05 if a.min_effect is None else a.min_effect
     out = cli.out_folder(a.out if a.out is not None else os.path.join("umb-results", "tune-" + datetime.datetime.now().strftime("%Y%m%d-%H%M%S")))
     cli.hold_lock(out, ".umb-tune.lock", "umb-tune")
-    if os.path.exists(os.path.join(out, "run.json")) or os.path.exists(os.path.join(out, "pilot")):
-        raise cli.Fail("--out %s: already holds results; choose a new folder (umb-tune --report %s reports them)" % (out, out))
+    kind = tune_report.held(out)
+    if kind:  # each line names only a command that works on this folder
+        why = "holds an earlier search (umb-tune --report %s reports it)" % out if kind == "search" else tune_report.no_search(out)
+        raise cli.Fail("--out %s: %s%s" % (out, why, "" if kind == "pilot" else "; choose a new folder"))
     t0 = time.time()
     lib = installed.Installed()
     print("# umb-tune: %s%s; min effect %g%%%s" % (lib.names.get(lib.mpi) or "MPI unknown", ", " + lib.names["ucx"] if lib.ucx else "",
@@ -208,6 +229,8 @@ def search(a, here):
     child = tune_plan.Child()
     rc, pass_s, match, benchmarks = tune_plan.pilot(a, here, out, child)
     if rc is not None:
+        print("umb-tune: the pass of the defaults did not finish (exit %d): no setting ran, nothing to report; a new search "
+              "needs a new --out (or remove %s)" % (rc, out), file=sys.stderr)
         return rc
     try:
         tried, cannot_act = tune_rank.rank(tried, tune_rank.evidence(os.path.join(out, "pilot")))
@@ -234,8 +257,6 @@ def search(a, here):
 def main(here):
     def body():
         a = options(sys.argv[1:])
-        if a.report == "":
-            raise cli.Fail("--report '': expected the folder of an earlier search")
         if a.report is not None:
             # A reader: the search's own min effect unless one is given, and nothing written.
             t = tune_report.read(a.report, a.min_effect)

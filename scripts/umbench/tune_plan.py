@@ -9,9 +9,42 @@ import subprocess
 import sys
 import time
 
-from . import cli, compare, configs, results, stats
+from . import cli, compare, configs, results, sets, stats
 
 EXTRA_ROUNDS = 3  # under --budget, rounds go on to at most 3x --rounds while settings are undecided
+
+
+KIND = r"(?<![A-Za-z0-9_])(?:MH|MD|H|D)(?![A-Za-z0-9_])"
+NAMED = re.compile(r"umb_[A-Za-z0-9_]+|%s(?: %s)?" % (KIND, KIND))
+
+
+def matched(name, match):
+    """--match against the set being tuned, before anything runs: a pattern
+    that finds none of its "program pair" names is refused, naming what the
+    set holds; a program or a pair the pattern spells out that the set does
+    not hold (the quick set has no D D) is said, with what will be tuned."""
+    want = cli.regex(match)
+    held = [(p, pair) for p, _, _, pairs in (sets.full() if name == "full" else sets.SETS[name]) for pair in pairs]
+    hits = ["%s %s" % x for x in held if want.search("%s %s" % x)]
+    if match is None:
+        return want
+    if not hits:
+        raise cli.Fail("--match %s: no benchmark and pair of --set %s matches; it holds %s" % (cli.shown(match), name, holds(held)))
+    missing = [w for w in dict.fromkeys(m.group(0) for m in NAMED.finditer(match)) if not any(
+        w == p or w == pair or (" " not in w and not w.startswith("umb_") and w in pair.split()) for p, pair in held)]
+    if missing:
+        print("umb-tune: --match %s: %s %s not in --set %s (it holds %s); tuning %s only" % (
+            match, ", ".join(missing), "is" if len(missing) == 1 else "are", name, holds(held), cli.clip(", ".join(hits), 200)),
+            file=sys.stderr)
+    return want
+
+
+def holds(held):
+    """A set's names, by program: "umb_bw H H, MD MD; umb_bcast H"."""
+    progs = {}
+    for p, pair in held:
+        progs.setdefault(p, []).append(pair)
+    return cli.clip("; ".join("%s %s" % (p, ", ".join(v)) for p, v in progs.items()), 300)
 
 
 class Child:

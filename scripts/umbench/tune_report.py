@@ -10,10 +10,39 @@ from . import cli, compare, results, stats
 TUNE = "tune.json"
 
 
+def held(folder):
+    """What a folder holds, for the line that refuses it as a new search's
+    --out or as --report's: "search" (a tune.json: --report reads it),
+    "pilot" (a search that ran no setting: its pass of the defaults did not
+    finish, or the plan or umb-run refused; nothing to report, nothing to
+    resume), "results" (umb-run's run.json and no tune.json), or None."""
+    if os.path.exists(os.path.join(folder, TUNE)):
+        return "search"
+    if os.path.exists(os.path.join(folder, "pilot")):
+        return "pilot"
+    return "results" if os.path.exists(os.path.join(folder, results.MANIFEST)) else None
+
+
+def no_search(folder):
+    """Why a folder without tune.json has no search to report; every
+    command it names works on that folder (a new search needs a new one)."""
+    if held(folder) == "pilot":
+        state = (results.read_manifest(os.path.join(folder, "pilot")) or {}).get("state", "no run.json")
+        return ("the search there ran no setting (its pass of the defaults, %s: %s): no %s, nothing to report or resume; "
+                "start a new search with a new --out (or remove %s)" % (os.path.join(folder, "pilot"), state, TUNE, folder))
+    if held(folder) == "results":
+        return "umb-run's results (%s), not a search's: no %s" % (results.MANIFEST, TUNE)
+    return None
+
+
 def read(folder, min_effect=None):
     """An earlier search's tune.json, checked, with its own min effect
     unless one is given; one line when it is not one."""
     path = os.path.join(folder, TUNE)
+    if not os.path.isdir(folder):
+        raise cli.Fail("--report %s: not a folder; expected the folder of an earlier search (umb-tune --out)" % cli.shown(folder))
+    if held(folder) != "search" and no_search(folder):
+        raise cli.Fail("--report %s: %s" % (folder, no_search(folder)))
     try:
         with open(path, "rb") as f:
             t = json.loads(f.read().decode("utf-8"))
@@ -115,7 +144,7 @@ def report_failed(tried, runs):
         if bad:
             t["failed_runs"] = len(bad)
             print("umb-tune: %s=%s: %d of %d runs failed: %s" % (t["variable"], t["value"], len(bad),
-                  sum(1 for r in runs if r.get("config") == t["name"]), " ".join(str(bad[0].get("error", "")).split())[:160]))
+                  sum(1 for r in runs if r.get("config") == t["name"]), cli.clip(bad[0].get("error", ""), 160)))
 
 
 def row_paths(sides):

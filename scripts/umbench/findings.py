@@ -209,8 +209,9 @@ def main():
 
 def _pooled_runs(folders, problems):
     """Every folder's runs, their files made whole paths and their rounds
-    told apart by folder; one line when the folders ran other libraries."""
-    runs, libs = [], {}
+    told apart by folder; one line when two rounds of one configuration ran
+    other libraries or settings (same_configuration)."""
+    runs, seen = [], {}
     for i, folder in enumerate(folders):
         if not os.path.isdir(folder):
             raise cli.Fail("%s: not a folder" % folder)
@@ -219,15 +220,35 @@ def _pooled_runs(folders, problems):
             raise cli.Fail("%s: no run.json listing runs (umb-run writes it)" % folder)
         if not any(results.finished(r) for r in m["runs"]):
             raise cli.Fail("%s: no finished run%s" % (folder, results.why_empty(folder)))
-        libs.setdefault(m.get("mpi_library"), folder)
         for r in m["runs"]:
             runs.append(dict(r, file=os.path.join(folder, r["file"]), round=(i, r.get("round", 1))))
-    libs.pop(None, None)
-    if len(libs) > 1:
-        (a, fa), (b, fb) = list(libs.items())[:2]
-        raise cli.Fail("%s ran %s, %s ran %s: findings over rounds need one library; compare libraries with umb-compare"
-                       % (fa, a, fb, b))
+            if results.finished(runs[-1]):
+                same_configuration(seen, folder, m, runs[-1])
     return runs
+
+
+def same_configuration(seen, folder, m, run):
+    """A configuration is what it ran, not its name: its library (its run's
+    header, else run.json's for it) and its settings. Two folders whose
+    --build names map to other libraries would otherwise pool the rounds of
+    one name across libraries; such rounds are refused in one line naming both."""
+    config = run.get("config", "default")
+    cfg = next((c for c in m.get("configs", []) if isinstance(c, dict) and c.get("name") == config), {})
+    lib = (results.first_header(run["file"]) or {}).get("mpi_library") or cfg.get("mpi_library") \
+        or (m.get("mpi_library") if len(m.get("configs", [])) <= 1 else None)
+    what = {"library": lib if isinstance(lib, str) else None, "settings": sorted(cfg.get("env", {}).items()),
+            "launcher flags": cfg.get("launcher_flags", [])}
+    first = seen.setdefault(config, (what, folder))
+    for k, v in what.items():
+        w = first[0][k]
+        if v != w and (k != "library" or (v and w)):  # an unknown library is no evidence either way
+            raise cli.Fail("configuration %s: %s ran %s, %s ran %s (its %s): findings over rounds need one library and one "
+                           "setting per configuration; compare libraries with umb-compare"
+                           % (config, first[1], _said(w), folder, _said(v), k))
+
+
+def _said(v):
+    return v if isinstance(v, str) else " ".join("%s=%s" % x if isinstance(x, tuple) else str(x) for x in v) or "none"
 
 
 def _findings():

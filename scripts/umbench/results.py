@@ -91,6 +91,8 @@ def read_results(path, problems):
     out = {"program": None, "buffers": None, "metric": None, "rows": {}, "paths": {}, "round": 1, "config": None, "run": None,
            "bad": None}
     for n, o in read_objects(path, problems):
+        if o["type"] == "header" and isinstance(o.get("mpi_library"), str):
+            out["lib"] = o["mpi_library"]
         if o["type"] == "run":
             out["run"] = o
             out["round"], out["config"] = o.get("round", 1), o.get("config")
@@ -181,13 +183,17 @@ def load(folder, problems):
     left out as unfinished)."""
     manifest = read_manifest(folder)
     files, unfinished = finished_files(folder, manifest, problems)
-    by_config = {}
+    by_config, libs = {}, {}
     for path in files:
         r = read_results(path, problems)
         stopped = bool(r["run"]) and r["run"].get("complete") is False
         if stopped or not r["metric"]:
             unfinished += stopped
             continue
+        first = libs.setdefault(r["config"] or "default", (r.get("lib"), path)) if r.get("lib") else None
+        if first and first[0] != r["lib"]:  # what a configuration ran, not only its name: its rounds pool one library
+            raise Fail("configuration %s: %s ran %s, %s ran %s: the rounds of one configuration must run one library; "
+                       "give each library its own name (umb-run --build NAME=DIR)" % (r["config"] or "default", first[1], first[0], path, r["lib"]))
         runs = by_config.setdefault(r["config"] or "default", {})
         slot = runs.setdefault((r["program"], r["buffers"]), {"metric": r["metric"], "rows": {}, "paths": {}})
         if slot["metric"] != r["metric"]:

@@ -139,7 +139,7 @@ for text in 'not json' '[]' '{"runs": 5}' '{"runs": [{"file": 3}]}'; do
     one_line 1 "$tmp/m/run.json: " $PYTHON3 "$S/umb-plot" "$tmp/m"
     one_line 1 "$tmp/m/run.json: " $RUN --out "$tmp/m" --append $Q
 done
-one_line 1 "--report $tmp/a: no tune.json of an earlier search there" $PYTHON3 "$S/umb-tune" --report "$tmp/a"
+one_line 1 "--report $tmp/a: umb-run's results (run.json), not a search's: no tune.json" $PYTHON3 "$S/umb-tune" --report "$tmp/a"
 for text in '[]' '{"tried": 5, "refused": []}' '{"tried": [{"name": "x"}], "refused": []}' '{"tried": [], "refused": [], "rounds": "x"}'; do
     cp -r "$tmp/a" "$tmp/t" && printf '%s' "$text" >"$tmp/t/tune.json"
     one_line 1 "--report $tmp/t: $tmp/t/tune.json is not umb-tune's" $PYTHON3 "$S/umb-tune" --report "$tmp/t"
@@ -164,7 +164,7 @@ one_line 1 "no finished results (1 of 1 runs did not finish; the first: umb_late
 #    (a read-only mount where root, else a folder without write bits).
 touch "$tmp/file"
 one_line 1 "--out $tmp/file: not a folder" $RUN --out "$tmp/file" $Q
-one_line 1 "--out '': expected a folder" $RUN --out '' $Q
+one_line 1 "--out '': empty; expected a folder" $RUN --out '' $Q
 one_line 1 "--plot $tmp/no/p.png: no folder $tmp/no" $CMP "$tmp/a" "$tmp/a2" --plot "$tmp/no/p.png"
 one_line 1 "--out $tmp/no/p.png: no folder $tmp/no" $PYTHON3 "$S/umb-plot" "$tmp/a" --out "$tmp/no/p.png"
 one_line 1 "--plot $tmp/a: a folder" $CMP "$tmp/a" "$tmp/a2" --plot "$tmp/a"

@@ -201,7 +201,7 @@ chmod -R u+w "$tmp/st"
 # tried everything), --min-effect 5 (read as 500%), 0.5 (read as 50%, where
 # the programs read --precision 0.5 as 0.5%) and 1_0% (Python's float reads
 # it as 10): a percentage has its % sign.
-one_line 1 "--only '': an empty name; expected catalogue names separated by commas" stand_in --only '' --budget 5 --out "$tmp/o1"
+one_line 1 "--only '': empty; expected catalogue names separated by commas" stand_in --only '' --budget 5 --out "$tmp/o1"
 one_line 1 "--only pml,: an empty name" stand_in --only pml, --budget 5 --out "$tmp/o1"
 [ ! -e "$tmp/o1" ] || fail "umb-tune --only '': made its folder"
 for v in 5 0.5 1_0% 1e1% 0x5 " 5%" 1000%; do
@@ -333,7 +333,7 @@ grep -Eq "^1 +OMPI_MCA_btl=self,tcp +umb_latency H H +4 .*-9[0-9.]+% " "$tmp/rr"
     && grep -q "^# umb_latency H H: no setting beats the defaults beyond the noise without a loss$" "$tmp/rr" && ! grep -q "^export " "$tmp/rr" \
     || { cat "$tmp/rr"; fail "umb-tune: the TCP loss on recorded rounds"; }
 rc=0; "$PYTHON3" "$top_srcdir/scripts/umb-tune" --report "$tmp/nothing" >"$tmp/r" 2>&1 || rc=$?
-[ $rc -eq 1 ] && [ "$(wc -l <"$tmp/r")" -eq 1 ] && grep -q "^umb-tune: --report $tmp/nothing: no tune.json" "$tmp/r" || { cat "$tmp/r"; fail "umb-tune --report of a folder without a search"; }
+[ $rc -eq 1 ] && [ "$(wc -l <"$tmp/r")" -eq 1 ] && grep -q "^umb-tune: --report $tmp/nothing: not a folder; expected the folder of an earlier search" "$tmp/r" || { cat "$tmp/r"; fail "umb-tune --report of a folder without a search"; }
 # The path column on recorded rows: what changed, else the path both took.
 mkdir -p "$tmp/paths"
 for c in default:staged:direct x:direct:direct; do

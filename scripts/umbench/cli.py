@@ -111,22 +111,22 @@ def percent(text, option, low=0.0, high=10.0, low_open=False):
     return v
 
 
+NUMBER = re.compile(r"^(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$")
+
+
 def seconds(text, option):
-    """A finite number of seconds above 0."""
-    try:
-        v = float(text)
-    except (TypeError, ValueError):
-        v = math.nan
+    """A finite number of seconds above 0, written as a number: Python's
+    float also took '1_0' (10), ' 5 ' and 'infinity'."""
+    v = float(text) if isinstance(text, str) and NUMBER.match(text) else math.nan
     if not (math.isfinite(v) and v > 0):
         raise Fail("%s %s: expected a finite number of seconds above 0" % (option, text))
     return v
 
 
 def count(text, option, low=1):
-    try:
-        v = int(text)
-    except (TypeError, ValueError):
-        v = low - 1
+    """A whole number of at least `low`, in decimal digits: Python's int
+    also took '1_0' (10), '+3' and digits of other scripts."""
+    v = int(text) if isinstance(text, str) and re.match(r"^[0-9]+$", text) else low - 1
     if v < low:
         raise Fail("%s %s: expected a whole number of at least %d" % (option, text, low))
     return v

@@ -229,8 +229,11 @@ def search(a, here):
     child = tune_plan.Child()
     rc, pass_s, match, benchmarks = tune_plan.pilot(a, here, out, child)
     if rc is not None:
-        print("umb-tune: the pass of the defaults did not finish (exit %d): no setting ran, nothing to report; a new search "
-              "needs a new --out (or remove %s)" % (rc, out), file=sys.stderr)
+        if tune_report.held(out) == "pilot":
+            print("umb-tune: the pass of the defaults did not finish (exit %d): no setting ran, nothing to report; a new search "
+                  "needs a new --out (or remove %s)" % (rc, out), file=sys.stderr)
+        else:  # umb-run refused before it ran anything, in its own line: the folder stays free
+            shutil.rmtree(os.path.join(out, "pilot"), ignore_errors=True)
         return rc
     try:
         tried, cannot_act = tune_rank.rank(tried, tune_rank.evidence(os.path.join(out, "pilot")))

@@ -18,7 +18,7 @@ def held(folder):
     resume), "results" (umb-run's run.json and no tune.json), or None."""
     if os.path.exists(os.path.join(folder, TUNE)):
         return "search"
-    if os.path.exists(os.path.join(folder, "pilot")):
+    if os.path.exists(os.path.join(folder, "pilot", results.MANIFEST)):  # umb-run writes it before its first run
         return "pilot"
     return "results" if os.path.exists(os.path.join(folder, results.MANIFEST)) else None
 

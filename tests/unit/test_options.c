@@ -58,6 +58,17 @@ static void bad(const char *line, const char *names)
     CHECK(strchr(err, '\n') == NULL);
 }
 
+/* The sizes umb_size_next gives from min to max are want[0..n-1]. */
+static int sizes_are(size_t min, size_t max, const size_t *want, int n)
+{
+    size_t size = min;
+    int i = 0;
+    do {
+        if (i >= n || size != want[i++]) return 0;
+    } while (umb_size_next(&size, max) == 0);
+    return i == n;
+}
+
 int main(void)
 {
     umb_options o;
@@ -214,8 +225,23 @@ int main(void)
     CHECK_CONTAINS(err, "item 2");
     bad("--buffer MD", "--buffer");  /* not for point-to-point */
 
-    /* Sizes: powers of two from min, 0 followed by 1. */
-    CHECK(umb_size_next(0) == 1 && umb_size_next(1) == 2 && umb_size_next(4096) == 8192);
+    /* Sizes: MIN, every power of two above MIN and below MAX, then MAX. */
+    CHECK(sizes_are(3, 100, (size_t[]){3, 4, 8, 16, 32, 64, 100}, 7));
+    CHECK(sizes_are(0, 4, (size_t[]){0, 1, 2, 4}, 4));
+    CHECK(sizes_are(1, 1, (size_t[]){1}, 1));
+    CHECK(sizes_are(4096, 4096, (size_t[]){4096}, 1));
+    CHECK(sizes_are(5, 7, (size_t[]){5, 7}, 2));
+    CHECK(sizes_are(1024, 8192, (size_t[]){1024, 2048, 4096, 8192}, 4));
+    CHECK(sizes_are(((size_t)1 << 63) + 1, SIZE_MAX, (size_t[]){((size_t)1 << 63) + 1, SIZE_MAX}, 2));
+    CHECK(sizes_are(SIZE_MAX - 1, SIZE_MAX, (size_t[]){SIZE_MAX - 1, SIZE_MAX}, 2));
+    size_t last = 1;
+    int count = 1;
+    while (umb_size_next(&last, SIZE_MAX) == 0 && count < 100) count++;  /* 1, 2, ... 2^63, SIZE_MAX: no wrap */
+    CHECK(count == 65 && last == SIZE_MAX);
+    /* A reduction's MAX is measured, so it is a whole number of elements too. */
+    char *c7[] = {"umb_colltest", "-m", "4:102", NULL};
+    CHECK(umb_options_parse(&o, &coll_cli, 3, c7, err, sizeof err) == 1);
+    CHECK_CONTAINS(err, "MAX (102) must be a multiple of 4");
     CHECK(parse(&o, "-i 50 -x 5") == 0);
     long it, sk;
     umb_iterations(&o, &cli, 8192, &it, &sk);

@@ -47,14 +47,10 @@ int umb_drive_size_range(umb_drive *d, size_t start, size_t end, size_t step, do
     d->nsizes = 0;
     if (start == 0) return umb_errf(err, n, "--start 0: sizes must be at least 1 byte");
     if (end < start) return umb_errf(err, n, "--end %zu is smaller than --start %zu", end, start);
-    for (size_t s = start; s <= end;) {
+    for (size_t s = start;; s = umb_size_after(s, end, step, factor)) {  /* ends with end, always */
         if (add_size(d, s, err, n)) return 1;
-        size_t next = step ? s + step : (size_t)((double)s * factor);
-        if (next <= s) next = s + 1;  /* a factor near 1 still moves on */
-        if (next < s || next > end) break;
-        s = next;
+        if (s == end) return 0;
     }
-    return 0;
 }
 
 enum { OPT_SIZE = 300, OPT_START, OPT_END, OPT_STEP, OPT_GROW, OPT_FACTOR_RENAMED, OPT_DEVICE, OPT_NUMA, OPT_FORMAT,
@@ -254,7 +250,8 @@ void umb_drive_usage(const umb_drive_cli *cli, FILE *f)
             "Sizes (K, M, G = 2^10, 2^20, 2^30):\n"
             "      --size LIST|quick         sizes, comma-separated (default quick: %s)\n"
             "      --start S --end E         a range from S to E, with\n"
-            "      --step B | --grow F       B bytes apart, or each F times the last (default: grow 2)\n", cli->quick);
+            "      --step B | --grow F       B bytes apart, or each F times the last, then E\n"
+            "                                (default: grow 2, the powers of two between)\n", cli->quick);
     fprintf(f, "Common options:\n%s", g & UMB_DRIVE_ALL ? "      --device N|all            GPU N (default 0) or every GPU\n"
                                                       : "      --device N                GPU N (default 0)\n");
     if (g & UMB_DRIVE_HOST)

@@ -332,6 +332,9 @@ static int check_combinations(umb_options *o, const umb_cli *cli, const collecti
     if (cli->min_size > 1 && (o->min_size < cli->min_size || o->min_size % cli->min_size))
         return umb_errf(err, n, "-m: %s moves %zu-byte elements: MIN (%zu) must be a multiple of %zu, at least %zu",
                     cli->program, cli->min_size, o->min_size, cli->min_size, cli->min_size);
+    if (cli->min_size > 1 && o->max_size % cli->min_size)  /* MAX is always measured */
+        return umb_errf(err, n, "-m: %s moves %zu-byte elements: MAX (%zu) must be a multiple of %zu",
+                        cli->program, cli->min_size, o->max_size, cli->min_size);
     if (resolve_used_kinds(o, cli, given, err, n)) return 1;
     if (o->loop == UMB_LOOP_CLASSIC && (o->validate || (o->place_when == UMB_PLACE_EACH &&
                                                         umb_options_uses(o, umb_kind_is_managed))))

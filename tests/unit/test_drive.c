@@ -227,6 +227,11 @@ int main(void)
     bad("--start 1K --end 8K --step 0", "--step 0");
     bad("--start 1K --end 8K --grow 1", "--grow 1");
     bad("--start 1K --end 8K --grow x", "--grow x");
+    /* Each numeric option's message names the range its check accepts. */
+    bad("--start 1K --end 8K --grow 1e10", "--grow 1e10: expected a number above 1 and at most 1000000");
+    bad("--start 1K --end 99999999999999999999", "--end 99999999999999999999: expected bytes from 1 to 18446744073709551615");
+    bad("--start 1K --end 8K --step 99999999999999999999", "--step 99999999999999999999: expected bytes from 1 to 18446744073709551615");
+    bad("--size 4K,99999999999999999999", "expected quick or bytes from 1 to 18446744073709551615");
     bad("--start 1K --end 8K --step 1K --grow 2", "--step 1K --grow 2");
     bad("--start 1K --end 8K --factor 2", "--factor 2: a size range grows with --grow F");
     bad("--start 1 --end 100000 --step 1", "too many sizes");

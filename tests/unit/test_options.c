@@ -1,5 +1,6 @@
 /* The option parser: defaults, every option, and bad values naming themselves. */
 #include "options.h"
+#include "watchdog.h"
 #include "check.h"
 
 #include <stdint.h>
@@ -170,6 +171,27 @@ int main(void)
     bad("--device x", "--device x");
     bad("--timeout -3", "--timeout -3");
     bad("--timeout soon", "--timeout soon");
+    /* Below what the watchdog honours (it looks every 0.1 s; a start makes
+       no marks for longer): refused with the range, as is above 1e6. */
+    bad("--timeout 0.000001", "--timeout 0.000001: expected 0 (off) or seconds from 1 to 1000000");
+    bad("--timeout 0.99", "--timeout 0.99: expected 0 (off) or seconds from 1 to 1000000");
+    bad("--timeout 2e6", "--timeout 2e6");
+    CHECK(parse(&o, "--timeout 1") == 0 && o.timeout == 1);
+    CHECK(parse(&o, "--timeout 0") == 0 && o.timeout == 0);
+    /* Its line: no rank -1 before MPI_Init, the limit as given (not 0 s). */
+    char line[512];
+    umb_watchdog_line(line, sizeof line, 1.5);
+    CHECK_CONTAINS(line, "a rank before MPI_Init (no rank number yet): no progress for 1.5 s (--timeout) in setup");
+    CHECK(!strstr(line, "rank -1") && !strstr(line, " 0 s"));
+    umb_watchdog_where(3, "nodeA");
+    umb_watchdog_line(line, sizeof line, 3);
+    CHECK_CONTAINS(line, "rank 3 on nodeA: no progress for 3 s (--timeout)");
+    /* Each numeric option's message names the range its check accepts. */
+    bad("-i 0", "-i 0: iterations must be an integer from 1 to 9223372036854775807");
+    bad("-x -1", "-x -1: warm-up iterations must be an integer from 0 to 9223372036854775807");
+    bad("-M 0", "-M 0: memory limit must be a byte count from 1 to 18446744073709551615");
+    bad("--size-budget 2e6", "--size-budget 2e6: expected seconds above 0 and at most 1000000");
+    bad("-m 99999999999999999999", "in bytes from 0 to 18446744073709551615");
     bad("-M 0", "-M 0");
     bad("-m 512M", "memory limit");
     bad("--bogus", "--bogus");

@@ -58,7 +58,7 @@ static int own_parse(void *ctx, int val, const char *name, const char *a, char *
             return umb_errf(err, n, "--memory %s: this build has no libnuma (configure --with-numa); use managed, pinned or device", a);
         return 0;
     case O_NUMA:
-        if (umb_parse_long(a, 0, 4095, &v)) return umb_errf(err, n, "--numa-node %s: expected a NUMA node number (0, 1, ...)", a);
+        if (umb_parse_long(a, 0, 4095, &v)) return umb_errf(err, n, "--numa-node %s: expected a NUMA node number from 0 to 4095", a);
         c->numa_node = (int)v;
         return 0;
     case O_ADVISE:

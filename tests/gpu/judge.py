@@ -5,8 +5,8 @@ tests/data/gpu) and a renamed field fails there, not only on the next GPU run.
 
 usage: judge.py NAME ARG...   (the tests call it through judge in tests/lib.sh)
 
-Exit status: 0 the reading holds, 1 it does not (the reason on stderr), 3 a
-figure missed a goal worth another try (physics' pinned copies), 2 bad use.
+Exit status: 0 the reading holds, 1 it does not (the reason on stderr), 2
+bad use.
 Each reading is a function below, named in READINGS; tests/gpu/judge_node.py
 holds those of one rank per GPU.
 """
@@ -34,39 +34,69 @@ def header(path):
 
 
 def copy_pinned(path):
-    """umb_copy pinned 256 MiB each way: at most the link the header reports; exit 3 below 80% of it."""
+    """umb_copy pinned 256 MiB each way: above 0 and at most the link the header reports (its maximum generation
+    and width). The share of the link is printed, not judged: a shared host's link gave pinned device-to-host
+    copies 27.0 and then 52.2 GB/s in the same minute (docs/method.md, "What tests/gpu/physics.sh asserts")."""
     link = header(path)["gpus"][0]["link_limit_gbs"]
     assert link and link > 0, "the header gives no link limit"
     rows = results(path)
     assert {r["direction"] for r in rows} == {"htod", "dtoh"}, rows
-    ok = True
     for r in rows:
         pct = 100 * r["median_gbs"] / link
         print("pinned %s: %.2f GB/s, %.1f%% of the %.1f GB/s link" % (r["direction"], r["median_gbs"], pct, link))
-        assert pct <= 100, "pinned %s above the link" % r["direction"]
-        ok = ok and pct >= 80
-    return 0 if ok else 3
+        assert 0 < r["max_gbs"] <= link, "pinned %s: %.2f GB/s, above the %.1f GB/s link" % (r["direction"], r["max_gbs"], link)
 
 
-def physics_um(accessed_by, demand, pinned):
-    """umb_um run 1: accessed-by at 70% or more of the pinned copies to the GPU (umb_copy's output PINNED, the
-    same test's), demand paging under half the link."""
-    def run1(path):
-        link = header(path)["gpus"][0]["link_limit_gbs"] * 1e9 / 2**30  # GiB/s
-        return results(path)[0]["run1_gibs"], link
-    ab, link = run1(accessed_by)
-    dem, _ = run1(demand)
-    pinned = [r for r in results(pinned) if r["direction"] == "htod"][0]["median_gbs"] * 1e9 / 2**30
-    print("run 1: accessed-by %.1f GiB/s (%.1f%% of pinned copies, %.1f%% of the link), demand paging %.1f GiB/s;"
-          " pinned copies %.1f GiB/s, link %.1f GiB/s" % (ab, 100 * ab / pinned, 100 * ab / link, dem, pinned, link))
-    assert ab >= 0.7 * pinned, "accessed-by below 70% of this run's pinned copies in run 1"
-    assert ab <= link * 1.02, "accessed-by above the link"
-    assert dem < 0.5 * link, "demand paging at link speed in run 1: the pages were not on the host?"
+def median(xs):
+    xs = sorted(xs)
+    return (xs[(len(xs) - 1) // 2] + xs[len(xs) // 2]) / 2
+
+
+def physics_um(*paths):
+    """umb_um, each advice run in its own processes (a first touch each): accessed-by (remote mapped, no
+    migration) reads faster than first-touch demand paging in run 1, by more than the spread of the repeats of
+    each (their ranges added); no accessed-by run and no first demand run above the link the headers report;
+    with --repeat 2 or more, demand paging's later runs read HBM, above twice the link. An umb_copy file among
+    PATHS: its pinned copies at most the link, and accessed-by's share of them printed (not judged: the host's
+    link speed varies run to run)."""
+    runs, pinned, links = {"AB": [], "none": []}, [], set()
+    for path in paths:
+        head = header(path)
+        links.add(head["gpus"][0]["link_limit_gbs"])
+        for r in results(path):
+            if r["program"] == "umb_copy":
+                pinned.append(r)
+                continue
+            assert r["advice"] in runs, "%s: advice %r, expected AB (accessed-by) or none" % (path, r["advice"])
+            assert r["prefetch"] == "none", "%s: prefetch %r: run 1 is no first touch" % (path, r["prefetch"])
+            runs[r["advice"]].append([r["run%d_gibs" % i] for i in range(1, head["repetitions"] + 1)])
+    assert len(links) == 1 and min(links) > 0, "the headers give no link limit, or several: %s" % sorted(links)
+    link_gbs = links.pop()
+    link = link_gbs * 1e9 / 2**30  # GiB/s, as umb_um's figures
+    assert runs["AB"] and runs["none"], "%d accessed-by and %d demand-paging runs: need both" % (
+        len(runs["AB"]), len(runs["none"]))
+    ab, dem = [r[0] for r in runs["AB"]], [r[0] for r in runs["none"]]
+    spread = max(ab) - min(ab) + max(dem) - min(dem)
+    gap = median(ab) - median(dem)
+    print("run 1: accessed-by %s GiB/s, demand paging %s GiB/s; gap of the medians %.1f, spread of the repeats %.1f;"
+          " link %.1f GiB/s" % (" ".join("%.1f" % x for x in ab), " ".join("%.1f" % x for x in dem), gap, spread, link))
+    assert gap > spread, "accessed-by is not faster than demand paging by more than the repeats' spread in run 1"
+    for r in pinned:
+        print("pinned %s %.1f GiB/s: accessed-by reached %.0f%% of it" % (
+            r["direction"], r["median_gbs"] * 1e9 / 2**30, 100 * median(ab) / (r["median_gbs"] * 1e9 / 2**30)))
+        assert r["max_gbs"] <= link_gbs, "pinned %s above the link: %r" % (r["direction"], r)
+    assert max(max(r) for r in runs["AB"]) <= link, "accessed-by above the link: %r" % runs["AB"]
+    assert max(dem) <= link, "demand paging's first run above the link: %r" % dem
+    later = [x for r in runs["none"] for x in r[1:]]
+    if later:
+        print("demand paging, later runs (from HBM): %s GiB/s" % " ".join("%.0f" % x for x in later))
+        assert min(later) > 2 * link, "demand paging's later runs are not above twice the link: pages not on the GPU?"
 
 
 def link_gbs(text):
-    """"Gen5 x16 (max Gen5 x16)": the current link, one direction, GB/s (0 if unknown)."""
-    m = re.match(r"Gen(\d) x(\d+)", text or "")
+    """"Gen5 x16 (max Gen5 x16)": the link's maximum, one direction, GB/s (0 if unknown); the current
+    generation only where no maximum is given (an idle link may train down: the maximum bounds any transfer)."""
+    m = re.search(r"max Gen(\d) x(\d+)", text or "") or re.match(r"Gen(\d) x(\d+)", text or "")
     if not m:
         return 0
     gts = {1: 2.5, 2: 5, 3: 8, 4: 16, 5: 32, 6: 64}[int(m.group(1))]

@@ -56,4 +56,12 @@ grep -q '^# Loop: handshake' "$tmp/out" || fail "--loop handshake: the Loop line
 run_mpi 2 "$lat" -m 0:2 -i 10
 expect_rc 0 "-m 0:2"
 awk '!/^#/ { s = s $1 " " } END { exit !(s == "0 1 2 ") }' "$tmp/out" || fail "sizes 0 1 2"
+
+# Sizes: MIN, the powers of two between, then MAX, always (docs/method.md).
+run_mpi 2 "$lat" -m 3:100 -i 10
+expect_rc 0 "-m 3:100"
+awk '!/^#/ { s = s $1 " " } END { exit !(s == "3 4 8 16 32 64 100 ") }' "$tmp/out" || { cat "$tmp/out"; fail "-m 3:100: sizes"; }
+run_mpi 2 "$lat" -m 5:7 -i 10
+expect_rc 0 "-m 5:7"
+awk '!/^#/ { s = s $1 " " } END { exit !(s == "5 7 ") }' "$tmp/out" || { cat "$tmp/out"; fail "-m 5:7: sizes"; }
 exit 0

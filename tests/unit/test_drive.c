@@ -180,12 +180,23 @@ int main(void)
     CHECK(parse("--size 1G") == 0 && sizes_are((size_t[]){(size_t)1 << 30}, 1));
     CHECK(parse("--size 8,4K,2M") == 0 && sizes_are((size_t[]){8, 4096, 2 << 20}, 3));
 
-    /* Ranges: grow (default 2), step, a non-integer growth, end not reached exactly. */
+    /* Ranges: grow (default 2: start, the powers of two between, end), step, a
+       non-integer growth; the end is measured also where no step lands on it. */
     CHECK(parse("--start 1K --end 8K") == 0 && sizes_are((size_t[]){1024, 2048, 4096, 8192}, 4));
-    CHECK(parse("--start 1K --end 5K --grow 2") == 0 && sizes_are((size_t[]){1024, 2048, 4096}, 3));
+    CHECK(parse("--start 1K --end 5K --grow 2") == 0 && sizes_are((size_t[]){1024, 2048, 4096, 5120}, 4));
+    CHECK(parse("--start 3 --end 100") == 0 && sizes_are((size_t[]){3, 4, 8, 16, 32, 64, 100}, 7));
+    CHECK(parse("--start 5 --end 7") == 0 && sizes_are((size_t[]){5, 7}, 2));
     CHECK(parse("--start 1M --end 4M --step 1M") == 0 &&
           sizes_are((size_t[]){1 << 20, 2 << 20, 3 << 20, 4 << 20}, 4));
-    CHECK(parse("--start 100 --end 300 --grow 1.5") == 0 && sizes_are((size_t[]){100, 150, 225}, 3));
+    CHECK(parse("--start 1K --end 8K --step 3K") == 0 && sizes_are((size_t[]){1024, 4096, 7168, 8192}, 4));
+    CHECK(parse("--start 100 --end 300 --grow 1.5") == 0 && sizes_are((size_t[]){100, 150, 225, 300}, 4));
+    /* Near SIZE_MAX: no size wraps, and the end is the last size. */
+    CHECK(parse("--start 1 --end 18446744073709551615") == 0 && d.nsizes == 65 && d.sizes[63] == (size_t)1 << 63 &&
+          d.sizes[64] == SIZE_MAX);
+    CHECK(parse("--start 18446744073709551000 --end 18446744073709551615 --step 512") == 0 &&
+          sizes_are((size_t[]){SIZE_MAX - 615, SIZE_MAX - 103, SIZE_MAX}, 3));
+    CHECK(parse("--start 9223372036854775809 --end 18446744073709551615 --grow 3") == 0 &&
+          sizes_are((size_t[]){((size_t)1 << 63) + 1, SIZE_MAX}, 2));
     CHECK(parse("--start 1 --end 3 --grow 1.01") == 0 && sizes_are((size_t[]){1, 2, 3}, 3));
     CHECK(parse("--start 4K --end 4K") == 0 && sizes_are((size_t[]){4096}, 1));
     CHECK(parse("--start 1G --end 1G") == 0 && d.sizes[0] == (size_t)1 << 30);
@@ -216,6 +227,11 @@ int main(void)
     bad("--start 1K --end 8K --step 0", "--step 0");
     bad("--start 1K --end 8K --grow 1", "--grow 1");
     bad("--start 1K --end 8K --grow x", "--grow x");
+    /* Each numeric option's message names the range its check accepts. */
+    bad("--start 1K --end 8K --grow 1e10", "--grow 1e10: expected a number above 1 and at most 1000000");
+    bad("--start 1K --end 99999999999999999999", "--end 99999999999999999999: expected bytes from 1 to 18446744073709551615");
+    bad("--start 1K --end 8K --step 99999999999999999999", "--step 99999999999999999999: expected bytes from 1 to 18446744073709551615");
+    bad("--size 4K,99999999999999999999", "expected quick or bytes from 1 to 18446744073709551615");
     bad("--start 1K --end 8K --step 1K --grow 2", "--step 1K --grow 2");
     bad("--start 1K --end 8K --factor 2", "--factor 2: a size range grows with --grow F");
     bad("--start 1 --end 100000 --step 1", "too many sizes");

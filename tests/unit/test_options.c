@@ -1,5 +1,6 @@
 /* The option parser: defaults, every option, and bad values naming themselves. */
 #include "options.h"
+#include "watchdog.h"
 #include "check.h"
 
 #include <stdint.h>
@@ -56,6 +57,17 @@ static void bad(const char *line, const char *names)
     CHECK(rc == 1 || (rc == 2 && strstr(err, "unknown option")));
     CHECK_CONTAINS(err, names);
     CHECK(strchr(err, '\n') == NULL);
+}
+
+/* The sizes umb_size_next gives from min to max are want[0..n-1]. */
+static int sizes_are(size_t min, size_t max, const size_t *want, int n)
+{
+    size_t size = min;
+    int i = 0;
+    do {
+        if (i >= n || size != want[i++]) return 0;
+    } while (umb_size_next(&size, max) == 0);
+    return i == n;
 }
 
 int main(void)
@@ -159,6 +171,27 @@ int main(void)
     bad("--device x", "--device x");
     bad("--timeout -3", "--timeout -3");
     bad("--timeout soon", "--timeout soon");
+    /* Below what the watchdog honours (it looks every 0.1 s; a start makes
+       no marks for longer): refused with the range, as is above 1e6. */
+    bad("--timeout 0.000001", "--timeout 0.000001: expected 0 (off) or seconds from 1 to 1000000");
+    bad("--timeout 0.99", "--timeout 0.99: expected 0 (off) or seconds from 1 to 1000000");
+    bad("--timeout 2e6", "--timeout 2e6");
+    CHECK(parse(&o, "--timeout 1") == 0 && o.timeout == 1);
+    CHECK(parse(&o, "--timeout 0") == 0 && o.timeout == 0);
+    /* Its line: no rank -1 before MPI_Init, the limit as given (not 0 s). */
+    char line[512];
+    umb_watchdog_line(line, sizeof line, 1.5);
+    CHECK_CONTAINS(line, "a rank before MPI_Init (no rank number yet): no progress for 1.5 s (--timeout) in setup");
+    CHECK(!strstr(line, "rank -1") && !strstr(line, " 0 s"));
+    umb_watchdog_where(3, "nodeA");
+    umb_watchdog_line(line, sizeof line, 3);
+    CHECK_CONTAINS(line, "rank 3 on nodeA: no progress for 3 s (--timeout)");
+    /* Each numeric option's message names the range its check accepts. */
+    bad("-i 0", "-i 0: iterations must be an integer from 1 to 9223372036854775807");
+    bad("-x -1", "-x -1: warm-up iterations must be an integer from 0 to 9223372036854775807");
+    bad("-M 0", "-M 0: memory limit must be a byte count from 1 to 18446744073709551615");
+    bad("--size-budget 2e6", "--size-budget 2e6: expected seconds above 0 and at most 1000000");
+    bad("-m 99999999999999999999", "in bytes from 0 to 18446744073709551615");
     bad("-M 0", "-M 0");
     bad("-m 512M", "memory limit");
     bad("--bogus", "--bogus");
@@ -214,8 +247,23 @@ int main(void)
     CHECK_CONTAINS(err, "item 2");
     bad("--buffer MD", "--buffer");  /* not for point-to-point */
 
-    /* Sizes: powers of two from min, 0 followed by 1. */
-    CHECK(umb_size_next(0) == 1 && umb_size_next(1) == 2 && umb_size_next(4096) == 8192);
+    /* Sizes: MIN, every power of two above MIN and below MAX, then MAX. */
+    CHECK(sizes_are(3, 100, (size_t[]){3, 4, 8, 16, 32, 64, 100}, 7));
+    CHECK(sizes_are(0, 4, (size_t[]){0, 1, 2, 4}, 4));
+    CHECK(sizes_are(1, 1, (size_t[]){1}, 1));
+    CHECK(sizes_are(4096, 4096, (size_t[]){4096}, 1));
+    CHECK(sizes_are(5, 7, (size_t[]){5, 7}, 2));
+    CHECK(sizes_are(1024, 8192, (size_t[]){1024, 2048, 4096, 8192}, 4));
+    CHECK(sizes_are(((size_t)1 << 63) + 1, SIZE_MAX, (size_t[]){((size_t)1 << 63) + 1, SIZE_MAX}, 2));
+    CHECK(sizes_are(SIZE_MAX - 1, SIZE_MAX, (size_t[]){SIZE_MAX - 1, SIZE_MAX}, 2));
+    size_t last = 1;
+    int count = 1;
+    while (umb_size_next(&last, SIZE_MAX) == 0 && count < 100) count++;  /* 1, 2, ... 2^63, SIZE_MAX: no wrap */
+    CHECK(count == 65 && last == SIZE_MAX);
+    /* A reduction's MAX is measured, so it is a whole number of elements too. */
+    char *c7[] = {"umb_colltest", "-m", "4:102", NULL};
+    CHECK(umb_options_parse(&o, &coll_cli, 3, c7, err, sizeof err) == 1);
+    CHECK_CONTAINS(err, "MAX (102) must be a multiple of 4");
     CHECK(parse(&o, "-i 50 -x 5") == 0);
     long it, sk;
     umb_iterations(&o, &cli, 8192, &it, &sk);

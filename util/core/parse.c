@@ -59,3 +59,27 @@ int umb_parse_word(const char *opt, const char *a, const char *const words[], in
     }
     return umb_errf(err, n, "%s %s: accepted: %s", opt, a, list);
 }
+
+int umb_size_next(size_t *size, size_t max)
+{
+    if (*size >= max) return -1;
+    size_t p = 1;
+    while (p <= *size && p <= max / 2) p <<= 1;  /* the first power of two above *size, without passing max */
+    *size = p > *size && p < max ? p : max;
+    return 0;
+}
+
+size_t umb_size_after(size_t s, size_t end, size_t step, double factor)
+{
+    if (s >= end) return end;
+    if (step) return end - s > step ? s + step : end;
+    if (factor == 2) {
+        umb_size_next(&s, end);
+        return s;
+    }
+    double f = (double)s * factor;
+    if (!(f < (double)end)) return end;  /* also where s * factor passes SIZE_MAX */
+    size_t next = (size_t)f;
+    if (next <= s) next = s + 1;  /* a factor near 1 still moves on */
+    return next < end ? next : end;
+}

@@ -1,5 +1,6 @@
 /* Command-line pieces every program shares: one error line, integers,
-   byte counts with K/M/G, --format. No MPI, no CUDA. */
+   byte counts with K/M/G, --format, the sizes from MIN to MAX. No MPI, no
+   CUDA. */
 #ifndef UMB_PARSE_H
 #define UMB_PARSE_H
 
@@ -14,5 +15,16 @@ int umb_parse_bytes(const char *s, size_t *out);
 /* A word of the NULL-ended list: 0 with its index in *v (an enum in list
    order), else 1 with "OPT WORD: accepted: ..." in err. */
 int umb_parse_word(const char *opt, const char *a, const char *const words[], int *v, char *err, size_t n);
+
+/* The sizes a run measures from MIN to MAX, the one rule of every program
+   (-m MIN:MAX, --start/--end): MIN, then every power of two above MIN and
+   below MAX, then MAX, always; MIN = MAX is one size. Moves *size (MIN or a
+   size after it) to the next one: 0, or -1 once *size is MAX (or above).
+   Never wraps, also near SIZE_MAX. */
+int umb_size_next(size_t *size, size_t max);
+/* The same for a range that grows by `step` bytes (step > 0) or by `factor`
+   (> 1; 2 is the rule above): the size after s (s < end), at most end, so
+   end is always measured. */
+size_t umb_size_after(size_t s, size_t end, size_t step, double factor);
 
 #endif

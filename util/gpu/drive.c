@@ -38,7 +38,8 @@ int umb_drive_size_list(umb_drive *d, const char *list, const char *quick, char 
     }
     return 0;
 bad:
-    return umb_errf(err, n, "--size %s: expected quick or bytes, comma-separated (K, M, G suffixes), e.g. --size 4K,1M,1G", list);
+    return umb_errf(err, n, "--size %s: expected quick or bytes from 1 to %zu, comma-separated (K, M, G suffixes), e.g. --size 4K,1M,1G",
+                    list, (size_t)SIZE_MAX);
 }
 
 int umb_drive_size_range(umb_drive *d, size_t start, size_t end, size_t step, double factor,
@@ -47,14 +48,10 @@ int umb_drive_size_range(umb_drive *d, size_t start, size_t end, size_t step, do
     d->nsizes = 0;
     if (start == 0) return umb_errf(err, n, "--start 0: sizes must be at least 1 byte");
     if (end < start) return umb_errf(err, n, "--end %zu is smaller than --start %zu", end, start);
-    for (size_t s = start; s <= end;) {
+    for (size_t s = start;; s = umb_size_after(s, end, step, factor)) {  /* ends with end, always */
         if (add_size(d, s, err, n)) return 1;
-        size_t next = step ? s + step : (size_t)((double)s * factor);
-        if (next <= s) next = s + 1;  /* a factor near 1 still moves on */
-        if (next < s || next > end) break;
-        s = next;
+        if (s == end) return 0;
     }
-    return 0;
 }
 
 enum { OPT_SIZE = 300, OPT_START, OPT_END, OPT_STEP, OPT_GROW, OPT_FACTOR_RENAMED, OPT_DEVICE, OPT_NUMA, OPT_FORMAT,
@@ -117,16 +114,16 @@ static int parse_sizes(umb_drive *d, const umb_drive_cli *cli, const size_args *
         double factor = 2;
         if (!a->start || !a->end) return umb_errf(err, n, "a size range needs both --start and --end (with --step or --grow)");
         if (a->step && a->grow) return umb_errf(err, n, "--step %s --grow %s: give one of them", a->step, a->grow);
-        if (umb_parse_bytes(a->start, &start)) return umb_errf(err, n, "--start %s: expected bytes (K, M, G suffixes)", a->start);
-        if (umb_parse_bytes(a->end, &end)) return umb_errf(err, n, "--end %s: expected bytes (K, M, G suffixes)", a->end);
+        if (umb_parse_bytes(a->start, &start)) return umb_errf(err, n, "--start %s: expected bytes from 1 to %zu (K, M, G suffixes)", a->start, (size_t)SIZE_MAX);
+        if (umb_parse_bytes(a->end, &end)) return umb_errf(err, n, "--end %s: expected bytes from 1 to %zu (K, M, G suffixes)", a->end, (size_t)SIZE_MAX);
         if (a->step && (umb_parse_bytes(a->step, &step) || step == 0))
-            return umb_errf(err, n, "--step %s: expected bytes > 0 (K, M, G suffixes)", a->step);
+            return umb_errf(err, n, "--step %s: expected bytes from 1 to %zu (K, M, G suffixes)", a->step, (size_t)SIZE_MAX);
         if (a->grow) {
             char *e;
             errno = 0;
             factor = strtod(a->grow, &e);
             if (errno || *e || e == a->grow || !(factor > 1) || factor > 1e6)
-                return umb_errf(err, n, "--grow %s: expected a number greater than 1, e.g. 2", a->grow);
+                return umb_errf(err, n, "--grow %s: expected a number above 1 and at most 1000000, e.g. 2", a->grow);
         }
         snprintf(d->sizes_given, sizeof d->sizes_given, "%s to %s, %s %s", a->start, a->end,
                  a->step ? "step" : "grow", a->step ? a->step : a->grow ? a->grow : "2");
@@ -254,7 +251,8 @@ void umb_drive_usage(const umb_drive_cli *cli, FILE *f)
             "Sizes (K, M, G = 2^10, 2^20, 2^30):\n"
             "      --size LIST|quick         sizes, comma-separated (default quick: %s)\n"
             "      --start S --end E         a range from S to E, with\n"
-            "      --step B | --grow F       B bytes apart, or each F times the last (default: grow 2)\n", cli->quick);
+            "      --step B | --grow F       B bytes apart, or each F times the last, then E\n"
+            "                                (default: grow 2, the powers of two between)\n", cli->quick);
     fprintf(f, "Common options:\n%s", g & UMB_DRIVE_ALL ? "      --device N|all            GPU N (default 0) or every GPU\n"
                                                       : "      --device N                GPU N (default 0)\n");
     if (g & UMB_DRIVE_HOST)

@@ -78,7 +78,8 @@ typedef struct {
 int umb_drive_parse(umb_drive *d, const umb_drive_cli *cli, int argc, char **argv, char *err, size_t n);
 /* A comma-separated list of sizes, or "quick" (cli->quick). */
 int umb_drive_size_list(umb_drive *d, const char *list, const char *quick, char *err, size_t n);
-/* START to END by adding STEP (step > 0) or multiplying by FACTOR (> 1). */
+/* START to END by adding STEP (step > 0) or multiplying by FACTOR (> 1;
+   2: the powers of two between), then END, always (umb_size_after). */
 int umb_drive_size_range(umb_drive *d, size_t start, size_t end, size_t step, double factor,
                          char *err, size_t n);
 void umb_drive_usage(const umb_drive_cli *cli, FILE *f);

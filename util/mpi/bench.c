@@ -116,7 +116,8 @@ void umb_bench_sweep(umb_bench *b, const umb_sweep *sw, void *ctx)
     int *keep = NULL;
     long slots = 0;
     umb_progress_phase(sw->phase);
-    for (size_t size = b->opt.min_size; size <= b->opt.max_size; size = umb_size_next(size)) {
+    size_t size = b->opt.min_size;
+    do {  /* MIN, the powers of two between, MAX (umb_size_next) */
         umb_row row = {.size = size, .metric = sw->metric, .payload = sw->payload ? sw->payload(b, ctx, size) : NAN};
         umb_row_facts_unknown(&row.facts);
         umb_iterations(&b->opt, b->cli, size, &row.iters, &row.skip);
@@ -133,7 +134,7 @@ void umb_bench_sweep(umb_bench *b, const umb_sweep *sw, void *ctx)
         nmore = 0;
         if (b->rank == 0) EACH_OBSERVER(o) if ((*o)->columns) nmore += (*o)->columns(b, &row, more + nmore);
         umb_bench_row(b, size, &row.stats, sw->metric, extra, sw->nextra, more, nmore, valid);
-    }
+    } while (umb_size_next(&size, b->opt.max_size) == 0);
     free(times);
     free(scratch);
     free(keep);

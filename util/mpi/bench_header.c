@@ -205,7 +205,7 @@ void umb_header_limits(umb_bench *b, umb_header *h)
                    umb_options_precision(o) ? "as the precision needs, from " : "", first, skip,
                    b->cli->large_size, first_large, skip_large);
     umb_header_str(h, "validation", "Validation", "%s", o->validate ? "on: every byte of every message" : "off");
-    if (o->timeout > 0) umb_header_str(h, "timeout", "Timeout", "%.0f s without progress ends the job", o->timeout);
+    if (o->timeout > 0) umb_header_str(h, "timeout", "Timeout", "%g s without progress ends the job", o->timeout);
     if (umb_options_uses(o, is_device) && b->aware == UMB_VERDICT_UNKNOWN && !o->assume_cuda_aware)
         umb_header_str(h, "warning", "Warning", "cannot tell whether this MPI is CUDA-aware; D buffers may crash it "
                        "(--assume-cuda-aware silences this)");

@@ -1,6 +1,7 @@
 #include "options.h"
 
 #include "parse.h"
+#include "watchdog.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -45,7 +46,8 @@ static int parse_sizes(umb_options *o, const char *arg, char *err, size_t n)
     o->max_size = hi;
     return 0;
 bad:
-    return umb_errf(err, n, "-m %s: expected MAX, MIN:MAX or MIN: in bytes (K, M, G suffixes allowed), e.g. -m 8:4M", arg);
+    return umb_errf(err, n, "-m %s: expected MAX, MIN:MAX or MIN: in bytes from 0 to %zu (K, M, G suffixes allowed), e.g. -m 8:4M",
+                    arg, (size_t)SIZE_MAX);
 }
 
 enum { OPT_FORMAT = 256, OPT_PLACE_WITH, OPT_PLACE, OPT_ADVISE, OPT_DEVICE, OPT_TIMEOUT,
@@ -70,7 +72,7 @@ static int parse_root(umb_options *o, const char *a, char *err, size_t n)
             return 0;
         }
     }
-    return umb_errf(err, n, "-k %s: accepted: fixed:N (a rank number) or rotate", a);
+    return umb_errf(err, n, "-k %s: accepted: fixed:N (N a rank number, 0 to %d) or rotate", a, 1 << 24);
 }
 
 static int parse_list(umb_options *o, const char *a, char *err, size_t n)
@@ -148,20 +150,21 @@ static int parse_omb_option(umb_options *o, const umb_cli *cli, int c, const cha
     case 'm':
         return parse_sizes(o, a, err, n) ? 1 : 0;
     case 'i':
-        if (parse_count(a, &v)) return umb_errf(err, n, "-i %s: iterations must be a positive integer", a);
+        if (parse_count(a, &v)) return umb_errf(err, n, "-i %s: iterations must be an integer from 1 to %ld", a, LONG_MAX);
         o->iters = o->iters_large = v;
         o->iters_given = 1;
         return 0;
     case 'x':
         if (umb_parse_long(a, 0, LONG_MAX, &v))
-            return umb_errf(err, n, "-x %s: warm-up iterations must be an integer >= 0", a);
+            return umb_errf(err, n, "-x %s: warm-up iterations must be an integer from 0 to %ld", a, LONG_MAX);
         o->skip = o->skip_large = v;
         return 0;
     case 'f': o->full = 1; return 0;
     case 'c': o->validate = 1; return 0;
     case 'M':
         if (umb_parse_bytes(a, &o->mem_limit) || o->mem_limit == 0)
-            return umb_errf(err, n, "-M %s: memory limit must be a byte count > 0 (K, M, G suffixes allowed)", a);
+            return umb_errf(err, n, "-M %s: memory limit must be a byte count from 1 to %zu (K, M, G suffixes allowed)", a,
+                            (size_t)SIZE_MAX);
         return 0;
     case 'W':
         if (!cli->window) return 1 + umb_errf(err, n, "unknown option -W: %s has no window", cli->program);
@@ -175,13 +178,15 @@ static int parse_omb_option(umb_options *o, const umb_cli *cli, int c, const cha
     }
 }
 
-/* Seconds, fractions allowed, from 0 to 1e6: 0, else -1. */
+#define SECONDS_MAX 1e6  /* --timeout, --size-budget: about 11 days */
+
+/* Seconds, fractions allowed, from 0 to SECONDS_MAX: 0, else -1. */
 static int parse_seconds(const char *a, double *t)
 {
     char *end;
     errno = 0;
     *t = strtod(a, &end);
-    return errno || *end || end == a || !(*t >= 0) || *t > 1e6 ? -1 : 0;
+    return errno || *end || end == a || !(*t >= 0) || *t > SECONDS_MAX ? -1 : 0;
 }
 
 /* --precision P% (P in (0, 100], the % may be left out) or off. */
@@ -238,14 +243,16 @@ static int parse_umbench_option(umb_options *o, int c, const char *a, char *err,
         o->device = (int)v;
         return 0;
     case OPT_TIMEOUT:
-        if (parse_seconds(a, &o->timeout))
-            return umb_errf(err, n, "--timeout %s: expected seconds >= 0 (0 turns the watchdog off)", a);
+        if (parse_seconds(a, &o->timeout) || (o->timeout > 0 && o->timeout < UMB_WATCHDOG_MIN_S))
+            return umb_errf(err, n, "--timeout %s: expected 0 (off) or seconds from %.0f to %.0f (fractions allowed)", a,
+                            UMB_WATCHDOG_MIN_S, SECONDS_MAX);
         return 0;
     case OPT_PRECISION:
         return parse_precision(o, a, err, n);
     case OPT_SIZE_BUDGET:
         if (parse_seconds(a, &o->size_budget) || !(o->size_budget > 0))
-            return umb_errf(err, n, "--size-budget %s: expected seconds above 0 (fractions allowed)", a);
+            return umb_errf(err, n, "--size-budget %s: expected seconds above 0 and at most %.0f (fractions allowed)", a,
+                            SECONDS_MAX);
         return 0;
     case OPT_ASSUME_AWARE: o->assume_cuda_aware = 1; return 0;
     case OPT_ALLOW_OVERSUB: o->allow_oversubscription = 1; return 0;
@@ -332,6 +339,9 @@ static int check_combinations(umb_options *o, const umb_cli *cli, const collecti
     if (cli->min_size > 1 && (o->min_size < cli->min_size || o->min_size % cli->min_size))
         return umb_errf(err, n, "-m: %s moves %zu-byte elements: MIN (%zu) must be a multiple of %zu, at least %zu",
                     cli->program, cli->min_size, o->min_size, cli->min_size, cli->min_size);
+    if (cli->min_size > 1 && o->max_size % cli->min_size)  /* MAX is always measured */
+        return umb_errf(err, n, "-m: %s moves %zu-byte elements: MAX (%zu) must be a multiple of %zu",
+                        cli->program, cli->min_size, o->max_size, cli->min_size);
     if (resolve_used_kinds(o, cli, given, err, n)) return 1;
     if (o->loop == UMB_LOOP_CLASSIC && (o->validate || (o->place_when == UMB_PLACE_EACH &&
                                                         umb_options_uses(o, umb_kind_is_managed))))

@@ -115,8 +115,6 @@ void umb_usage(const umb_cli *cli, FILE *f);
 
 
 
-/* Message sizes: min, then powers of two up to max (0 is followed by 1). */
-size_t umb_size_next(size_t size);
 /* Buffers per direction a rank holds: one per window slot when a buffer is
    managed (so no slot sees pages another already moved) or with -c (so
    every message can be checked), else one shared by all slots, as OMB. */

@@ -73,8 +73,6 @@ int umb_window_buffers(const umb_options *o)
     return 1;
 }
 
-size_t umb_size_next(size_t size) { return size ? size * 2 : 1; }
-
 void umb_iterations(const umb_options *o, const umb_cli *cli, size_t size, long *iters, long *skip)
 {
     int large = size > cli->large_size;

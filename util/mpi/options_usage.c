@@ -15,7 +15,7 @@ void umb_usage(const umb_cli *cli, FILE *f)
                    "  MD  managed, placed on the device M   same as MH (OMB compatibility)\n\n");
     fprintf(f,
         "Options (OMB letters):\n"
-        "  -m, --message-size [MIN:]MAX  message sizes, powers of two (default 1:%zu; K/M/G suffixes)\n"
+        "  -m, --message-size [MIN:]MAX  message sizes: MIN, the powers of two between, MAX (default 1:%zu; K/M/G suffixes)\n"
         "  -i, --iterations N            timed iterations (default %ld, %ld above %zu bytes; managed buffers\n"
         "                                placed before each iteration: until --precision 5%%)\n"
         "  -x, --warmup N                untimed warm-up iterations (default %ld, %ld above %zu bytes)\n"

@@ -16,7 +16,7 @@ atomic_long umb_progress_at;  /* the iteration, as marked */
 static const char *_Atomic current_phase = "setup";
 static double limit;
 static int my_rank = -1;  /* until umb_watchdog_where */
-static char my_host[256] = "(before MPI_Init)";
+static char my_host[256];
 
 /* Only the main thread writes: relaxed loads and stores, no locked
    instruction in the timed loops. */
@@ -60,9 +60,9 @@ static void *watch(void *arg)
             seen_at = at;
             since = umb_now();
         } else if (umb_now() - since > limit) {
-            fprintf(stderr, "%s: rank %d on %s: no progress for %.0f s (--timeout) in %s, size %zu, iteration %ld; ending the job\n",
-                    umb_program(), my_rank, my_host, limit, atomic_load(&current_phase),
-                    atomic_load(&current_size), atomic_load(&umb_progress_at));
+            char line[512];
+            umb_watchdog_line(line, sizeof line, limit);
+            fprintf(stderr, "%s\n", line);
             fflush(stderr);
             /* Not MPI_Abort: this thread may not call MPI. The launcher sees the
                rank die and ends the others (their own watchdogs fire too). */
@@ -70,6 +70,17 @@ static void *watch(void *arg)
         }
     }
     return NULL;
+}
+
+void umb_watchdog_line(char *buf, size_t n, double limit)
+{
+    char who[300];
+    if (my_rank >= 0) snprintf(who, sizeof who, "rank %d on %s", my_rank, my_host);
+    else snprintf(who, sizeof who, "a rank before MPI_Init (no rank number yet)");
+    /* %g: a limit of 1.5 s is said as such, never rounded to another figure */
+    snprintf(buf, n, "%s: %s: no progress for %g s (--timeout) in %s, size %zu, iteration %ld; ending the job",
+             umb_program(), who, limit, atomic_load(&current_phase), atomic_load(&current_size),
+             atomic_load(&umb_progress_at));
 }
 
 void umb_watchdog_where(int rank, const char *host)

@@ -7,8 +7,16 @@
 
 /* Starts the watchdog (seconds <= 0: does nothing) before MPI_Init, so
    that a start-up or an ending that hangs (a launcher killed under the
-   ranks) ends too; its message names rank -1 until umb_watchdog_where. */
+   ranks) ends too; its message says "before MPI_Init" until
+   umb_watchdog_where. */
 void umb_watchdog_start(double seconds);
+/* The shortest --timeout the watchdog honours: it looks every 0.1 s, and a
+   start (MPI_Init, a CUDA context) marks no progress for longer than a
+   shorter limit would allow; options.c refuses a shorter one (0 is off). */
+#define UMB_WATCHDOG_MIN_S 1.0
+/* The line it prints when it ends the job (no newline), for `limit`
+   seconds: the rank and host once known, else "before MPI_Init". */
+void umb_watchdog_line(char *buf, size_t n, double limit);
 /* The rank and host the abort message names, once known. */
 void umb_watchdog_where(int rank, const char *host);
 /* Marks progress: called once per iteration (warm-up included), as it

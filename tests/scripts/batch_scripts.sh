@@ -86,25 +86,41 @@ hostile() {  # hostile TYPE: the values for a variable of that type, NUL-separat
     p) printf '%s\0' 'a b' ;;
     esac
 }
-hostile_env() {  # hostile_env SCRIPT PATH VAR=TYPE...
-    script=$1 path=$2; shift 2
-    for vt in "$@"; do
+hostile_env() {  # hostile_env NAME 'VAR=TYPE...' COMMAND...: NAME is what its lines start with
+    name=$1 vars=$2; shift 2
+    for vt in $vars; do
         var=${vt%=*}
         hostile "${vt#*=}" >"$tmp/values"
         while IFS= read -r -d '' val; do
             rc=0
-            (cd "$tmp/hostile" && env -i PATH="$path:$PATH" HOME="$HOME" UMB_BINDIR="$tmp/fake" UMB_LAYOUT=per-gpu \
-                "$var=$val" timeout 60 bash "$script" >"$tmp/o" 2>"$tmp/e") || rc=$?
-            [ ! -e "$tmp/hostile/F" ] || fail "$(basename "$script"): $var='$val' ran: F was made"
-            [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && grep -qF "$(basename "$script"): $var='" "$tmp/e" \
-                || { cat "$tmp/o" "$tmp/e"; fail "$(basename "$script"): $var='$val': exit $rc, not one line naming $var"; }
+            (cd "$tmp/hostile" && env -i PATH="$tmp/bin:$PATH" HOME="$HOME" UMB_BINDIR="$tmp/fake" UMB_LAYOUT=per-gpu \
+                "$var=$val" timeout 60 "$@" >"$tmp/o" 2>"$tmp/e") || rc=$?
+            [ ! -e "$tmp/hostile/F" ] || fail "$name: $var='$val' ran: F was made"
+            [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && grep -qF "$name: $var='" "$tmp/e" \
+                || { cat "$tmp/o" "$tmp/e"; fail "$name: $var='$val': exit $rc, not one line naming $var"; }
         done <"$tmp/values"
     done
 }
-hostile_env "$slurm" "$tmp/bin" UMB_SET=p UMB_LAYOUT=p UMB_BINDIR=p UMB_OUT=p UMB_EXTRA=w \
-    SLURM_JOB_ID=i SLURM_RESTART_COUNT=n SLURM_GPUS_PER_NODE=n SLURM_NNODES=n
-hostile_env "$lsf" "$tmp/bin" UMB_SET=p UMB_LAYOUT=p UMB_BINDIR=p UMB_OUT=p UMB_EXTRA=w \
-    LSB_JOBID=i LSB_HOSTS=w GPUS_PER_NODE=n
+hostile_env umb.sbatch "UMB_SET=p UMB_LAYOUT=p UMB_BINDIR=p UMB_OUT=p UMB_EXTRA=w SLURM_JOB_ID=i
+    SLURM_RESTART_COUNT=n SLURM_GPUS_PER_NODE=n SLURM_NNODES=n" bash "$slurm"
+hostile_env umb.lsf "UMB_SET=p UMB_LAYOUT=p UMB_BINDIR=p UMB_OUT=p UMB_EXTRA=w LSB_JOBID=i LSB_HOSTS=w
+    GPUS_PER_NODE=n" bash "$lsf"
+hostile_env umb-suite "MPIEXEC=w MPIEXEC_FLAGS=w UMB_BINDIR=p" sh "$top_srcdir/scripts/umb-suite"
+# umb-suite knows Open MPI by MPIEXEC's first word, options or not: it adds
+# --oversubscribe (MPIEXEC_FLAGS being empty) and, as root, Open MPI's leave.
+mkdir "$tmp/ompi"
+cat >"$tmp/ompi/mpirun" <<EOF
+#!/bin/sh
+[ "\$1" != --version ] || { echo "mpirun (Open MPI) 4.1.4"; exit 0; }
+echo "mpirun \$* root=\${OMPI_ALLOW_RUN_AS_ROOT:-}" >>"$tmp/ompi.log"
+EOF
+chmod +x "$tmp/ompi/mpirun"
+env -i PATH="$tmp/ompi:$PATH" UMB_BINDIR="$tmp/fake" MPIEXEC="mpirun --bind-to none" sh "$top_srcdir/scripts/umb-suite" >"$tmp/o" 2>&1 \
+    || { cat "$tmp/o"; fail "umb-suite with MPIEXEC='mpirun --bind-to none'"; }
+root=; [ "$(id -u)" -ne 0 ] || root=1
+[ "$(grep -c -x -F "mpirun --bind-to none --oversubscribe -np 2 $tmp/fake/umb_latency H H root=$root" "$tmp/ompi.log")" -eq 1 ] \
+    && [ "$(grep -c -e "--bind-to none --oversubscribe -np 2 .* root=$root\$" "$tmp/ompi.log")" -eq 9 ] \
+    || { cat "$tmp/ompi.log"; fail "umb-suite: MPIEXEC='mpirun --bind-to none' was not run as Open MPI (9 runs)"; }
 # No programs on PATH and no UMB_BINDIR, or a UMB_BINDIR without umb-run:
 # what is missing and how to set it, in one line.
 for script in "$slurm" "$lsf"; do

@@ -71,19 +71,22 @@ done
 # Every variable each script reads, with values that would run something,
 # overflow or split: refused in one line naming it, exit 1, nothing run
 # (no F made, umb-run not started: a stand-in here). Each script's
-# variables by type: number (n), name or path (p), job id (i), words (w).
+# variables by type: number (n), name or path (p), job id (i), words (w),
+# host names (h).
 mkdir "$tmp/fake" "$tmp/hostile"
 printf '#!/bin/sh\necho "umb-run ran" >&2\n' >"$tmp/fake/umb-run" && cp "$tmp/fake/umb-run" "$tmp/fake/umb_latency"
 chmod +x "$tmp/fake/umb-run" "$tmp/fake/umb_latency"
 nl='
 '
-inject() { for v in 'BASHPID[$(touch F)]' '$(touch F)' '`touch F`' ';touch F' '*' "x${nl}touch F"; do printf '%s\0' "$v"; done; }
+# Words (w) may hold file patterns: they are passed as they are, never globbed.
+inject() { for v in 'BASHPID[$(touch F)]' '$(touch F)' '`touch F`' ';touch F' "x${nl}touch F" "a'b" 'a\b'; do printf '%s\0' "$v"; done; }
 hostile() {  # hostile TYPE: the values for a variable of that type, NUL-separated
     inject
     case $1 in
-    n) printf '%s\0' 99999999999999999999 -1 '' '1 2' 0x10 ;;
-    i) printf '%s\0' 99999999999999999999 -1 '' 'a b' ;;
-    p) printf '%s\0' 'a b' ;;
+    n) printf '%s\0' 99999999999999999999 -1 '' '1 2' 0x10 '*' ;;
+    i) printf '%s\0' 99999999999999999999 -1 '' 'a b' '*' ;;
+    p) printf '%s\0' 'a b' '*' ;;
+    h) printf '%s\0' '*' '' ;;
     esac
 }
 hostile_env() {  # hostile_env NAME 'VAR=TYPE...' COMMAND...: NAME is what its lines start with
@@ -103,7 +106,7 @@ hostile_env() {  # hostile_env NAME 'VAR=TYPE...' COMMAND...: NAME is what its l
 }
 hostile_env umb.sbatch "UMB_SET=p UMB_LAYOUT=p UMB_BINDIR=p UMB_OUT=p UMB_EXTRA=w SLURM_JOB_ID=i
     SLURM_RESTART_COUNT=n SLURM_GPUS_PER_NODE=n SLURM_NNODES=n" bash "$slurm"
-hostile_env umb.lsf "UMB_SET=p UMB_LAYOUT=p UMB_BINDIR=p UMB_OUT=p UMB_EXTRA=w LSB_JOBID=i LSB_HOSTS=w
+hostile_env umb.lsf "UMB_SET=p UMB_LAYOUT=p UMB_BINDIR=p UMB_OUT=p UMB_EXTRA=w LSB_JOBID=i LSB_HOSTS=h
     GPUS_PER_NODE=n" bash "$lsf"
 hostile_env umb-suite "MPIEXEC=w MPIEXEC_FLAGS=w UMB_BINDIR=p" sh "$top_srcdir/scripts/umb-suite"
 # umb-suite knows Open MPI by MPIEXEC's first word, options or not: it adds

@@ -11,7 +11,7 @@
 "$PYTHON3" - "$top_srcdir/README.md" <<'PY' || fail "README: a launcher line that would eat the lines pasted after it (above)"
 import re, sys
 launcher = re.compile(r"^\s*(\w+=\S*\s+)*(mpirun|mpiexec|srun|jsrun)\b")
-bad, block, n = [], None, 0
+bad, block = [], None
 for i, line in enumerate(open(sys.argv[1]), 1):
     if block is None:
         block = [] if line.rstrip() == "```sh" else None
@@ -20,15 +20,13 @@ for i, line in enumerate(open(sys.argv[1]), 1):
         block.append((i, line.rstrip("\n")))
         continue
     code = [(k, l) for k, l in block if l.strip() and not l.lstrip().startswith("#")]
-    depth = []  # open groups: True where the group's closing line gives it </dev/null
-    closes = {}
-    stack = []
-    for k, l in code:  # which group each line is in, and how its group ends
+    closes, stack = {}, []  # each group's opening line: whether its closing line gives it </dev/null
+    for k, l in code:
         if re.match(r"^\s*[{(]\s*(#.*)?$", l):
             stack.append(k)
         elif re.match(r"^\s*[})]", l) and stack:
             closes[stack.pop()] = "</dev/null" in l.split("#")[0]
-    open_ = []
+    open_ = []  # the groups a line is in: True for each that reads no terminal
     for j, (k, l) in enumerate(code):
         if re.match(r"^\s*[{(]\s*(#.*)?$", l):
             open_.append(closes.get(k, False)); continue

@@ -213,7 +213,7 @@ typed_gpus() {
     grep -qx 2 "$tmp/args" && grep -B1 -x 2 "$tmp/args" | grep -qx -- --np || { cat "$tmp/args"; fail "SLURM_GPUS_PER_NODE=a100:2: not --np 2"; }
     rc=0; (cd "$tmp/glob" && env UMB_BINDIR="$tmp/stub" UMB_LAYOUT=per-gpu SLURM_NNODES=1 SLURM_GPUS_PER_NODE=a100 \
         bash "$top_srcdir/scripts/slurm/umb.sbatch") >"$tmp/o" 2>&1 || rc=$?
-    [ $rc -eq 1 ] && grep -q "SLURM_GPUS_PER_NODE=a100: expected \[TYPE:\]COUNT" "$tmp/o" || { cat "$tmp/o"; fail "SLURM_GPUS_PER_NODE=a100: exit $rc"; }
+    [ $rc -eq 1 ] && grep -q "SLURM_GPUS_PER_NODE='a100': accepted: \[TYPE:\]COUNT" "$tmp/o" || { cat "$tmp/o"; fail "SLURM_GPUS_PER_NODE=a100: exit $rc"; }
 }
 batch_hosts() {
     batch lsf/umb.lsf UMB_LAYOUT=per-gpu LSB_JOBID=42 LSB_HOSTS="batch01 batch01 batch02 batch02"

@@ -43,24 +43,92 @@ batch() {
     env -u MPIEXEC PATH="$path:$PATH" UMB_BINDIR="$inst" UMB_LAYOUT="$layout" UMB_OUT="$tmp/$name" \
         UMB_EXTRA="-m 8:8 -i 10 -x 1" "$@" timeout "$RUN_LIMIT" bash "$script" >"$tmp/$name.log" 2>&1 || rc=$?
     [ $rc -eq 0 ] || { cat "$tmp/$name.log" "$tmp/launch.log"; fail "$name: exit $rc"; }
-    "$PYTHON3" -c "import json,sys; m=json.load(open(sys.argv[1])); assert m['np'] == 2 and len(m['runs']) == 11 and all(r['status'] in (0, 77) for r in m['runs']) and {r['buffers'] for r in m['runs'] if r['status'] == 0} >= {'H H', 'H'}, m" \
-        "$tmp/$name/run.json" || fail "$name: results"
+    "$PYTHON3" -c "import json,sys; m=json.load(open(sys.argv[1])); assert m['np'] == int(sys.argv[2]) and len(m['runs']) == 11 and all(r['status'] in (0, 77) for r in m['runs']) and {r['buffers'] for r in m['runs'] if r['status'] == 0} >= {'H H', 'H'}, m" \
+        "$tmp/$name/run.json" "${np:-2}" || fail "$name: results"
 }
 slurm=$top_srcdir/scripts/slurm/umb.sbatch lsf=$top_srcdir/scripts/lsf/umb.lsf
 batch slurm-one-node "$slurm" "$tmp/bin" one-node SLURM_JOB_ID=42
 batch slurm-per-gpu "$slurm" "$tmp/bin" per-gpu SLURM_JOB_ID=42 SLURM_NNODES=1 SLURM_GPUS_PER_NODE=2
 batch lsf-two-nodes "$lsf" "$tmp/bin" two-nodes LSB_JOBID=42
 batch lsf-mpirun "$lsf" "$tmp/nojsrun" one-node LSB_JOBID=42 LSB_HOSTS="hostA hostA"
+# LSF's per-gpu as Slurm's: 4 ranks for the collectives, 2 for the programs
+# of two ranks (jsrun's -n, which umb-run sets), not 4 for every program.
+np=4 batch lsf-per-gpu "$lsf" "$tmp/bin" per-gpu LSB_JOBID=42 LSB_HOSTS="launch hostA hostA hostB hostB" GPUS_PER_NODE=2
 for want in "srun --nodes=1 --ntasks-per-node=2 --cpu-bind=cores -n 2 $inst/umb_latency" \
             "srun --ntasks=2 --gpus-per-task=1 --cpu-bind=cores -n 2 $inst/umb_bcast" \
             "jsrun --nrs 2 --rs_per_host 1 --tasks_per_rs 1 --gpu_per_rs 1 --cpu_per_rs 1 --bind packed:1 $inst/umb_bw" \
-            "mpirun --map-by ppr:2:node --bind-to core -np 2 $inst/umb_latency"; do
+            "mpirun --map-by ppr:2:node --bind-to core -np 2 $inst/umb_latency" \
+            "jsrun --rs_per_host 2 --tasks_per_rs 1 --gpu_per_rs 1 --cpu_per_rs 1 --bind packed:1 -n 2 $inst/umb_latency" \
+            "jsrun --rs_per_host 2 --tasks_per_rs 1 --gpu_per_rs 1 --cpu_per_rs 1 --bind packed:1 -n 4 $inst/umb_bcast"; do
     grep -q -F "$want" "$tmp/launch.log" || { cat "$tmp/launch.log"; fail "no launch line: $want"; }
 done
 for script in "$slurm" "$lsf"; do
     rc=0; UMB_LAYOUT=ring UMB_BINDIR="$inst" bash "$script" >"$tmp/o" 2>&1 || rc=$?
-    [ $rc -eq 1 ] && grep -q "UMB_LAYOUT=ring: accepted: one-node, two-nodes, per-gpu" "$tmp/o" \
+    [ $rc -eq 1 ] && grep -q "UMB_LAYOUT='ring': accepted: one-node, two-nodes, per-gpu" "$tmp/o" \
         || { cat "$tmp/o"; fail "$(basename "$script"): bad layout, exit $rc"; }
+done
+
+# Every variable each script reads, with values that would run something,
+# overflow or split: refused in one line naming it, exit 1, nothing run
+# (no F made, umb-run not started: a stand-in here). Each script's
+# variables by type: number (n), name or path (p), job id (i), words (w),
+# host names (h).
+mkdir "$tmp/fake" "$tmp/hostile"
+printf '#!/bin/sh\necho "umb-run ran" >&2\n' >"$tmp/fake/umb-run" && cp "$tmp/fake/umb-run" "$tmp/fake/umb_latency"
+chmod +x "$tmp/fake/umb-run" "$tmp/fake/umb_latency"
+nl='
+'
+# Words (w) may hold file patterns: they are passed as they are, never globbed.
+inject() { for v in 'BASHPID[$(touch F)]' '$(touch F)' '`touch F`' ';touch F' "x${nl}touch F" "a'b" 'a\b'; do printf '%s\0' "$v"; done; }
+hostile() {  # hostile TYPE: the values for a variable of that type, NUL-separated
+    inject
+    case $1 in
+    n) printf '%s\0' 99999999999999999999 -1 '' '1 2' 0x10 '*' ;;
+    i) printf '%s\0' 99999999999999999999 -1 '' 'a b' '*' ;;
+    p) printf '%s\0' 'a b' '*' ;;
+    h) printf '%s\0' '*' '' ;;
+    esac
+}
+hostile_env() {  # hostile_env NAME 'VAR=TYPE...' COMMAND...: NAME is what its lines start with
+    name=$1 vars=$2; shift 2
+    for vt in $vars; do
+        var=${vt%=*}
+        hostile "${vt#*=}" >"$tmp/values"
+        while IFS= read -r -d '' val; do
+            rc=0
+            (cd "$tmp/hostile" && env -i PATH="$tmp/bin:$PATH" HOME="$HOME" UMB_BINDIR="$tmp/fake" UMB_LAYOUT=per-gpu \
+                "$var=$val" timeout 60 "$@" >"$tmp/o" 2>"$tmp/e") || rc=$?
+            [ ! -e "$tmp/hostile/F" ] || fail "$name: $var='$val' ran: F was made"
+            [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && grep -qF "$name: $var='" "$tmp/e" \
+                || { cat "$tmp/o" "$tmp/e"; fail "$name: $var='$val': exit $rc, not one line naming $var"; }
+        done <"$tmp/values"
+    done
+}
+hostile_env umb.sbatch "UMB_SET=p UMB_LAYOUT=p UMB_BINDIR=p UMB_OUT=p UMB_EXTRA=w SLURM_JOB_ID=i
+    SLURM_RESTART_COUNT=n SLURM_GPUS_PER_NODE=n SLURM_NNODES=n" bash "$slurm"
+hostile_env umb.lsf "UMB_SET=p UMB_LAYOUT=p UMB_BINDIR=p UMB_OUT=p UMB_EXTRA=w LSB_JOBID=i LSB_HOSTS=h
+    GPUS_PER_NODE=n" bash "$lsf"
+hostile_env umb-suite "MPIEXEC=w MPIEXEC_FLAGS=w UMB_BINDIR=p" sh "$top_srcdir/scripts/umb-suite"
+# umb-suite knows Open MPI by MPIEXEC's first word, options or not: it adds
+# --oversubscribe (MPIEXEC_FLAGS being empty) and, as root, Open MPI's leave.
+mkdir "$tmp/ompi"
+cat >"$tmp/ompi/mpirun" <<EOF
+#!/bin/sh
+[ "\$1" != --version ] || { echo "mpirun (Open MPI) 4.1.4"; exit 0; }
+echo "mpirun \$* root=\${OMPI_ALLOW_RUN_AS_ROOT:-}" >>"$tmp/ompi.log"
+EOF
+chmod +x "$tmp/ompi/mpirun"
+env -i PATH="$tmp/ompi:$PATH" UMB_BINDIR="$tmp/fake" MPIEXEC="mpirun --bind-to none" sh "$top_srcdir/scripts/umb-suite" >"$tmp/o" 2>&1 \
+    || { cat "$tmp/o"; fail "umb-suite with MPIEXEC='mpirun --bind-to none'"; }
+root=; [ "$(id -u)" -ne 0 ] || root=1
+[ "$(grep -c -x -F "mpirun --bind-to none --oversubscribe -np 2 $tmp/fake/umb_latency H H root=$root" "$tmp/ompi.log")" -eq 1 ] \
+    && [ "$(grep -c -e "--bind-to none --oversubscribe -np 2 .* root=$root\$" "$tmp/ompi.log")" -eq 9 ] \
+    || { cat "$tmp/ompi.log"; fail "umb-suite: MPIEXEC='mpirun --bind-to none' was not run as Open MPI (9 runs)"; }
+# No programs on PATH and no UMB_BINDIR, or a UMB_BINDIR without umb-run:
+# what is missing and how to set it, in one line.
+for script in "$slurm" "$lsf"; do
+    one_line 1 "umb_latency is not on PATH and UMB_BINDIR is not set" env -i PATH=/usr/bin:/bin bash "$script"
+    one_line 1 "UMB_BINDIR='$tmp/hostile': no umb-run there" env -i PATH=/usr/bin:/bin UMB_BINDIR="$tmp/hostile" bash "$script"
 done
 
 # Spack: the recipe's configure_args for each variant, against configure's own options.

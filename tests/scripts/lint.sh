@@ -1,11 +1,26 @@
 #!/bin/sh
 # The scripts' package and commands: pyflakes finds nothing (unused or
 # undefined names, bad format strings), no module over 300 lines and no
-# function over 60 (docs/decisions.md, "The scripts' package"). Skipped
-# without pyflakes, a failure when UMB_NEED_LINT=1 (as in CI).
+# function over 60 (docs/decisions.md, "The scripts' package"); shellcheck
+# finds nothing in any shell script under scripts/ (known by its first
+# line, so a new one is checked too) nor in .ci/run. Skipped without
+# pyflakes, a failure when UMB_NEED_LINT=1 (as in CI), as is a missing
+# shellcheck.
 . "$top_srcdir/tests/lib.sh"
 [ -n "${PYTHON3:-}" ] || skip "python3 not found"
 S=$top_srcdir/scripts
+shells=
+for f in "$S"/* "$S"/*/* "$top_srcdir/.ci/run"; do
+    [ -f "$f" ] && head -1 "$f" | grep -Eq '^#! */(usr/)?bin/(env +)?(ba)?sh( |$)' && shells="$shells $f"
+done
+[ -n "$shells" ] || fail "no shell scripts found under $S"
+if command -v shellcheck >/dev/null; then
+    shellcheck $shells || fail "shellcheck found the above"
+elif [ "${UMB_NEED_LINT:-0}" = 1 ]; then
+    fail "shellcheck not installed (UMB_NEED_LINT=1)"
+else
+    echo "shellcheck not installed (Debian: shellcheck): shell scripts not checked"
+fi
 files="$S/umbench/*.py $S/umb-run $S/umb-compare $S/umb-findings $S/umb-tune $S/umb-plot $top_srcdir/reframe-checks/*.py $top_srcdir/tests/tools/overhead $top_srcdir/tests/json_check.py $top_srcdir/tests/gpu/judge.py $top_srcdir/tests/gpu/judge_node.py $top_srcdir/tests/gpu/replay.py"
 if "$PYTHON3" -m pyflakes --version >/dev/null 2>&1; then
     "$PYTHON3" -m pyflakes $files || fail "pyflakes found the above"

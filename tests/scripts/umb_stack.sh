@@ -34,6 +34,20 @@ for p in "/tmp/a'b" "/tmp/a b" '/tmp/$(touch x)' '/tmp/a;b' '/tmp/a"b'; do
     bad "--cache '$p'" --prefix "$tmp/p" --cache "$p" --dry-run build ucx-cu13
 done
 [ ! -e x ] && [ ! -e "$tmp/p" ] || fail "a refused prefix ran something"
+# So is a value from the environment (CUDA_HOME, CUDA_SM reach configure's
+# command line): read once, typed, refused in one line naming it.
+nl='
+'
+mkdir "$tmp/h"
+envbad() {  # envbad VAR VALUE: umb-stack refuses it, run where F would be made
+    (cd "$tmp/h" && export "$1=$2" && bad "$1='" --prefix "$tmp/p" --dry-run build mpich4-cuda) || exit 1
+}
+for v in 'BASHPID[$(touch F)]' '$(touch F)' '`touch F`' ';touch F' '*' "x${nl}touch F" 'a b'; do
+    envbad CUDA_HOME "/$v"; envbad CUDA_HOME "$v"; envbad CUDA_SM "$v"
+done
+envbad CUDA_HOME relative/cuda
+for v in -1 99999 sm_90 90,; do envbad CUDA_SM "$v"; done
+[ -z "$(ls -A "$tmp/h")" ] && [ ! -e "$tmp/p" ] || fail "a refused CUDA_HOME or CUDA_SM ran something"
 
 "$S" --prefix "$tmp/p" list >"$tmp/out" || fail "list"
 [ "$(grep -c . "$tmp/out")" -eq 4 ] && grep -q '^ompi4-cuda .*Open MPI 4.1.4' "$tmp/out" || { cat "$tmp/out"; fail "list: four stacks"; }

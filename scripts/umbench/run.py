@@ -9,7 +9,8 @@ the results: one JSON Lines file per run and a run.json manifest.
 Anything before "--" that is not one of these options is refused.
 
 --out names a new folder: one that holds another run is refused, unless
---append adds these runs to it (later rounds, never replacing a file). One
+--append adds these runs to it (later rounds, never replacing a file; the
+same --set, --np, benchmark options and MPI library only). One
 umb-run at a time writes a folder: a second is refused, naming the first's
 pid. run.json is rewritten whole after every run, so whatever stops umb-run
 the folder lists every run that finished (docs/output.md, "Results folders").
@@ -33,7 +34,9 @@ default) is within +-P%, --rounds (default 20 then) being the most, and
 --budget SECONDS starts no new round after that long; the sizes that did
 not get there are listed. --run-limit SECONDS stops any one run that takes
 longer, as a signal does (kept in run.json with status 124); that benchmark, pair and
-configuration is not run again in later rounds (run.json's "dropped").
+configuration is not run again in later rounds (run.json's "dropped"),
+nor waited for by --precision. A configuration whose launcher cannot start
+is kept as one failed run (127) and the others go on.
 umb-compare reads the rounds.
 
 The launcher is found from the environment: srun inside Slurm, jsrun (else
@@ -44,10 +47,11 @@ root, Open MPI is allowed to run as umb-suite allows it. Runs that cannot
 work here (no GPU, D without a CUDA-aware MPI) are kept as skipped with the
 reason; once a run's ranks find no GPU, the later pairs of its configuration
 that need one are kept as skipped without starting them. Each run has a
-process group of its own: Ctrl-C or SIGTERM sends SIGTERM to the whole
-group of the run in progress (its launcher, a wrapper that did not exec
-it, the ranks), SIGKILL 3 s later or at a second signal, marks it
-unfinished and exits 130. Needs only Python 3.
+session of its own: Ctrl-C or SIGTERM sends SIGTERM to every process of
+the run in progress (its launcher, a wrapper that did not exec it, the
+ranks, whatever their process group), SIGKILL 3 s later or at a second
+signal, marks it unfinished and exits 130. The variables read are in
+docs/decisions.md (env.py). Needs only Python 3.
 """
 import copy
 import datetime

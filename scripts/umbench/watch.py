@@ -35,11 +35,11 @@ class CannotStart(Fail):
 
 def run_one(cmd, env, out_path, limit, stop_asked):
     """Runs cmd with stdout into out_path, in a session of its own. Ends it
-    when `limit` seconds pass or stop_asked() turns true: SIGTERM to every
-    process of the session (the launcher, a wrapper script that did not
+    when `limit` seconds pass or stop_asked() turns true (_watch): every
+    process of the session, the launcher, a wrapper script that did not
     exec it, and the ranks, which Open MPI's mpirun puts in process groups
-    of their own), then SIGKILL to whatever is left after GRACE_S, or at
-    once when stop_asked() > 1, then a wait of at most REAP_S. Returns
+    of their own; SIGKILL to whatever is left after GRACE_S, or at once
+    when stop_asked() > 1, then a wait of at most REAP_S. Returns
     (status, stderr, stopped at the limit, stopped on request, where its
     time went: see Output.times)."""
     try:
@@ -60,15 +60,22 @@ def run_one(cmd, env, out_path, limit, stop_asked):
 
 def _watch(child, limit, stop_asked, out):
     """Waits for the child to end, and after a stop for its whole session,
-    stopping it as run_one says. stderr goes to a file, not a pipe: a rank
-    that outlives the launcher cannot hold umb-run up."""
-    start, termed, killed, over, asked = time.time(), None, None, False, False
-    while child.poll() is None or (termed is not None and _alive(child.pid)):
+    stopping it as run_one says: SIGTERM first to the launcher's process
+    group, so that it ends its ranks its own way; whatever of the session
+    outlives the group (ranks whose launcher died before it could end them,
+    in groups of their own) gets SIGTERM at once; SIGKILL to all after
+    GRACE_S. stderr goes to a file, not a pipe: a rank that outlives the
+    launcher cannot hold umb-run up."""
+    start, termed, orphans, killed, over, asked = time.time(), None, False, None, False, False
+    while child.poll() is None or (termed is not None and _running(child.pid)):
         now = time.time()
         if termed is None and (stop_asked() or (limit and now - start > limit)):
             over, asked = not stop_asked(), bool(stop_asked())
-            signal_all(child.pid, signal.SIGTERM)
+            _signal_group(child.pid, signal.SIGTERM)
             termed = now
+        if termed is not None and not orphans and not _running(child.pid, group=True):
+            signal_all(child.pid, signal.SIGTERM)
+            orphans = True
         if termed is not None and killed is None and (now - termed > GRACE_S or stop_asked() > 1):
             signal_all(child.pid, signal.SIGKILL)
             killed = now
@@ -146,8 +153,8 @@ def _date(line):
 
 
 def _session(sid):
-    """The processes of session sid that still run (not zombies); None
-    where /proc cannot tell."""
+    """The processes of session sid that still run (not zombies), as
+    (pid, process group); None where /proc cannot tell."""
     try:
         names = os.listdir("/proc")
     except OSError:
@@ -160,14 +167,16 @@ def _session(sid):
         except (OSError, IndexError):
             continue  # gone meanwhile
         if len(fields) > 3 and fields[3] == str(sid).encode() and fields[0] != b"Z":
-            found.append(pid)
+            found.append((pid, int(fields[2])))
     return found
 
 
-def _alive(sid):
+def _running(sid, group=False):
+    """Whether a process of the session (or of its first process group) still
+    runs. A zombie does not: one whose parent died waits for init to reap it."""
     members = _session(sid)
     if members is not None:
-        return bool(members)
+        return any(not group or pgid == sid for _, pgid in members)
     try:  # no /proc: the launcher's process group stands for the session
         os.killpg(sid, 0)
         return True
@@ -177,11 +186,15 @@ def _alive(sid):
         return True
 
 
+def _signal_group(pgid, sig):
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, sig)
+
+
 def signal_all(sid, sig):
     """sig to every process of the session sid started (the child of
     start_new_session: its pid is the session's and its group's)."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(sid, sig)
-    for pid in _session(sid) or []:
+    _signal_group(sid, sig)
+    for pid, _ in _session(sid) or []:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, sig)

@@ -32,14 +32,16 @@ def time_report(run, mine):
               if k in m["time_s"]]
     # A launcher that holds the output back and hands it over in one piece
     # hides when measuring began and ended: said, never shown as 0.0 s.
+    within = " (of it: %s)" % "; ".join(within) if within else ""
     held = ("; %d run%s whose output arrived in one piece (held back by the launcher): %.1f s of measuring and after "
             "the last line, not told apart" % (len(unsplit), "" if len(unsplit) == 1 else "s", m["time_s"]["unsplit"])
             if unsplit else "")
+    if held:  # placing and the precision loop's repeats then lie in both sums
+        within, held = "", held + (within.replace("(of it:", "(of these and the measuring:") if within else "")
     lines.append("# Where the time went (%.1f s): %d run%s: start-up %.1f s (launcher, MPI_Init, GPU context: to each run's "
                  "first line), measuring %.1f s%s, after the last line %.1f s%s; %d pairs that could not run here: %.1f s "
                  "(%d not started); umb-run itself %.1f s" % (
-                     m["elapsed_s"], len(ran), "" if len(ran) == 1 else "s", part["start"], part["measure"],
-                     " (of it: %s)" % "; ".join(within) if within else "",
+                     m["elapsed_s"], len(ran), "" if len(ran) == 1 else "s", part["start"], part["measure"], within,
                      part["end"], held, len(cannot), cannot_s, m["time_s"]["not_started"], own))
     if not ran:
         return lines

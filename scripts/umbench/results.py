@@ -222,6 +222,9 @@ class Writer:
                     return name
                 except FileExistsError:
                     pass
+                except OSError as e:
+                    self.check_there()  # a folder moved or removed between two runs says so
+                    raise Fail("%s: cannot make it (%s)" % (self.path(name), e.strerror or e))
             n += 1
             name = "%s.%d.jsonl" % (base, n)
 
@@ -236,6 +239,7 @@ class Writer:
             with open(path, "a") as f:
                 f.write(json.dumps(dict(line, type="run")) + "\n")
         except OSError as e:
+            self.check_there()
             raise Fail("%s: cannot write it (%s); %s keeps the runs it listed before" % (
                 path, e.strerror or e, self.path(MANIFEST)))
 

@@ -24,7 +24,8 @@ manifest() {
 # it writes its pid to that file and never ends (UMB_T_TRAP: ignoring
 # SIGTERM too); UMB_T_STALL_AT=N: the Nth start (counted in $tmp/count)
 # never ends; UMB_T_SLEEP: seconds between the first rows and the rest;
-# UMB_T_RMDIR: a folder it removes before its end record.
+# UMB_T_RMDIR: a folder it removes (UMB_T_MOVE: moves there) before its
+# end record.
 mkdir "$tmp/bin" "$tmp/prog"
 cat >"$tmp/prog/umb_latency" <<'EOF'
 #!/bin/sh
@@ -45,7 +46,7 @@ while [ $i -lt "${UMB_T_ROWS:-1}" ]; do
     i=$((i + 1))
 done
 sleep "${UMB_T_SLEEP:-0}"
-[ -z "${UMB_T_RMDIR:-}" ] || rm -rf "$UMB_T_RMDIR"
+[ -z "${UMB_T_RMDIR:-}" ] || { [ -n "${UMB_T_MOVE:-}" ] && mv "$UMB_T_RMDIR" "$UMB_T_MOVE" || rm -rf "$UMB_T_RMDIR"; }
 echo "{\"type\":\"end\",\"program\":\"$prog\",\"status\":0}"
 EOF
 cp "$tmp/prog/umb_latency" "$tmp/prog/umb_bw"
@@ -152,6 +153,9 @@ messages() {
     rc=0; UMB_T_RMDIR="$tmp/gone" $RUN --out "$tmp/gone" -- -m 8:8 >"$tmp/gone.log" 2>&1 || rc=$?
     [ $rc -eq 1 ] && tail -n 1 "$tmp/gone.log" | grep -q "the results folder was moved or removed while umb-run wrote it" \
         && ! grep -q "full disk" "$tmp/gone.log" && ! grep -q Traceback "$tmp/gone.log" || { cat "$tmp/gone.log"; fail "exit $rc"; }
+    rc=0; UMB_T_RMDIR="$tmp/moved" UMB_T_MOVE="$tmp/moved2" $RUN --rounds 2 --out "$tmp/moved" -- -m 8:8 >"$tmp/moved.log" 2>&1 || rc=$?
+    [ $rc -eq 1 ] && tail -n 1 "$tmp/moved.log" | grep -q "the results folder was moved or removed while umb-run wrote it" \
+        && [ "$(grep -c '^\[' "$tmp/moved.log")" = 1 ] || { cat "$tmp/moved.log"; fail "a moved folder: exit $rc"; }
     for h in -h --help --version; do
         one_line 1 "prints the program's help or version instead of measuring" $RUN --out "$tmp/help" -- -m 8:8 $h
     done

@@ -24,6 +24,10 @@ REAP_S = 2
 # A header that reached the file this long after its own "date" (whole
 # seconds, so up to 1 s late by itself) was held back on its way.
 HELD_S = 2.0
+# Output that all arrived within this long of its header came "in one
+# piece": a launcher that holds it back may still hand it over in a few
+# pipe-sized writes across umb-run's polls.
+PIECE_S = 1.0
 # The unfinished last line kept while looking for the header: a header is a
 # few kB; a line longer than this is not one.
 LINE_MOST = 1 << 20
@@ -122,7 +126,7 @@ class Output:
         launcher, MPI_Init, a GPU's context; what a launcher prints before it
         does not count), `measure` from there to the last growth, `end` from
         there to the exit. Where the whole output arrived in one piece (the
-        header with what follows it, and nothing later) and the header's own
+        header with what follows it, the rest within PIECE_S) and the header's own
         date shows it was held back (or it has none), the arrival times are
         not the program's: `start` then runs to the header's date (to its
         whole second), and the rest is `unsplit`. A fast run's output also
@@ -130,7 +134,7 @@ class Output:
         if self.first is None:
             return {"start": round(end - start, 1), "measure": 0.0, "end": 0.0}
         written = _date(self.header)
-        if self.together and self.last == self.first and (written is None or self.first - written > HELD_S):
+        if self.together and self.last - self.first <= PIECE_S and (written is None or self.first - written > HELD_S):
             if written is None:
                 return {"unsplit": round(end - start, 1)}
             begun = min(max(written - start, 0.0), end - start)

@@ -157,6 +157,10 @@ def one_run(run, item, cfg, rnd, plain):
     except watch.CannotStart as e:
         return cannot_start(run, item, cfg, rnd, name, cmd, str(e))
     run.writer.check_there()
+    if rc in NOT_FOUND and not os.path.getsize(run.writer.path(name)):  # a wrapper whose launcher is not found
+        said = [line for line in err.splitlines() if line.strip()]
+        return cannot_start(run, item, cfg, rnd, name, cmd, "%s: cannot start it (exit %d%s)" % (
+            cmd[0], rc, ": " + said[-1].strip()[:200] if said else ""))
     rec = {"program": prog, "buffers": pair, "file": name, "status": rc, "command": cmd, "round": rnd, "config": cfg["name"],
            "elapsed_s": round(time.time() - started, 1), "times_s": times}
     why = [line for line in err.splitlines() if line.startswith(prog + ":")]
@@ -182,6 +186,11 @@ def one_run(run, item, cfg, rnd, plain):
     header = results.first_header(path)
     run.same_library(cfg, header)
     return keep(run, rec, cfg, header)
+
+
+# A shell's statuses for a command not found (127) or not executable (126):
+# with no output at all, the launcher (or what a wrapper runs) never started.
+NOT_FOUND = (126, 127)
 
 
 def cannot_start(run, item, cfg, rnd, name, cmd, why):

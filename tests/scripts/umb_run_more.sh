@@ -104,6 +104,11 @@ config_cannot_start() {
     [ $rc -eq 1 ] && grep -q "configuration x is not run again" "$tmp/cs.log" && grep -q "configuration x could not start" "$tmp/cs.log" \
         || { cat "$tmp/cs.log"; fail "exit $rc, or the configuration not named"; }
     manifest "$tmp/cs" 'r = [(x["config"], x["round"], x["status"]) for x in m["runs"]]; assert r == [("default", 1, 0), ("x", 1, 127), ("default", 2, 0)], r; assert "cannot start" in m["configs"][1]["cannot_start"] and m["state"] == "finished", m["configs"]'
+    # The same behind a wrapper found by its full path, whose own command is not.
+    printf '#!/bin/sh\nshift 2\nenv "$@"\n' >"$tmp/bin/byname" && chmod +x "$tmp/bin/byname"
+    rc=0; MPIEXEC="$tmp/bin/byname" $RUN --rounds 2 --config x:PATH=/nowhere --out "$tmp/cs2" -- -m 8:8 >"$tmp/cs2.log" 2>&1 || rc=$?
+    [ $rc -eq 1 ] && grep -q "configuration x is not run again" "$tmp/cs2.log" || { cat "$tmp/cs2.log"; fail "a wrapper: exit $rc"; }
+    manifest "$tmp/cs2" 'r = [(x["config"], x["round"], x["status"]) for x in m["runs"]]; assert r == [("default", 1, 0), ("x", 1, 127), ("default", 2, 0)], r; assert "exit 127" in m["configs"][1]["cannot_start"], m["configs"]'
 }
 try "one configuration that cannot start stops the whole run" config_cannot_start
 

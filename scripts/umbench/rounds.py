@@ -132,7 +132,7 @@ def more_rounds(run, k):
     if a.precision:
         m["precision"] = precision_state(run.writer.folder, m["runs"], a.precision, run.dropped | {
             (it[0], it[1], c) for it in run.items for c in run.cannot_start})
-        if m["precision"]["converged"]:
+        if m["precision"]["converged"] or waits_for_nothing(m["precision"]):
             return False
     if nothing_left(run):
         return False
@@ -259,11 +259,20 @@ def precision_state(folder, runs, target, stopped=frozenset()):
     return out
 
 
+def waits_for_nothing(state):
+    """Whether every benchmark --precision could wait for was dropped (with
+    configurations: every ratio's, e.g. a configuration that cannot start)."""
+    return not state["converged"] and not state["not_converged"] and bool(state.get("dropped"))
+
+
 def report_precision(run, state, rounds_done):
     miss = state["not_converged"]
     for x in state.get("dropped", []):
         run.say("umb-run: precision: %s %s %s not waited for: it was dropped (run.json, dropped)"
                 % (x["program"], x["buffers"], x["config"]))
+    if waits_for_nothing(state):
+        run.say("umb-run: precision +-%g%%: nothing left to wait for after %d rounds" % (100 * state["target"], rounds_done))
+        return
     if state["converged"]:
         run.say("umb-run: precision +-%g%% reached at every size after %d rounds" % (100 * state["target"], rounds_done))
         return

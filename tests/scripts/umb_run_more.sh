@@ -94,6 +94,11 @@ precision_dropped() {
     rc=0; UMB_T_STALL_AT=1 UMB_T_COUNT="$tmp/count1" $RUN --precision 5% --rounds 9 --run-limit 1 --out "$tmp/pd1" -- -m 8:8 \
         >"$tmp/pd1.log" 2>&1 || rc=$?
     manifest "$tmp/pd1" 'assert m["rounds_done"] == 1 and not m["precision"]["converged"], m'
+    # With configurations --precision waits for ratios: none where the only
+    # other configuration cannot start.
+    rc=0; $RUN --precision 5% --rounds 9 --config x:PATH=/nowhere --out "$tmp/pd2" -- -m 8:8 >"$tmp/pd2.log" 2>&1 || rc=$?
+    [ $rc -eq 1 ] && grep -q "nothing left to wait for after 1 rounds" "$tmp/pd2.log" || { cat "$tmp/pd2.log"; fail "pd2: exit $rc"; }
+    manifest "$tmp/pd2" 'assert m["rounds_done"] == 1, m["rounds_done"]'
 }
 try "--precision waits for a dropped benchmark" precision_dropped
 

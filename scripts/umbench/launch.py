@@ -61,12 +61,17 @@ def _open_mpi(command):
 
 def launch_args(launcher, np, how):
     """The launcher with the rank count. With MPIEXEC given, only the count is
-    added (MPIEXEC_NP_FLAG=none: not even that, as for a jsrun that has --nrs).
-    A build's own launcher (how "build") takes no MPIEXEC_FLAGS."""
+    added (MPIEXEC_NP_FLAG=none: not even that, as for a jsrun that has --nrs),
+    and, as umb-suite does, --oversubscribe for an Open MPI launcher when
+    MPIEXEC_FLAGS is empty (known by MPIEXEC's first word: "mpirun
+    --bind-to none" is mpirun). A build's own launcher (how "build") takes
+    no MPIEXEC_FLAGS."""
     name = os.path.basename(launcher[0])
     count = ["-n", str(np)] if name in ("srun", "jsrun") else ["-np", str(np)]
     flags = env.mpiexec_flags() if how != "build" else []
     if how == "MPIEXEC":
+        if not flags and "--oversubscribe" not in launcher and is_open_mpi(launcher):
+            flags = ["--oversubscribe"]
         return launcher + flags + ([] if env.np_flag_none() else count)
     if name == "srun":
         return launcher + count

@@ -42,8 +42,9 @@ umb-compare reads the rounds.
 The launcher is found from the environment: srun inside Slurm, jsrun (else
 mpirun) inside LSF, mpirun or mpiexec otherwise. MPIEXEC (a command with
 its options) and MPIEXEC_FLAGS override it; umb-run then adds only the rank
-count (-n, or -np for mpirun/mpiexec; none with MPIEXEC_NP_FLAG=none). As
-root, Open MPI is allowed to run as umb-suite allows it. Runs that cannot
+count (-n, or -np for mpirun/mpiexec; none with MPIEXEC_NP_FLAG=none), and
+for Open MPI without MPIEXEC_FLAGS --oversubscribe. As root, Open MPI is
+allowed to run as umb-suite allows it. Runs that cannot
 work here (no GPU, D without a CUDA-aware MPI) are kept as skipped with the
 reason; once a run's ranks find no GPU, the later pairs of its configuration
 that need one are kept as skipped without starting them. Each run has a

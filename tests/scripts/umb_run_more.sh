@@ -193,15 +193,15 @@ environment() {
     printf '#!/bin/sh\necho "$@" >"%s/args"\nexec "$@"\n' "$tmp" >"$tmp/bin/noshift" && chmod +x "$tmp/bin/noshift"
     MPIEXEC="noshift" MPIEXEC_NP_FLAG=none $RUN --out "$tmp/e8" -- -m 8:8 >/dev/null 2>&1 || fail "MPIEXEC_NP_FLAG=none"
     grep -q "^$tmp/prog/umb_latency " "$tmp/args" || { cat "$tmp/args"; fail "MPIEXEC_NP_FLAG=none: a rank count added"; }
-    # As root, an Open MPI launcher given with its options is still known
-    # by its first word, and allowed to run as root.
-    if [ "$(id -u)" -eq 0 ]; then
-        printf '#!/bin/sh\n[ "$1" != --version ] || { echo "mpirun (Open MPI) 4.1.4"; exit 0; }\necho "${OMPI_ALLOW_RUN_AS_ROOT:-} $*" >"%s/root"\nshift 4\nexec "$@"\n' \
-            "$tmp" >"$tmp/bin/mpirun" && chmod +x "$tmp/bin/mpirun"
-        env -u OMPI_ALLOW_RUN_AS_ROOT -u OMPI_ALLOW_RUN_AS_ROOT_CONFIRM MPIEXEC="mpirun --bind-to none" $RUN --out "$tmp/e9" -- -m 8:8 \
-            >"$tmp/e9.log" 2>&1 || { cat "$tmp/e9.log"; fail "MPIEXEC='mpirun --bind-to none' as root"; }
-        grep -q '^1 --bind-to none -np 2 ' "$tmp/root" || { cat "$tmp/root"; fail "as root: Open MPI not recognised from MPIEXEC's first word"; }
-    fi
+    # An Open MPI launcher given with its options is still known by its
+    # first word: --oversubscribe added as umb-suite adds it, and as root
+    # allowed to run as root.
+    printf '#!/bin/sh\n[ "$1" != --version ] || { echo "mpirun (Open MPI) 4.1.4"; exit 0; }\necho "${OMPI_ALLOW_RUN_AS_ROOT:-0} $*" >"%s/root"\nshift 5\nexec "$@"\n' \
+        "$tmp" >"$tmp/bin/mpirun" && chmod +x "$tmp/bin/mpirun"
+    env -u OMPI_ALLOW_RUN_AS_ROOT -u OMPI_ALLOW_RUN_AS_ROOT_CONFIRM MPIEXEC="mpirun --bind-to none" $RUN --out "$tmp/e9" -- -m 8:8 \
+        >"$tmp/e9.log" 2>&1 || { cat "$tmp/e9.log"; fail "MPIEXEC='mpirun --bind-to none'"; }
+    root=0; [ "$(id -u)" -ne 0 ] || root=1
+    grep -q "^$root --bind-to none --oversubscribe -np 2 " "$tmp/root" || { cat "$tmp/root"; fail "Open MPI not recognised from MPIEXEC's first word"; }
 }
 try "the environment's variables" environment
 

@@ -9,9 +9,12 @@ Each module owns one thing:
   findings  findings over a folder's results
   compare   comparisons between sides, and the umb-compare command
   plot      pictures, and the umb-plot command
-  launch    finding the launcher and the programs, running one program
+  launch    finding the launcher and the programs, how a configuration's runs start
+  watch     running one program: its output, its stop (every process of its session), its time
+  env       the one reader of the environment: every variable, typed and checked once
   sets      the named sets of benchmarks and buffer pairs
-  run       the umb-run command; rounds its interleaved rounds; configs --config and --build
+  run       the umb-run command; rounds its interleaved rounds; configs --config and --build;
+            judge whether one run's output is whole; timing where umb-run's time went
   installed what the installed MPI and UCX know
   tune      the explorer, umb-tune; tune_rank the order of its settings; tune_plan its budget and
             race; tune_report its report

@@ -230,8 +230,10 @@ def main(prog, body):
     """Runs a command's body: its status, or one line and 1 on a failure,
     130 on an interrupt; what it printed is flushed here, so that a full
     disk is a failure too. UMB_DEBUG=1 shows the traceback of a bug."""
-    status = 0
+    from . import env  # env reads through this module's Fail: imported here, not at the top
+    status, debug = 0, False
     try:
+        debug = env.debug()  # read before the body: a malformed value is refused, not met in a bug
         if sys.stdout is None:
             raise Fail("standard output is closed: nowhere to write")
         status = body() or 0
@@ -247,7 +249,7 @@ def main(prog, body):
         where = e.filename or ("standard output" if e.errno in (errno.ENOSPC, errno.EIO, errno.EBADF, errno.EFBIG) else None)
         status = _say(prog, "%s%s" % (where + ": " if where else "", e.strerror or e), 1)
     except Exception as e:  # a bug: still one line, the traceback on request
-        if os.environ.get("UMB_DEBUG"):
+        if debug:
             raise
         status = _say(prog, "internal error: %s: %s (UMB_DEBUG=1 shows where)" % (type(e).__name__, e), 1)
     _quiet_stdout()

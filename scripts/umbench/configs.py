@@ -77,6 +77,14 @@ def flag_words(flags, option, text):
         raise cli.Fail("%s %s: its launcher flags cannot be split into words (%s)" % (option, text, e))
 
 
+def extra_of(command):
+    """The benchmark options (the words after the first "--") of an
+    umb-run command line as run.json keeps it; None where it keeps none."""
+    if not isinstance(command, list) or not all(isinstance(w, str) for w in command):
+        return None
+    return command[command.index("--") + 1:] if "--" in command else []
+
+
 def quoted(value):
     """VALUE as a --config value that stays one value, whatever it holds."""
     return "'%s'" % value.replace("'", "'\\''")
@@ -102,9 +110,18 @@ def parse_build(text):
 
 
 def check_append(old, a):
-    """--append adds only runs that can stand beside the folder's."""
+    """--append adds only runs that can stand beside the folder's: the same
+    set, ranks and benchmark options (after "--"), and a configuration of
+    a name the folder has only with the same settings. The MPI library is
+    known once a run reports it (Run.same_library)."""
+    if old.get("set") not in (None, a.set):
+        raise cli.Fail("--append --set %s: the folder's runs are of --set %s; add to it only the same set" % (a.set, old["set"]))
     if old.get("np") not in (None, a.np):
         raise cli.Fail("--append --np %d: the folder's runs used %s ranks" % (a.np, old["np"]))
+    before = extra_of(old.get("command"))
+    if before is not None and before != a.extra:
+        raise cli.Fail("--append -- %s: the folder's runs had the benchmark options %s; add to it only runs with the same"
+                       % (" ".join(a.extra) or "(none)", " ".join(shlex.quote(w) for w in before) or "(none)"))
     for c in a.config:
         same = [x for x in old.get("configs", []) if x.get("name") == c["name"]]
         if same and (same[0].get("env", {}), same[0].get("launcher_flags", []), (same[0].get("build") or {}).get("dir")) != \

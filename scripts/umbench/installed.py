@@ -1,12 +1,11 @@
 """What the installed MPI and UCX know: their settings and current values,
 asked of their own tools (ompi_info, mpivars, ucx_info), and whether a
 catalogue setting can be tried here."""
-import os
 import re
 import shutil
 import subprocess
 
-from .launch import words
+from . import env
 
 
 def output(cmd):
@@ -20,7 +19,7 @@ class Installed:
     """What the installed libraries know: their settings and current values."""
 
     def __init__(self):
-        launcher = words(os.environ.get("MPIEXEC", ""), "MPIEXEC") or [shutil.which("mpirun") or shutil.which("mpiexec") or "mpirun"]
+        launcher = env.mpiexec() or [shutil.which("mpirun") or shutil.which("mpiexec") or "mpirun"]
         banner = output([launcher[0], "--version"])
         self.mpi = "openmpi" if "Open MPI" in banner else "mpich" if "HYDRA" in banner or "MPICH" in banner else None
         self.names = {"openmpi": "Open MPI", "mpich": "MPICH", "ucx": "UCX", "mps": "MPS"}

@@ -1,26 +1,16 @@
-"""Finding the launcher and the programs, and running one program: its
-stdout to a file, stopped at a time limit or when the user asks."""
-import contextlib
+"""Finding the launcher and the programs, and how a configuration's runs
+start (watch.py runs one)."""
 import functools
 import json
 import os
-import re
 import shlex
 import shutil
 import signal
 import subprocess
-import tempfile
-import time
 
-from . import programs
+from . import env, programs, watch
 from .cli import Fail
 from .manifest import read_bytes
-
-# After SIGTERM, a launcher gets this long to end its ranks before SIGKILL
-# reaches every process of its group: a run is gone within 5 s of its
-# limit or of the signal (issue 44).
-GRACE_S = 3
-
 
 def words(text, name):
     try:
@@ -31,15 +21,15 @@ def words(text, name):
 
 def find_launcher(choice):
     """(command words, how it was found)."""
-    if os.environ.get("MPIEXEC", "").strip():
-        cmd = words(os.environ["MPIEXEC"], "MPIEXEC")
+    cmd = env.mpiexec()
+    if cmd:
         if not shutil.which(cmd[0]):
-            raise Fail("MPIEXEC %r: %s not found" % (os.environ["MPIEXEC"], cmd[0]))
+            raise Fail("MPIEXEC %r: %s not found" % (" ".join(cmd), cmd[0]))
         return cmd, "MPIEXEC"
     if choice == "auto":
-        if os.environ.get("SLURM_JOB_ID") and shutil.which("srun"):
+        if env.slurm_job() and shutil.which("srun"):
             choice = "srun"
-        elif os.environ.get("LSB_JOBID") and shutil.which("jsrun"):
+        elif env.lsf_job() and shutil.which("jsrun"):
             choice = "jsrun"
         else:
             choice = "mpirun" if shutil.which("mpirun") else "mpiexec"
@@ -63,7 +53,7 @@ def _open_mpi(command):
     try:
         out = child.communicate(timeout=60)[0]
     except subprocess.TimeoutExpired:  # all of its group: a wrapper's child would hold the pipe open
-        _signal_group(child.pid, signal.SIGKILL)
+        watch.signal_all(child.pid, signal.SIGKILL)
         child.wait()
         return False
     return "Open MPI" in out or "OpenRTE" in out
@@ -71,13 +61,18 @@ def _open_mpi(command):
 
 def launch_args(launcher, np, how):
     """The launcher with the rank count. With MPIEXEC given, only the count is
-    added (MPIEXEC_NP_FLAG=none: not even that, as for a jsrun that has --nrs).
-    A build's own launcher (how "build") takes no MPIEXEC_FLAGS."""
+    added (MPIEXEC_NP_FLAG=none: not even that, as for a jsrun that has --nrs),
+    and, as umb-suite does, --oversubscribe for an Open MPI launcher when
+    MPIEXEC_FLAGS is empty (known by MPIEXEC's first word: "mpirun
+    --bind-to none" is mpirun). A build's own launcher (how "build") takes
+    no MPIEXEC_FLAGS."""
     name = os.path.basename(launcher[0])
     count = ["-n", str(np)] if name in ("srun", "jsrun") else ["-np", str(np)]
-    flags = words(os.environ.get("MPIEXEC_FLAGS", ""), "MPIEXEC_FLAGS") if how != "build" else []
+    flags = env.mpiexec_flags() if how != "build" else []
     if how == "MPIEXEC":
-        return launcher + flags + ([] if os.environ.get("MPIEXEC_NP_FLAG") == "none" else count)
+        if not flags and "--oversubscribe" not in launcher and is_open_mpi(launcher):
+            flags = ["--oversubscribe"]
+        return launcher + flags + ([] if env.np_flag_none() else count)
     if name == "srun":
         return launcher + count
     if name == "jsrun":
@@ -127,7 +122,7 @@ class Launch:
 
     def __init__(self, launcher, how, np, dirs, here):
         self.words, self.n, self.how, self.np = launch_args(launcher, np, how), len(launcher), how, np
-        self.env = dict(os.environ, **root_env(launcher))
+        self.env = dict(env.whole(), **root_env(launcher))
         self.dirs, self.here = dirs, here  # the programs' folders (find_program)
 
     @classmethod
@@ -161,82 +156,3 @@ def find_program(dirs, prog, here):
                 return os.path.abspath(path)
     raise Fail("%s not found in %s, nor in %s under them (--bindir: the build folder, or the programs' folders)"
                % (prog, ":".join(dirs), sub or "its folder"))
-
-
-def run_one(cmd, env, out_path, limit, stop_asked):
-    """Runs cmd with stdout into out_path, in a process group of its own.
-    Ends it when `limit` seconds pass or stop_asked() turns true: SIGTERM
-    to the whole group (the launcher, a wrapper script that did not exec
-    it, the ranks), then SIGKILL to whatever is left after GRACE_S, or at
-    once when stop_asked() > 1. Returns (status, stderr, stopped at the
-    limit, stopped on request, where its time went: see _watch)."""
-    try:
-        with open(out_path, "w") as f, tempfile.TemporaryFile("w+", errors="replace") as err:
-            child = subprocess.Popen(cmd, stdout=f, stderr=err, stdin=subprocess.DEVNULL, env=env, start_new_session=True)
-            with open(out_path, "rb") as seen:
-                over, asked, times = _watch(child, limit, stop_asked, seen)
-            err.seek(0)
-            return (124 if over else child.returncode), err.read(), over, asked, times
-    except OSError as e:
-        raise Fail("%s: cannot start it (%s)" % (e.filename or cmd[0], e.strerror or e))
-
-
-def _watch(child, limit, stop_asked, seen):
-    """Waits for the child's group to end, stopping it as run_one says.
-    stderr goes to a file, not a pipe: a rank that outlives the launcher
-    cannot hold umb-run up. Also times, to its 0.1 s poll, the run's three
-    parts as its output (`seen`, read as it grows) shows them: `start`
-    until the program's header (the launcher, MPI_Init, a GPU's context;
-    what a launcher prints before it does not count), `measure` from there
-    to the last line, `end` from there to the exit."""
-    start, termed, killed, over, asked = time.time(), None, False, False, False
-    first, last, tail = None, None, b""
-    while child.poll() is None or (termed is not None and not killed and _group_alive(child.pid)):
-        now = time.time()
-        if termed is None and (stop_asked() or (limit and now - start > limit)):
-            over, asked = not stop_asked(), bool(stop_asked())
-            _signal_group(child.pid, signal.SIGTERM)
-            termed = now
-        if termed is not None and not killed and (now - termed > GRACE_S or stop_asked() > 1):
-            _signal_group(child.pid, signal.SIGKILL)
-            killed = True
-        first, last, tail = _grown(seen, now, first, last, tail)
-        time.sleep(0.1)
-    end = time.time()
-    first, last, tail = _grown(seen, end, first, last, tail)
-    if first is None:
-        return over, asked, {"start": round(end - start, 1), "measure": 0.0, "end": 0.0}
-    return over, asked, {"start": round(first - start, 1), "measure": round(last - first, 1), "end": round(end - last, 1)}
-
-
-def _grown(seen, now, first, last, tail):
-    """What the output shows at `now`: when the program's header appeared
-    (first), when the output last grew (last), and the unread end of the
-    last line, in which the header may still be arriving."""
-    new = seen.read(1 << 20)
-    while new:
-        last = now
-        if first is None:
-            tail = (tail + new)[-4096:]
-            if HEADER.search(tail):
-                first = now
-        new = seen.read(1 << 20)
-    return first, last, tail
-
-
-HEADER = re.compile(rb'"type" *: *"header"')
-
-
-def _group_alive(pgid):
-    try:
-        os.killpg(pgid, 0)
-        return True
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # a rank that changed its user: still there
-        return True
-
-
-def _signal_group(pgid, sig):
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, sig)

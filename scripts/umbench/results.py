@@ -65,24 +65,6 @@ def _number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-def inner_seconds(path):
-    """What a run's own records say of its time, read once: `placing`, about
-    how long it placed its buffers (each row's placement P50 times its timed
-    iterations, the warm-up's placements left out), and `again`, what its
-    --precision loop spent on attempts after each size's first (the
-    "precision" record's again_s); each only where a record gives it."""
-    objs = [o for _, o in read_objects(path, Problems())]
-    rows = [o for o in objs if o["type"] == "result" and _number(o.get("place_p50_us")) and _number(o.get("iterations"))
-            and o["place_p50_us"] >= 0 and o["iterations"] >= 0]
-    again = [o["again_s"] for o in objs if o["type"] == "precision" and _number(o.get("again_s")) and o["again_s"] >= 0]
-    out, placing = {}, sum(o["place_p50_us"] * o["iterations"] for o in rows) * 1e-6
-    if rows and math.isfinite(placing):
-        out["placing"] = round(placing, 1)
-    if again:
-        out["again"] = round(sum(again), 1)
-    return out
-
-
 def read_results(path, problems):
     """One program's rows: {"program", "buffers", "metric", "rows": {size:
     value}, "paths": {size: path class}, "round", "config", "run"}; round
@@ -214,21 +196,6 @@ def load(folder, problems):
     return sides, unfinished
 
 
-def judge_output(path):
-    """Whether a run that ended with 0 left a whole output, and why not:
-    its last record is the program's "end" with status 0 (a launcher that
-    could not write it, a full disk, may still end with 0; a rank's failure
-    may not reach the launcher's status), and every result has a number."""
-    objs = read_objects(path, Problems())
-    end = objs[-1][1] if objs and objs[-1][1]["type"] == "end" else None
-    if end is None:
-        return False, "its output has no end record: cut short (a full disk?)"
-    if end.get("status") != 0:
-        return False, "its output's end record says status %s" % json.dumps(end.get("status"))
-    bad = read_results(path, Problems())["bad"]
-    return (False, "its output has a result that is not one (%s)" % bad) if bad else (True, None)
-
-
 def first_header(path):
     objs = read_objects(path, Problems())
     return objs[0][1] if objs and objs[0][1]["type"] == "header" else None
@@ -238,7 +205,7 @@ class Writer:
     """The one writer of a results folder, for the life of the process."""
 
     def __init__(self, folder, append, prog="umb-run"):
-        self.folder, self.prog = out_folder(folder), prog
+        self.folder, self.prog, self.made = out_folder(folder), prog, []
         self.lock = hold_lock(self.folder, LOCK, prog)
         self.manifest = read_manifest(folder)
         files = result_files(folder)
@@ -257,9 +224,13 @@ class Writer:
             if name not in listed:
                 try:
                     os.close(os.open(os.path.join(self.folder, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+                    self.made.append(name)
                     return name
                 except FileExistsError:
                     pass
+                except OSError as e:
+                    self.check_there()  # a folder moved or removed between two runs says so
+                    raise Fail("%s: cannot make it (%s)" % (self.path(name), e.strerror or e))
             n += 1
             name = "%s.%d.jsonl" % (base, n)
 
@@ -274,12 +245,29 @@ class Writer:
             with open(path, "a") as f:
                 f.write(json.dumps(dict(line, type="run")) + "\n")
         except OSError as e:
+            self.check_there()
             raise Fail("%s: cannot write it (%s); %s keeps the runs it listed before" % (
                 path, e.strerror or e, self.path(MANIFEST)))
 
     def save(self, manifest):
+        self.check_there()
         write_whole(self.path(MANIFEST), manifest, "; it keeps the runs it listed before")
         self.manifest = manifest
+
+    def check_there(self):
+        """The folder is still where it was: one moved or removed during the
+        run is said as such, not as a write that failed (a full disk)."""
+        if not os.path.isdir(self.folder) or not os.path.isfile(self.path(LOCK)):
+            raise Fail("--out %s: the results folder was moved or removed while umb-run wrote it; the runs it had "
+                       "finished are listed in its run.json, wherever it went" % self.folder)
+
+    def undo(self, manifest):
+        """Puts the folder back as it was before this writer: its files
+        removed, the earlier run.json written again (an --append refused)."""
+        for name in self.made:
+            with contextlib.suppress(OSError):
+                os.remove(self.path(name))
+        self.save(manifest)
 
 
 def write_whole(path, data, kept=""):

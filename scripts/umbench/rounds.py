@@ -3,7 +3,7 @@ record, and when to stop repeating (--precision, --budget)."""
 import os
 import time
 
-from . import findings, launch, results, stats
+from . import findings, judge, results, stats, watch
 
 
 def run_rounds(run):
@@ -12,7 +12,6 @@ def run_rounds(run):
     a, m, configs = run.a, run.manifest, run.a.config
     plain = a.rounds == 1 and len(configs) == 1 and not run.offset
     total, i = a.rounds * len(run.items) * len(configs), 0
-    dropped = set()  # this umb-run's: an --append on another machine may run what an earlier one skipped
     standing = {}  # (configuration, STANDING index) -> the skip that stands for it (note_standing)
     for k in range(1, a.rounds + 1):
         rnd = run.offset + k
@@ -21,7 +20,7 @@ def run_rounds(run):
             i += 1
             if interrupted(run):  # asked to stop between two runs
                 return
-            if (item[0], item[1], cfg["name"]) in dropped:
+            if (item[0], item[1], cfg["name"]) in run.dropped or cfg["name"] in run.cannot_start:
                 continue
             known_skip = standing_skip(standing, item, cfg)
             if known_skip:
@@ -33,7 +32,7 @@ def run_rounds(run):
                 note_standing(run, standing, item, cfg, rec)
             # A run stopped at the limit would only spend it again; a skipped one would skip again.
             if rec["status"] in (77, 124) and k < a.rounds and not rec.get("interrupted"):
-                dropped.add((item[0], item[1], cfg["name"]))
+                run.dropped.add((item[0], item[1], cfg["name"]))
                 m["dropped"].append({"program": item[0], "buffers": item[1], "config": cfg["name"], "round": rnd,
                                      "why": "skipped" if rec["status"] == 77 else "run-limit"})
                 if not known_skip:
@@ -46,6 +45,12 @@ def run_rounds(run):
         if not more_rounds(run, k):
             break
     m["state"] = "finished"
+
+
+def nothing_left(run):
+    """Whether every benchmark, pair and configuration was dropped or cannot start: no round would run anything."""
+    return all((it[0], it[1], c["name"]) in run.dropped or c["name"] in run.cannot_start
+               for it in run.items for c in run.a.config)
 
 
 def needs_gpu(pair):
@@ -125,9 +130,12 @@ def interrupted(run):
 def more_rounds(run, k):
     a, m = run.a, run.manifest
     if a.precision:
-        m["precision"] = precision_state(run.writer.folder, m["runs"], a.precision)
-        if m["precision"]["converged"]:
+        m["precision"] = precision_state(run.writer.folder, m["runs"], a.precision, run.dropped | {
+            (it[0], it[1], c) for it in run.items for c in run.cannot_start})
+        if m["precision"]["converged"] or waits_for_nothing(m["precision"]):
             return False
+    if nothing_left(run):
+        return False
     if a.budget is not None and time.time() - run.t0 >= a.budget and k < a.rounds:
         m["budget_spent"] = True
         run.say("umb-run: --budget %g s spent after round %d" % (a.budget, m["rounds_done"]))
@@ -143,8 +151,16 @@ def one_run(run, item, cfg, rnd, plain):
     cmd = how.command(cfg["launcher_flags"], prog, args)
     name = run.writer.new_file(run_file(prog, pair, cfg, rnd, plain))
     started = time.time()
-    rc, err, over, asked, times = launch.run_one(cmd, dict(how.env, **cfg["env"]), run.writer.path(name), run.a.run_limit,
-                                                 run.stop_asked)
+    try:
+        rc, err, over, asked, times = watch.run_one(cmd, dict(how.env, **cfg["env"]), run.writer.path(name),
+                                                    run.a.run_limit, run.stop_asked)
+    except watch.CannotStart as e:
+        return cannot_start(run, item, cfg, rnd, name, cmd, str(e))
+    run.writer.check_there()
+    if rc in NOT_FOUND and not os.path.getsize(run.writer.path(name)):  # a wrapper whose launcher is not found
+        said = [line for line in err.splitlines() if line.strip()]
+        return cannot_start(run, item, cfg, rnd, name, cmd, "%s: cannot start it (exit %d%s)" % (
+            cmd[0], rc, ": " + said[-1].strip()[:200] if said else ""))
     rec = {"program": prog, "buffers": pair, "file": name, "status": rc, "command": cmd, "round": rnd, "config": cfg["name"],
            "elapsed_s": round(time.time() - started, 1), "times_s": times}
     why = [line for line in err.splitlines() if line.startswith(prog + ":")]
@@ -161,57 +177,34 @@ def one_run(run, item, cfg, rnd, plain):
         rec["error"] = why[0] if why else err.strip()[-300:]
         run.say("    FAILED (exit %d): %s" % (rc, rec["error"]))
     path = run.writer.path(name)
-    rec["complete"], why = results.judge_output(path) if rc == 0 else (False, None)
+    rec["complete"], why = judge.judge_output(path) if rc == 0 else (False, None)
     if why:
         rec["error"] = why + "; not counted"
         run.say("    INCOMPLETE: " + rec["error"])
     rec["findings"] = findings.of_file(path, results.Problems()) if rec["complete"] else []
-    times.update(results.inner_seconds(path))
-    return keep(run, rec, cfg, results.first_header(path))
+    times.update(judge.inner_seconds(path))
+    header = results.first_header(path)
+    run.same_library(cfg, header)
+    return keep(run, rec, cfg, header)
 
 
-def time_report(run, mine):
-    """Where this umb-run's time went, as lines to print at the end: the
-    parts of the runs that ran (launch.run_one's start, measure and end),
-    the buffers' placement within the measuring, the pairs that could not
-    run, per program and the longest runs. Also run.json's "time_s"."""
-    m, lines = run.manifest, []
-    ran = [r for r in mine if r["status"] != 77 and "times_s" in r]
-    cannot = [r for r in mine if r["status"] == 77]
-    if not ran and not cannot:
-        m.pop("time_s", None)  # an --append's earlier session's sums are not this one's
-        return lines
-    part = {k: round(sum(r["times_s"].get(k, 0) for r in ran), 1) for k in ("start", "measure", "end")}
-    placing = [r["times_s"]["placing"] for r in ran if "placing" in r["times_s"]]
-    again = [r["times_s"]["again"] for r in ran if "again" in r["times_s"]]
-    cannot_s = round(float(sum(r["elapsed_s"] for r in cannot)), 1)
-    own = max(0.0, round(m["elapsed_s"] - sum(r["elapsed_s"] for r in mine), 1))
-    m["time_s"] = dict(part, cannot_run=cannot_s, cannot_run_runs=len(cannot),
-                       not_started=sum(1 for r in cannot if r.get("not_started")), umb_run=own)
-    if placing:
-        m["time_s"]["placing"] = round(sum(placing), 1)
-    if again:
-        m["time_s"]["again"] = round(sum(again), 1)
-    within = [t % m["time_s"][k] for k, t in (("placing", "placing the buffers about %.1f s: P50 x timed iterations"),
-                                              ("again", "the precision loop's attempts after each size's first %.1f s"))
-              if k in m["time_s"]]
-    lines.append("# Where the time went (%.1f s): %d run%s: start-up %.1f s (launcher, MPI_Init, GPU context: to each run's "
-            "first line), measuring %.1f s%s, after the last line %.1f s; %d pairs that could not run here: %.1f s (%d not "
-            "started); umb-run itself %.1f s" % (
-                m["elapsed_s"], len(ran), "" if len(ran) == 1 else "s", part["start"], part["measure"],
-                " (of it: %s)" % "; ".join(within) if within else "",
-                part["end"], len(cannot), cannot_s, m["time_s"]["not_started"], own))
-    if not ran:
-        return lines
-    per = {}
-    for r in ran:
-        per.setdefault(r["program"], []).append(r["elapsed_s"])
-    lines.append("# By program: " + ", ".join("%s %.1f s (%d)" % (p, sum(t), len(t))
-                                         for p, t in sorted(per.items(), key=lambda kv: -sum(kv[1]))))
-    longest = sorted(ran, key=lambda r: -r["elapsed_s"])[:5]
-    lines.append("# Longest runs: " + ", ".join("%s %s%s %.1f s" % (r["program"], r["buffers"], "" if len(run.a.config) == 1
-                                                                       else " (%s)" % r["config"], r["elapsed_s"]) for r in longest))
-    return lines
+# A shell's statuses for a command not found (127) or not executable (126):
+# with no output at all, the launcher (or what a wrapper runs) never started.
+NOT_FOUND = (126, 127)
+
+
+def cannot_start(run, item, cfg, rnd, name, cmd, why):
+    """A launcher that cannot start (not found, not executable with this
+    configuration's PATH): kept as a failed run (127, as a shell says),
+    its configuration marked in run.json's "configs" and not run again;
+    the other configurations go on."""
+    run.cannot_start[cfg["name"]] = why
+    for c in (c for c in run.manifest["configs"] if c["name"] == cfg["name"]):
+        c["cannot_start"] = why
+    run.say("    FAILED: %s; configuration %s is not run again" % (why, cfg["name"]))
+    rec = {"program": item[0], "buffers": item[1], "file": name, "status": 127, "command": cmd, "round": rnd,
+           "config": cfg["name"], "elapsed_s": 0.0, "error": why, "not_started": True, "complete": False, "findings": []}
+    return keep(run, rec, cfg, None)
 
 
 def note_header(m, header, config):
@@ -235,19 +228,24 @@ def note_header(m, header, config):
             m["gpus"].append({"id": g, "name": r.get("gpu_name"), "pcie": r.get("gpu_pcie")})
 
 
-def precision_state(folder, runs, target):
+def precision_state(folder, runs, target, stopped=frozenset()):
     """Whether every size is known to +-target: its values over the rounds
     alone, or, with configurations, each one's per-round ratio to the
-    default (stats.reached, the rule of util/core/precision.c)."""
+    default (stats.reached, the rule of util/core/precision.c). A
+    benchmark, pair and configuration in `stopped` (dropped, or whose
+    configuration cannot start) runs no more: it is not waited for, and
+    is listed as "dropped" (with it, the ratios to a dropped default)."""
     values, problems = {}, results.Problems()  # (program, buffers, config) -> {size: {round: value}}
     for r in runs:
         if results.finished(r):
             for size, v in results.read_results(os.path.join(folder, r["file"]), problems)["rows"].items():
                 values.setdefault((r["program"], r["buffers"], r["config"]), {}).setdefault(size, {})[r["round"]] = v
-    missing, several = [], len({k[2] for k in values}) > 1
+    missing, several, waited = [], len({k[2] for k in values} | {k[2] for k in stopped}) > 1, 0
+    gone = set(stopped) | {k for k in values if several and (k[0], k[1], "default") in stopped}
     for (prog, pair, cfg), sizes in sorted(values.items()):
-        if several and cfg == "default":
+        if several and cfg == "default" or (prog, pair, cfg) in gone:
             continue
+        waited += 1
         for size, by_round in sorted(sizes.items()):
             base = values.get((prog, pair, "default"), {}).get(size, {})
             samples = [by_round[r] / base[r] for r in by_round if base.get(r)] if several else list(by_round.values())
@@ -255,11 +253,26 @@ def precision_state(folder, runs, target):
             if got > target:
                 missing.append({"program": prog, "buffers": pair, "config": cfg, "size": size,
                                 "reached": None if got == float("inf") else round(got, 4)})
-    return {"target": target, "converged": not missing and bool(values), "not_converged": missing}
+    out = {"target": target, "converged": not missing and waited > 0, "not_converged": missing}
+    if gone:
+        out["dropped"] = [{"program": p, "buffers": b, "config": c} for p, b, c in sorted(gone)]
+    return out
+
+
+def waits_for_nothing(state):
+    """Whether every benchmark --precision could wait for was dropped (with
+    configurations: every ratio's, e.g. a configuration that cannot start)."""
+    return not state["converged"] and not state["not_converged"] and bool(state.get("dropped"))
 
 
 def report_precision(run, state, rounds_done):
     miss = state["not_converged"]
+    for x in state.get("dropped", []):
+        run.say("umb-run: precision: %s %s %s not waited for: it was dropped (run.json, dropped)"
+                % (x["program"], x["buffers"], x["config"]))
+    if waits_for_nothing(state):
+        run.say("umb-run: precision +-%g%%: nothing left to wait for after %d rounds" % (100 * state["target"], rounds_done))
+        return
     if state["converged"]:
         run.say("umb-run: precision +-%g%% reached at every size after %d rounds" % (100 * state["target"], rounds_done))
         return

@@ -9,7 +9,8 @@ the results: one JSON Lines file per run and a run.json manifest.
 Anything before "--" that is not one of these options is refused.
 
 --out names a new folder: one that holds another run is refused, unless
---append adds these runs to it (later rounds, never replacing a file). One
+--append adds these runs to it (later rounds, never replacing a file; the
+same --set, --np, benchmark options and MPI library only). One
 umb-run at a time writes a folder: a second is refused, naming the first's
 pid. run.json is rewritten whole after every run, so whatever stops umb-run
 the folder lists every run that finished (docs/output.md, "Results folders").
@@ -33,31 +34,39 @@ default) is within +-P%, --rounds (default 20 then) being the most, and
 --budget SECONDS starts no new round after that long; the sizes that did
 not get there are listed. --run-limit SECONDS stops any one run that takes
 longer, as a signal does (kept in run.json with status 124); that benchmark, pair and
-configuration is not run again in later rounds (run.json's "dropped").
+configuration is not run again in later rounds (run.json's "dropped"),
+nor waited for by --precision. A configuration whose launcher cannot start
+is kept as one failed run (127) and the others go on.
 umb-compare reads the rounds.
 
 The launcher is found from the environment: srun inside Slurm, jsrun (else
 mpirun) inside LSF, mpirun or mpiexec otherwise. MPIEXEC (a command with
 its options) and MPIEXEC_FLAGS override it; umb-run then adds only the rank
-count (-n, or -np for mpirun/mpiexec; none with MPIEXEC_NP_FLAG=none). As
-root, Open MPI is allowed to run as umb-suite allows it. Runs that cannot
+count (-n, or -np for mpirun/mpiexec; none with MPIEXEC_NP_FLAG=none), and
+for Open MPI without MPIEXEC_FLAGS --oversubscribe. As root, Open MPI is
+allowed to run as umb-suite allows it. Runs that cannot
 work here (no GPU, D without a CUDA-aware MPI) are kept as skipped with the
 reason; once a run's ranks find no GPU, the later pairs of its configuration
 that need one are kept as skipped without starting them. Each run has a
-process group of its own: Ctrl-C or SIGTERM sends SIGTERM to the whole
-group of the run in progress (its launcher, a wrapper that did not exec
-it, the ranks), SIGKILL 3 s later or at a second signal, marks it
-unfinished and exits 130. Needs only Python 3.
+session of its own: Ctrl-C or SIGTERM sends SIGTERM to every process of
+the run in progress (its launcher, a wrapper that did not exec it, the
+ranks, whatever their process group), SIGKILL 3 s later or at a second
+signal, marks it unfinished and exits 130. The variables read are in
+docs/decisions.md (env.py). Needs only Python 3.
 """
+import copy
 import datetime
 import os
 import socket
 import sys
 import time
 
-from . import cli, configs, findings, launch, results, rounds, sets
+from . import cli, configs, env, findings, launch, results, rounds, sets, timing
 
-ENV_PREFIXES = ("OMPI_MCA_", "UCX_", "MPIR_CVAR_", "MV2_", "I_MPI_", "FI_", "SLURM_", "LSB_", "CUDA_VISIBLE_DEVICES")
+
+# Benchmark options that make a program print and exit 0 without results:
+# every run would then be kept as incomplete.
+PRINT_ONLY = ("-h", "--help", "-v", "--version")
 
 
 def options(argv):
@@ -85,6 +94,10 @@ def options(argv):
         hint = " (did you mean --set %s?)" % stray[0] if stray[0] in sets.NAMES else "; benchmark options go after --"
         raise cli.Fail("unknown argument '%s'%s" % (stray[0], hint))
     a.extra = extra
+    shown = [w for w in extra if w in PRINT_ONLY]
+    if shown:
+        raise cli.Fail("-- %s: prints the program's help or version instead of measuring, in every run; see it with "
+                       "PROGRAM %s (e.g. umb_latency %s), and umb-run's own with umb-run -h" % (shown[0], shown[0], shown[0]))
     a.np = cli.count(a.np, "--np", 2)
     a.precision = cli.percent(a.precision, "--precision", 0, 1, low_open=True) if a.precision else None
     a.rounds = cli.count(a.rounds, "--rounds") if a.rounds is not None else 20 if a.precision else 1
@@ -108,7 +121,11 @@ class Run:
     """One umb-run: its folder's writer, its manifest, and what stops it."""
 
     def __init__(self, a, here):
+        env.check()  # a malformed variable is refused before anything runs
         self.a, self.signals, self.stdout_error, self.count, self.time_lines = a, 0, None, 0, []
+        self.dropped = set()  # this umb-run's: an --append on another machine may run what an earlier one skipped
+        self.cannot_start = {}  # configuration -> why its launcher cannot start (rounds.cannot_start)
+        self.refused = None  # set when an --append turns out not to belong (same_library)
         self.items = sets.commands(a.set, a.want, a.extra)
         if not self.items:
             raise cli.Fail("--match %s: no benchmark of --set %s matches" % (a.match, a.set))
@@ -125,6 +142,7 @@ class Run:
         self.stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         out = a.out if a.out is not None else os.path.join("umb-results", "%s-%s" % (self.stamp, socket.gethostname()))
         self.writer = results.Writer(out, a.append)
+        self.old = copy.deepcopy(self.writer.manifest)  # restored if an --append is refused once a run has begun
         self.manifest, self.offset = self._manifest(how)
         self.t0 = time.time()
 
@@ -133,7 +151,7 @@ class Run:
         session = {"command": sys.argv, "start": self.stamp, "pid": os.getpid(), "launcher": how, "rounds": a.rounds}
         if old is None:
             m = {"set": a.set, "command": sys.argv, "launcher": how, "np": a.np, "start": self.stamp,
-                 "env": {k: v for k, v in os.environ.items() if k.startswith(ENV_PREFIXES)},
+                 "env": env.recorded(),
                  "rounds": a.rounds, "configs": a.config, "mpi_library": None, "cuda_aware": None, "nodes": [], "gpus": [],
                  "runs": [], "dropped": [], "state": "running", "sessions": [session]}
             return m, 0
@@ -145,6 +163,23 @@ class Run:
         m.setdefault("dropped", [])
         m.setdefault("runs", [])
         return m, offset
+
+    def same_library(self, cfg, header):
+        """An --append's run reports the MPI library the folder's runs of
+        its configuration did (with --config: the folder's); another one
+        would pool two libraries as one configuration. Then the folder is
+        put back as it was (this umb-run's files removed, run.json
+        restored) and umb-run refuses in one line."""
+        lib = header.get("mpi_library") if isinstance(header, dict) else None
+        if not self.old or not isinstance(lib, str):
+            return
+        same = next((c for c in self.old.get("configs", []) if c.get("name") == cfg["name"]), None)
+        was = (same or {}).get("mpi_library") or (None if self.a.build else self.old.get("mpi_library"))
+        if isinstance(was, str) and was != lib:
+            self.refused = "--append: configuration %s reports the MPI library '%s', the folder's runs '%s'; " \
+                "add to it only runs of the same library (or use a new --out)" % (cfg["name"], lib.split(",")[0], was.split(",")[0])
+            self.writer.undo(self.old)
+            raise cli.Fail(self.refused)
 
     def say(self, text, err=False):
         """Progress and reports: a failed write is remembered, not fatal,
@@ -170,13 +205,18 @@ class Run:
         try:
             rounds.run_rounds(self)
         finally:
-            if self.manifest["state"] == "running":
-                self.manifest["state"] = "stopped"
-            self.manifest["findings"] = findings.gather(self.writer.folder, self.manifest["runs"], results.Problems())
-            self.manifest["elapsed_s"] = round(time.time() - self.t0, 1)
-            self.time_lines = rounds.time_report(self, self.mine())
-            self.save()
+            if not self.refused:  # a refusal put the folder back as it was: nothing more is written
+                self.close()
         return self.finish()
+
+    def close(self):
+        """run.json's last state, findings and times, whatever ended the rounds."""
+        if self.manifest["state"] == "running":
+            self.manifest["state"] = "stopped"
+        self.manifest["findings"] = findings.gather(self.writer.folder, self.manifest["runs"], results.Problems())
+        self.manifest["elapsed_s"] = round(time.time() - self.t0, 1)
+        self.time_lines = timing.time_report(self, self.mine())
+        self.save()
 
     def mine(self):
         """This umb-run's runs (an --append adds to earlier ones)."""
@@ -191,6 +231,8 @@ class Run:
         mine = self.mine()
         for line in self.time_lines:
             self.say(line)
+        for name, why in self.cannot_start.items():
+            self.say("umb-run: configuration %s could not start (%s): its runs are missing" % (name, why), err=True)
         failed = sum(1 for r in mine if r["status"] != 77 and not results.finished(r))
         skipped = sum(1 for r in mine if r["status"] == 77)
         self.say("umb-run: %s: %d runs, %d skipped, %d failed, %.1f s" % (self.writer.folder, len(mine), skipped, failed,

@@ -51,6 +51,7 @@ import sys
 import time
 
 from . import cli, configs, installed, sets, tune_plan, tune_rank, tune_report
+from . import env as environ  # start_mps names its argument env
 
 CATALOGUE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "settings.json")
 LIBRARIES = ("openmpi", "ucx", "mpich", "mps")
@@ -165,9 +166,9 @@ def start_mps(env):
     """Starts the server once a setting that needs it is planned; False when it cannot."""
     for d in env.values():
         os.makedirs(d, exist_ok=True)
-    if subprocess.run(["nvidia-cuda-mps-control", "-d"], env=dict(os.environ, **env)).returncode != 0:
+    if subprocess.run(["nvidia-cuda-mps-control", "-d"], env=dict(environ.whole(), **env)).returncode != 0:
         return False
-    atexit.register(lambda: subprocess.run(["nvidia-cuda-mps-control"], input="quit\n", text=True, env=dict(os.environ, **env)))
+    atexit.register(lambda: subprocess.run(["nvidia-cuda-mps-control"], input="quit\n", text=True, env=dict(environ.whole(), **env)))
     return True
 
 

@@ -1,0 +1,52 @@
+"""What umb-run makes of one run's output once it ended: whether it is
+whole, why not, and what its own records say of its time."""
+import json
+import math
+import os
+
+from .results import Problems, _number, read_objects, read_results
+
+
+def judge_output(path):
+    """Whether a run that ended with 0 left a whole output, and why not:
+    its last record is the program's "end" with status 0 (a launcher that
+    could not write it, a full disk, may still end with 0; a rank's failure
+    may not reach the launcher's status), and every result has a number."""
+    objs = read_objects(path, Problems())
+    end = objs[-1][1] if objs and objs[-1][1]["type"] == "end" else None
+    if end is None:
+        return False, "its output has no end record: %s" % _cut_why(path)
+    if end.get("status") != 0:
+        return False, "its output's end record says status %s" % json.dumps(end.get("status"))
+    bad = read_results(path, Problems())["bad"]
+    return (False, "its output has a result that is not one (%s)" % bad) if bad else (True, None)
+
+
+def _cut_why(path):
+    """Why an output lacks its end record, as far as umb-run can tell."""
+    try:
+        st = os.statvfs(os.path.dirname(path) or ".")
+        full = st.f_bavail == 0
+    except OSError:
+        full = False
+    if full:
+        return "cut short, and the disk of the results folder is full"
+    return "the program or its launcher ended without writing it (a launcher that drops output, or a rank that died)"
+
+
+def inner_seconds(path):
+    """What a run's own records say of its time, read once: `placing`, about
+    how long it placed its buffers (each row's placement P50 times its timed
+    iterations, the warm-up's placements left out), and `again`, what its
+    --precision loop spent on attempts after each size's first (the
+    "precision" record's again_s); each only where a record gives it."""
+    objs = [o for _, o in read_objects(path, Problems())]
+    rows = [o for o in objs if o["type"] == "result" and _number(o.get("place_p50_us")) and _number(o.get("iterations"))
+            and o["place_p50_us"] >= 0 and o["iterations"] >= 0]
+    again = [o["again_s"] for o in objs if o["type"] == "precision" and _number(o.get("again_s")) and o["again_s"] >= 0]
+    out, placing = {}, sum(o["place_p50_us"] * o["iterations"] for o in rows) * 1e-6
+    if rows and math.isfinite(placing):
+        out["placing"] = round(placing, 1)
+    if again:
+        out["again"] = round(sum(again), 1)
+    return out

@@ -1,0 +1,204 @@
+"""Running one program: its stdout to a file, stopped at a time limit or
+when the user asks, every process it started ended with it, and where its
+time went as its output shows it."""
+import contextlib
+import datetime
+import json
+import os
+import re
+import signal
+import subprocess
+import tempfile
+import time
+
+from .cli import Fail
+
+# After SIGTERM, a launcher gets this long to end its ranks before SIGKILL
+# reaches every process of its session: a run is gone within 5 s of its
+# limit or of the signal (issue 44).
+GRACE_S = 3
+# After SIGKILL, how long umb-run waits for the session to empty (a process
+# in an uninterruptible wait dies only when it leaves it): bounded, so that
+# a failure never hangs.
+REAP_S = 2
+# A header that reached the file this long after its own "date" (whole
+# seconds, so up to 1 s late by itself) was held back on its way.
+HELD_S = 2.0
+# Output that all arrived within this long of its header came "in one
+# piece": a launcher that holds it back may still hand it over in a few
+# pipe-sized writes across umb-run's polls.
+PIECE_S = 1.0
+# The unfinished last line kept while looking for the header: a header is a
+# few kB; a line longer than this is not one.
+LINE_MOST = 1 << 20
+
+
+class CannotStart(Fail):
+    """The launcher could not be started at all (not found, not executable)."""
+
+
+def run_one(cmd, env, out_path, limit, stop_asked):
+    """Runs cmd with stdout into out_path, in a session of its own. Ends it
+    when `limit` seconds pass or stop_asked() turns true (_watch): every
+    process of the session, the launcher, a wrapper script that did not
+    exec it, and the ranks, which Open MPI's mpirun puts in process groups
+    of their own; SIGKILL to whatever is left after GRACE_S, or at once
+    when stop_asked() > 1, then a wait of at most REAP_S. Returns
+    (status, stderr, stopped at the limit, stopped on request, where its
+    time went: see Output.times)."""
+    try:
+        with open(out_path, "w") as f, tempfile.TemporaryFile("w+", errors="replace") as err:
+            try:
+                child = subprocess.Popen(cmd, stdout=f, stderr=err, stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+            except OSError as e:
+                raise CannotStart("%s: cannot start it (%s)" % (e.filename or cmd[0], e.strerror or e))
+            with open(out_path, "rb") as seen:
+                over, asked, times = _watch(child, limit, stop_asked, Output(seen))
+            err.seek(0)
+            return (124 if over else child.returncode), err.read(), over, asked, times
+    except CannotStart:
+        raise
+    except OSError as e:  # the output file: the folder moved or removed, a full disk
+        raise Fail("%s: cannot write the run's output (%s)" % (e.filename or out_path, e.strerror or e))
+
+
+def _watch(child, limit, stop_asked, out):
+    """Waits for the child to end, and after a stop for its whole session,
+    stopping it as run_one says: SIGTERM first to the launcher's process
+    group, so that it ends its ranks its own way; whatever of the session
+    outlives the group (ranks whose launcher died before it could end them,
+    in groups of their own) gets SIGTERM at once; SIGKILL to all after
+    GRACE_S. stderr goes to a file, not a pipe: a rank that outlives the
+    launcher cannot hold umb-run up."""
+    start, termed, orphans, killed, over, asked = time.time(), None, False, None, False, False
+    while child.poll() is None or (termed is not None and _running(child.pid)):
+        now = time.time()
+        if termed is None and (stop_asked() or (limit and now - start > limit)):
+            over, asked = not stop_asked(), bool(stop_asked())
+            _signal_group(child.pid, signal.SIGTERM)
+            termed = now
+        if termed is not None and not orphans and not _running(child.pid, group=True):
+            signal_all(child.pid, signal.SIGTERM)
+            orphans = True
+        if termed is not None and killed is None and (now - termed > GRACE_S or stop_asked() > 1):
+            signal_all(child.pid, signal.SIGKILL)
+            killed = now
+        if killed is not None and now - killed > REAP_S:
+            break
+        out.grow(now)
+        time.sleep(0.1)
+    end = time.time()
+    out.grow(end)
+    return over, asked, out.times(start, end)
+
+
+class Output:
+    """A run's output as it grows: when its header arrived (first), when it
+    last grew (last), and whether the header came in one piece with what
+    follows it (together). Read in any chunks: the header is looked for in
+    every whole line until it is found."""
+
+    def __init__(self, f):
+        self.f, self.first, self.last, self.partial, self.header, self.together = f, None, None, b"", None, False
+
+    def grow(self, now):
+        new = b""
+        while True:
+            chunk = self.f.read(1 << 20)
+            if not chunk:
+                break
+            new += chunk
+        if not new:
+            return
+        self.last = now
+        if self.first is not None:
+            return
+        lines = (self.partial + new).split(b"\n")
+        self.partial = lines.pop()[-LINE_MOST:]
+        for k, line in enumerate(lines):
+            if HEADER.search(line):
+                self.first, self.header = now, line
+                self.together = bool((b"\n".join(lines[k + 1:]) + self.partial).strip())
+                return
+
+    def times(self, start, end):
+        """The run's parts, to the 0.1 s poll: `start` until the header (the
+        launcher, MPI_Init, a GPU's context; what a launcher prints before it
+        does not count), `measure` from there to the last growth, `end` from
+        there to the exit. Where the whole output arrived in one piece (the
+        header with what follows it, the rest within PIECE_S) and the header's own
+        date shows it was held back (or it has none), the arrival times are
+        not the program's: `start` then runs to the header's date (to its
+        whole second), and the rest is `unsplit`. A fast run's output also
+        comes in one piece, but its header's date is that of its arrival."""
+        if self.first is None:
+            return {"start": round(end - start, 1), "measure": 0.0, "end": 0.0}
+        written = _date(self.header)
+        if self.together and self.last - self.first <= PIECE_S and (written is None or self.first - written > HELD_S):
+            if written is None:
+                return {"unsplit": round(end - start, 1)}
+            begun = min(max(written - start, 0.0), end - start)
+            return {"start": round(begun, 1), "unsplit": round(end - start - begun, 1)}
+        return {"start": round(self.first - start, 1), "measure": round(self.last - self.first, 1),
+                "end": round(end - self.last, 1)}
+
+
+HEADER = re.compile(rb'"type" *: *"header"')
+
+
+def _date(line):
+    """The header's "date" (docs/output.md: ISO 8601 with its offset) as a
+    time stamp; None where it has none that reads."""
+    try:
+        text = json.loads(line.decode("utf-8")).get("date")
+        return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S%z").timestamp()
+    except (ValueError, TypeError, AttributeError, RecursionError):
+        return None
+
+
+def _session(sid):
+    """The processes of session sid that still run (not zombies), as
+    (pid, process group); None where /proc cannot tell."""
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return None
+    found = []
+    for pid in (int(n) for n in names if n.isdigit()):
+        try:
+            with open("/proc/%d/stat" % pid, "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # gone meanwhile
+        if len(fields) > 3 and fields[3] == str(sid).encode() and fields[0] != b"Z":
+            found.append((pid, int(fields[2])))
+    return found
+
+
+def _running(sid, group=False):
+    """Whether a process of the session (or of its first process group) still
+    runs. A zombie does not: one whose parent died waits for init to reap it."""
+    members = _session(sid)
+    if members is not None:
+        return any(not group or pgid == sid for _, pgid in members)
+    try:  # no /proc: the launcher's process group stands for the session
+        os.killpg(sid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # a rank that changed its user: still there
+        return True
+
+
+def _signal_group(pgid, sig):
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, sig)
+
+
+def signal_all(sid, sig):
+    """sig to every process of the session sid started (the child of
+    start_new_session: its pid is the session's and its group's)."""
+    _signal_group(sid, sig)
+    for pid, _ in _session(sid) or []:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, sig)

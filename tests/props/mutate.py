@@ -142,13 +142,18 @@ HOSTILE = ["", " ", "\t", "-", "--", "-h", "-v", "0", "-1", "2", "1e309", "-1e30
            "BASHPID[$(touch %s)]" % CANARY, "x[$(touch %s)]" % CANARY, "\u00e9t\u00e9", "\u202e", "\U0001F600",
            "x" * 5000, "(", "[", "*", "?", "~", "{DIR}", "{FIFO}", "{MISSING}", "{FILE}", "{BASE}", "{DEVZERO}",
            "{LOOP}", "/dev/full", "/dev/null", "{NEW}", "{NEW}/x.png", "{FILE}.png", "/"]
+# Values that run a command where a shell evaluates them (eval, $((...)),
+# [[ -eq ]], an array subscript): nothing may ever create CANARY.
+INJECTIONS = ["$(touch %s)" % CANARY, "`touch %s`" % CANARY, "a;touch %s" % CANARY, "BASHPID[$(touch %s)]" % CANARY,
+              "PATH[$(touch %s)]" % CANARY, "1+BASHPID[`touch %s`]" % CANARY, "a100:BASHPID[$(touch %s)]" % CANARY,
+              "x$(touch %s)y" % CANARY, "'; touch %s; '" % CANARY, "\"; touch %s; \"" % CANARY]
 PLACEHOLDERS = ("DIR", "FIFO", "MISSING", "FILE", "BASE", "DEVZERO", "LOOP", "NEW")
 # Text that can stand in argv or the environment: no NUL, no lone surrogate.
 SAFE_TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=40)
 
 
 def hostile():
-    return st.one_of(st.sampled_from(HOSTILE), SAFE_TEXT, st.integers(-2 ** 70, 2 ** 70).map(str))
+    return st.one_of(st.sampled_from(HOSTILE), SAFE_TEXT, st.integers(-2 ** 70, 2 ** 70).map(str), st.sampled_from(INJECTIONS))
 
 
 class Paths:

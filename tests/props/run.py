@@ -5,13 +5,19 @@ says how many examples each property ran; exit 1 if one failed.
 
 UMB_PROPS_PROFILE=ci (the default: bounded, deterministic) or adversary
 (more examples, random, shrunk to a minimal one); docs/hardening.md."""
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.dont_write_bytecode = True
+# Hypothesis keeps a cache in ./.hypothesis: not in the source or build tree.
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", tempfile.mkdtemp(prefix="umb-props-hypothesis-"))
+atexit.register(shutil.rmtree, os.environ["HYPOTHESIS_STORAGE_DIRECTORY"], True)
 
 import common  # noqa: E402  (after the path: it loads the profile)
 

@@ -20,6 +20,9 @@ TEXTS = [b"", b" ", b"null", b"[]", b"{}", b"0", b'"text"', b"NaN", b"[" * 10000
 SPECIAL = ["fifo", "dir", "devzero", "loop", "empty", "dangling"]
 
 
+NEST = "@@nested 3000 deep@@"
+
+
 def positions(doc, where=()):
     """Every (path) to a value inside doc, containers included."""
     out = [where]
@@ -52,11 +55,8 @@ def edit(doc, path, op, value):
             parent[str(key) + "_again"] = parent[key]
     elif op == "retype":
         parent[key] = value
-    elif op == "nest":
-        inner = parent[key]
-        for _ in range(3000):
-            inner = [inner]
-        parent[key] = inner
+    elif op == "nest":  # put in as text after json.dumps, which would recurse
+        parent[key] = NEST
     return doc
 
 
@@ -67,11 +67,12 @@ def json_mutation(draw, doc):
     where = draw(st.sampled_from(positions(doc)))
     op = draw(st.sampled_from(["drop", "duplicate", "retype", "retype", "nest"]))
     value = draw(st.sampled_from(ODD_VALUES))
+    inner = json.dumps(_at(doc, where)) if where else "0"
     try:
         doc = edit(doc, where, op, value)
     except (KeyError, IndexError, TypeError):
         pass
-    return json.dumps(doc).encode()
+    return json.dumps(doc).replace('"%s"' % NEST, "[" * 3000 + inner + "]" * 3000).encode()
 
 
 @st.composite
@@ -136,7 +137,7 @@ def apply(path, change):
 
 # Hostile strings: as option values, positional words, environment values.
 # {NAME} stands for a path made for each example (Paths).
-HOSTILE = ["", " ", "\t", "-", "--", "-h", "-v", "0", "-1", "2", "1e309", "-1e309", "nan", "NaN", "inf", "1e308",
+HOSTILE = ["", " ", "\t", "\n", "x\ny", "-", "--", "-h", "-v", "0", "-1", "2", "1e309", "-1e309", "nan", "NaN", "inf", "1e308",
            "99999999999999999999", "0.000001", "5%", "0%", "nan%", "1e309%", "%", "x", "a:b", "a:=1", "::", ",", "=",
            "'", '"', "\\", "$(touch %s)" % CANARY, "`touch %s`" % CANARY, "a;touch %s" % CANARY,
            "BASHPID[$(touch %s)]" % CANARY, "x[$(touch %s)]" % CANARY, "\u00e9t\u00e9", "\u202e", "\U0001F600",

@@ -43,15 +43,15 @@ def counted(name):
 
 
 class Result:
-    def __init__(self, argv, rc, out, err, hung):
-        self.argv, self.rc, self.out, self.err, self.hung = argv, rc, out, err, hung
+    def __init__(self, argv, rc, out, err, hung, limit):
+        self.argv, self.rc, self.out, self.err, self.hung, self.limit = argv, rc, out, err, hung, limit
 
     def err_lines(self):
         return [line for line in self.err.split("\n") if line != ""]
 
     def show(self):
         argv = " ".join(repr(a) if len(a) < 80 else repr(a[:60]) + "...(%d chars)" % len(a) for a in self.argv)
-        return "%s\n  exit %s%s\n  stderr: %r\n  stdout: %r" % (argv, self.rc, " (no end within %d s)" % LIMIT if self.hung else "",
+        return "%s\n  exit %s%s\n  stderr: %r\n  stdout: %r" % (argv, self.rc, " (no end within %d s)" % self.limit if self.hung else "",
                                                              self.err[-2000:], self.out[-600:])
 
 
@@ -70,7 +70,7 @@ def run(argv, cwd, env=None, limit=LIMIT, stdin=subprocess.DEVNULL):
         except OSError:
             pass
         out, err = child.communicate()
-    return Result(argv, child.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), hung)
+    return Result(argv, child.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), hung, limit)
 
 
 def command(name):

@@ -21,7 +21,7 @@ atexit.register(shutil.rmtree, os.environ["HYPOTHESIS_STORAGE_DIRECTORY"], True)
 
 import common  # noqa: E402  (after the path: it loads the profile)
 
-MODULES = ["test_readers", "test_args", "test_batch", "test_roundtrip"]
+MODULES = ["test_readers", "test_special", "test_args", "test_batch", "test_roundtrip"]
 
 
 def main(names):
@@ -31,7 +31,7 @@ def main(names):
     print("\nprofile %s; examples run per property:" % common.PROFILE)
     for name in sorted(common.COUNTS):
         print("  %-32s %d" % (name, common.COUNTS[name]))
-    failed = [t.id().rsplit(".", 1)[-1] for t, _ in result.failures + result.errors]
+    failed = sorted({t.id().split(" ", 1)[0].rsplit(".", 1)[-1] for t, _ in result.failures + result.errors})
     print("properties: %d run, %d failed%s; %.0f s" % (result.testsRun, len(failed),
                                                        " (%s)" % ", ".join(failed) if failed else "", time.time() - t0))
     return 0 if result.wasSuccessful() else 1

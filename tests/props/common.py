@@ -124,6 +124,16 @@ def unchanged(before, after, r):
         raise AssertionError("changed files (new %s, gone %s, changed %s):\n%s" % (new[:5], gone[:5], changed[:5], r.show()))
 
 
+def no_litter(before, after, r):
+    """A command that failed leaves no new folder holding nothing but a
+    writer's lock (a results folder begun and given up)."""
+    new_dirs = [p for p in after if p not in before and after[p][0] == stat.S_IFDIR]
+    for d in new_dirs:
+        inside = [p for p in after if p.startswith(d + os.sep) and after[p][0] != stat.S_IFDIR]
+        assert any(os.path.basename(p) not in LOCKS for p in inside), \
+            "a failure left %s, with %s in it:\n%s" % (d, [os.path.basename(p) for p in inside] or "nothing", r.show())
+
+
 def no_canary(where, r):
     found = [os.path.join(b, f) for b, _, fs in os.walk(where) for f in fs if f == CANARY]
     assert not found, "ran something from data (%s):\n%s" % (found, r.show())

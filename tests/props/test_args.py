@@ -3,7 +3,8 @@ from its --help, so a new option is covered without a change here) with
 hostile values, hostile words, and paths that are folders, FIFOs, links to
 /dev/zero, link loops or missing. Whatever the arguments: no traceback, no
 hang, no internal error, nothing run from them; a refusal (a failure that
-started nothing) is exit 1, one line, and leaves every file as it was."""
+started nothing) is exit 1, one line, and leaves every file as it was; a
+failure leaves no folder begun and given up (nothing in it but a lock)."""
 import os
 import re
 import unittest
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 import common
 import folders
 import mutate
-from common import command, counted, no_canary, no_crash, refusal_is_one_line, run, scale, snapshot, unchanged
+from common import command, counted, no_canary, no_crash, no_litter, refusal_is_one_line, run, scale, snapshot, unchanged
 
 FOLDERS = ["{BASE}", "{BASE}", "{DIR}", "{MISSING}", "{FIFO}", "{FILE}", "{DEVZERO}", "{LOOP}", "", "-", "/"]
 
@@ -62,9 +63,12 @@ class Args(unittest.TestCase):
         no_crash(r, long_run_ok)
         no_canary(self.stage.root, r)
         self.assertIn(r.rc, (0, 1), "exit %s:\n%s" % (r.rc, r.show()))
+        after = snapshot(where, self.stage.records)
+        if r.rc != 0 and not r.hung:
+            no_litter(before, after, r)
         if r.rc != 0 and not r.out.strip() and not r.hung:
             refusal_is_one_line(r)
-            unchanged(before, snapshot(where, self.stage.records), r)
+            unchanged(before, after, r)
         return r
 
     def command_args(self, data, name, prefix, positional, long_run_ok=False):
@@ -96,6 +100,11 @@ class Args(unittest.TestCase):
     @given(st.data())
     def test_tune_args(self, data):
         self.command_args(data, "umb-tune", ["--bindir", self.stage.stub, "--budget", "5", "--run-limit", "5"], False, True)
+
+    def test_tune_nothing_to_try(self):
+        """The property's known case: umb-tune where no setting can be tried
+        (the stand-in MPI is none the catalogue knows) fails as a refusal."""
+        self.check("umb-tune_args", command("umb-tune"), ["--bindir", self.stage.stub, "--budget", "5"], long_run_ok=True)
 
     @settings(max_examples=scale(8))
     @given(st.lists(mutate.hostile(), max_size=4))

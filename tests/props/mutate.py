@@ -148,6 +148,9 @@ HOSTILE = ["", " ", "\t", "\n", "x\ny", "-", "--", "-h", "-v", "0", "-1", "2", "
 INJECTIONS = ["$(touch %s)" % CANARY, "`touch %s`" % CANARY, "a;touch %s" % CANARY, "BASHPID[$(touch %s)]" % CANARY,
               "PATH[$(touch %s)]" % CANARY, "1+BASHPID[`touch %s`]" % CANARY, "a100:BASHPID[$(touch %s)]" % CANARY,
               "x$(touch %s)y" % CANARY, "'; touch %s; '" % CANARY, "\"; touch %s; \"" % CANARY]
+# A build record whose launcher is shell text.
+INJECTIONS_AS_LAUNCHER = st.sampled_from(INJECTIONS).map(
+    lambda v: ("bytes", json.dumps({"umbench": "0.1.0", "mpicc": "mpicc", "mpiexec": v, "cuda": "no"}).encode()))
 PLACEHOLDERS = ("DIR", "FIFO", "MISSING", "FILE", "BASE", "DEVZERO", "LOOP", "NEW")
 # Text that can stand in argv or the environment: no NUL, no lone surrogate.
 SAFE_TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=40)

@@ -110,6 +110,30 @@ class Readers(unittest.TestCase):
         refusal_is_one_line(r)
         self.assertFalse(os.path.exists(out), "a refused catalogue made --out:\n" + r.show())
 
+    @settings(max_examples=scale(12))
+    @given(st.data())
+    def test_build_record_read_or_refused(self, data):
+        """umb-run --build NAME=DIR reads DIR/umbench-build.json (configure
+        writes it): runs through its launcher, or refuses in one line
+        without making --out; its launcher is words, never a shell's."""
+        where = self.stage.scratch()
+        build = folders.copy_folder(self.stage.stub, os.path.join(where, "build"))
+        record = json.dumps({"umbench": "0.1.0", "mpicc": "mpicc", "mpiexec": self.stage.launcher, "cuda": "no"}).encode()
+        path = os.path.join(build, "umbench-build.json")
+        mutate.apply(path, ("bytes", record))
+        mutate.apply(path, data.draw(st.one_of(mutate.file_change(record, False), mutate.INJECTIONS_AS_LAUNCHER), label="change"))
+        out = os.path.join(where, "out")
+        before = snapshot(where)
+        r = run(command("umb-run") + ["--build", "b=" + build, "--match", folders.MATCH, "--out", out, "--run-limit", "5"],
+                cwd=where, env=self.stage.env())
+        counted("build_record_read_or_refused")
+        no_crash(r)
+        common.no_canary(where, r)
+        self.assertIn(r.rc, (0, 1), r.show())
+        if r.rc != 0 and not r.out.strip():
+            refusal_is_one_line(r)
+            unchanged(before, snapshot(where), r)
+
     def test_valid_folder_is_read(self):
         """The unchanged folder: every reader takes it (the properties' base case)."""
         for argv in (["umb-findings", self.base], ["umb-compare", self.base, self.valid], ["umb-tune", "--report", self.base]):

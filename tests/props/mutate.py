@@ -140,7 +140,7 @@ def apply(path, change):
 HOSTILE = ["", " ", "\t", "\n", "x\ny", "-", "--", "-h", "-v", "0", "-1", "2", "1e309", "-1e309", "nan", "NaN", "inf", "1e308",
            "99999999999999999999", "0.000001", "5%", "0%", "nan%", "1e309%", "%", "x", "a:b", "a:=1", "::", ",", "=",
            "'", '"', "\\", "$(touch %s)" % CANARY, "`touch %s`" % CANARY, "a;touch %s" % CANARY,
-           "BASHPID[$(touch %s)]" % CANARY, "x[$(touch %s)]" % CANARY, "\u00e9t\u00e9", "\u202e", "\U0001F600",
+           "BASHPID[$(touch %s)]" % CANARY, "x[$(touch %s)]" % CANARY, "\u00e9t\u00e9", "\u202e", "\U0001F600", "\u00b2", "\u0663",
            "x" * 5000, "(", "[", "*", "?", "~", "{DIR}", "{FIFO}", "{MISSING}", "{FILE}", "{BASE}", "{DEVZERO}",
            "{LOOP}", "/dev/full", "/dev/null", "{NEW}", "{NEW}/x.png", "{FILE}.png", "/"]
 # Values that run a command where a shell evaluates them (eval, $((...)),

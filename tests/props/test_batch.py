@@ -17,16 +17,23 @@ import mutate
 from common import CANARY, counted, no_canary, no_crash, refusal_is_one_line, run, scale
 
 LAYOUTS = ["one-node", "two-nodes", "per-gpu", "ring", ""]
+# Counts written in other scripts: str.isdigit() and bash's [0-9] in some
+# locales take them, int() and $((...)) do not.
+OTHER_DIGITS = ["\u00b2", "\u0663", "\uff11", "1\u00b2"]
 TYPICAL = {"UMB_LAYOUT": LAYOUTS, "UMB_SET": ["quick", "full"], "UMB_EXTRA": ["", "-f", "-m 8:8 -i 10", "-i x*"],
            "SLURM_JOB_ID": ["42"], "SLURM_RESTART_COUNT": ["1"], "SLURM_NNODES": ["1", "2", "16"],
            "SLURM_GPUS_PER_NODE": ["1", "4", "a100:2", "a100:2,v100:1"], "LSB_JOBID": ["42"],
            "LSB_HOSTS": ["hostA hostA", "login1 batch01 batch02", "a b c d"], "GPUS_PER_NODE": ["1", "4"],
-           "UMB_OUT": ["out", "{NEW}"], "MPIEXEC": ["mpirun"], "MPIEXEC_FLAGS": ["--oversubscribe"]}
+           "UMB_OUT": ["out", "{NEW}"], "MPIEXEC": ["mpirun"], "MPIEXEC_FLAGS": ["--oversubscribe"],
+           "UMBENCH_LOCAL_JOBS": ["1", "4", "0"], "UMBENCH_RUN_AS_ROOT": ["1", "0"], "UMBENCH_ENVIRONS": ["a={DIR}", "a=b=c"]}
+for _count in ("SLURM_NNODES", "SLURM_GPUS_PER_NODE", "GPUS_PER_NODE", "UMBENCH_LOCAL_JOBS"):
+    TYPICAL[_count] = TYPICAL[_count] + OTHER_DIGITS
 SCRIPTS = {
     "slurm": ("slurm/umb.sbatch", ["UMB_SET", "UMB_LAYOUT", "UMB_OUT", "UMB_EXTRA", "SLURM_JOB_ID", "SLURM_RESTART_COUNT",
                                    "SLURM_NNODES", "SLURM_GPUS_PER_NODE"]),
     "lsf": ("lsf/umb.lsf", ["UMB_SET", "UMB_LAYOUT", "UMB_OUT", "UMB_EXTRA", "LSB_JOBID", "LSB_HOSTS", "GPUS_PER_NODE"]),
 }
+REFRAME_ENV = ["UMBENCH_ENVIRONS", "UMBENCH_LOCAL_JOBS", "UMBENCH_PERFLOG", "UMBENCH_RUN_AS_ROOT"]
 UMB_RUN = '#!/bin/sh\nprintf "%%s\\n" "$@" >"%s"\nexit 0\n'
 
 
@@ -99,6 +106,23 @@ class Batch(unittest.TestCase):
     def test_batch_bindir(self, which, bindir):
         """UMB_BINDIR without umb-run in it: a refusal of exit 1 in one line."""
         self.script(which, {"UMB_LAYOUT": "one-node"}, False, bindir)
+
+    @settings(max_examples=scale(16))
+    @given(st.fixed_dictionaries({}, optional={n: value(n) for n in REFRAME_ENV}))
+    @example({"UMBENCH_LOCAL_JOBS": "\u00b2"})
+    def test_reframe_config_env(self, gen):
+        """ReFrame's configuration (reframe-checks/umbench_config.py) reads
+        its UMBENCH_* variables before ReFrame does anything: it loads, or
+        stops in one line with exit 1 (ReFrame is not needed to tell)."""
+        where = self.stage.scratch()
+        paths = mutate.Paths(where, where)
+        gen = {k: paths.fill(v) for k, v in gen.items()}
+        r = run([common.PY, os.path.join(common.TOP, "reframe-checks", "umbench_config.py")], cwd=where, env=self.stage.env(**gen))
+        counted("reframe_config_env")
+        no_crash(r)
+        no_canary(where, r)
+        self.assertIn(r.rc, (0, 1), "exit %s:\n%s" % (r.rc, r.show()))
+        refusal_is_one_line(r)
 
     @settings(max_examples=scale(8))
     @given(st.fixed_dictionaries({}, optional={"MPIEXEC": value("MPIEXEC"), "MPIEXEC_FLAGS": value("MPIEXEC_FLAGS")}))

@@ -22,6 +22,7 @@ else
     echo "shellcheck not installed (Debian: shellcheck): shell scripts not checked"
 fi
 files="$S/umbench/*.py $S/umb-run $S/umb-compare $S/umb-findings $S/umb-tune $S/umb-plot $top_srcdir/reframe-checks/*.py $top_srcdir/tests/tools/overhead $top_srcdir/tests/json_check.py $top_srcdir/tests/gpu/judge.py $top_srcdir/tests/gpu/judge_node.py $top_srcdir/tests/gpu/replay.py"
+files="$files $top_srcdir/tests/props/*.py"  # the property tests keep the same rules
 if "$PYTHON3" -m pyflakes --version >/dev/null 2>&1; then
     "$PYTHON3" -m pyflakes $files || fail "pyflakes found the above"
 elif command -v pyflakes3 >/dev/null; then
@@ -31,7 +32,7 @@ elif [ "${UMB_NEED_LINT:-0}" = 1 ]; then
 else
     skip "pyflakes not installed (Debian: pyflakes3)"
 fi
-"$PYTHON3" - $S/umbench/*.py <<'PY' || fail "a module or function over its size (above)"
+"$PYTHON3" - $S/umbench/*.py "$top_srcdir"/tests/props/*.py <<'PY' || fail "a module or function over its size (above)"
 import ast, sys
 bad = []
 for path in sys.argv[1:]:

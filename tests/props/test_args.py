@@ -1,0 +1,118 @@
+"""Every command over generated argument lists: its own option names (read
+from its --help, so a new option is covered without a change here) with
+hostile values, hostile words, and paths that are folders, FIFOs, links to
+/dev/zero, link loops or missing. Whatever the arguments: no traceback, no
+hang, no internal error, nothing run from them; a refusal (a failure that
+started nothing) is exit 1, one line, and leaves every file as it was; a
+failure leaves no folder begun and given up (nothing in it but a lock)."""
+import os
+import re
+import unittest
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import common
+import folders
+import mutate
+from common import command, counted, no_canary, no_crash, no_litter, refusal_is_one_line, run, scale, snapshot, unchanged
+
+FOLDERS = ["{BASE}", "{BASE}", "{DIR}", "{MISSING}", "{FIFO}", "{FILE}", "{DEVZERO}", "{LOOP}", "", "-", "/"]
+
+
+def options_of(argv, env, cwd):
+    """The option names a command's --help shows."""
+    r = run(argv + ["--help"], cwd=cwd, env=env)
+    return sorted(set(re.findall(r"(?<![\w-])(--?[a-zA-Z][\w-]*)", r.out)) - {"--"}) or ["-h"]
+
+
+def arglists(opts, positional):
+    """[first positional words] + options with values + words, maybe '--' and more."""
+    item = st.one_of(st.tuples(st.sampled_from(opts), mutate.hostile()), mutate.hostile().map(lambda v: (v,)),
+                     st.sampled_from(opts).map(lambda o: (o,)))
+    lead = st.lists(st.sampled_from(FOLDERS), min_size=1 if positional else 0, max_size=3 if positional else 0)
+    tail = st.one_of(st.just([]), st.lists(mutate.hostile(), max_size=3).map(lambda w: ["--"] + w))
+    return st.tuples(lead, st.lists(item, max_size=5), tail).map(lambda t: t[0] + [w for i in t[1] for w in i] + t[2])
+
+
+class Args(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.stage = common.Stage()
+        cls.base = folders.base_folder(cls.stage)
+        cls.opts = {}
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.stage.close()
+
+    def opts_of(self, name, argv, env):
+        if name not in self.opts:
+            self.opts[name] = options_of(argv, env, self.stage.root)
+        return self.opts[name]
+
+    def check(self, name, argv, words, env=None, long_run_ok=False):
+        """Runs argv + words (placeholders filled) in a fresh folder and checks the properties."""
+        where = self.stage.scratch()
+        paths = mutate.Paths(where, folders.copy_folder(self.base, os.path.join(where, "base")))
+        words = [paths.fill(w) for w in words]
+        env = env or self.stage.env()
+        before = snapshot(where, self.stage.records)
+        r = run(argv + words, cwd=where, env=env)
+        counted(name)
+        no_crash(r, long_run_ok)
+        no_canary(self.stage.root, r)
+        self.assertIn(r.rc, (0, 1), "exit %s:\n%s" % (r.rc, r.show()))
+        after = snapshot(where, self.stage.records)
+        if r.rc != 0 and not r.hung:
+            no_litter(before, after, r)
+        if r.rc != 0 and not r.out.strip() and not r.hung:
+            refusal_is_one_line(r)
+            unchanged(before, after, r)
+        return r
+
+    def command_args(self, data, name, prefix, positional, long_run_ok=False):
+        argv = command(name)
+        words = data.draw(arglists(self.opts_of(name, argv, self.stage.env()), positional), label="args")
+        self.check(name + "_args", argv, prefix + words, long_run_ok=long_run_ok)
+
+    @settings(max_examples=scale(20))
+    @given(st.data())
+    def test_run_args(self, data):
+        self.command_args(data, "umb-run", ["--bindir", self.stage.stub, "--budget", "3", "--run-limit", "5"], False, True)
+
+    @settings(max_examples=scale(16))
+    @given(st.data())
+    def test_compare_args(self, data):
+        self.command_args(data, "umb-compare", [], True)
+
+    @settings(max_examples=scale(16))
+    @given(st.data())
+    def test_findings_args(self, data):
+        self.command_args(data, "umb-findings", [], True)
+
+    @settings(max_examples=scale(6))
+    @given(st.data())
+    def test_plot_args(self, data):
+        self.command_args(data, "umb-plot", [], True)
+
+    @settings(max_examples=scale(16))
+    @given(st.data())
+    def test_tune_args(self, data):
+        self.command_args(data, "umb-tune", ["--bindir", self.stage.stub, "--budget", "5", "--run-limit", "5"], False, True)
+
+    def test_tune_nothing_to_try(self):
+        """The property's known case: umb-tune where no setting can be tried
+        (the stand-in MPI is none the catalogue knows) fails as a refusal."""
+        self.check("umb-tune_args", command("umb-tune"), ["--bindir", self.stage.stub, "--budget", "5"], long_run_ok=True)
+
+    @settings(max_examples=scale(8))
+    @given(st.lists(mutate.hostile(), max_size=4))
+    def test_suite_args(self, words):
+        """umb-suite passes its arguments to umb_latency (a stand-in here)."""
+        env = self.stage.env(UMB_BINDIR=self.stage.stub)
+        self.check("umb-suite_args", ["sh", os.path.join(common.SCRIPTS, "umb-suite")], words, env=env, long_run_ok=True)
+
+
+if __name__ == "__main__":
+    unittest.main()

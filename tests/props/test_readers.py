@@ -1,0 +1,148 @@
+"""Every reader over generated documents: a results folder umb-run wrote
+with one of its files (run.json, tune.json, a run's JSON Lines) mutated
+or replaced by a special file; the settings catalogue the same way. Each
+reader ends within the limit, without a traceback or an internal error;
+a failure is exit 1 and one line; a reader changes nothing."""
+import json
+import os
+import unittest
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import common
+import folders
+import mutate
+from common import command, counted, no_crash, refusal_is_one_line, run, scale, snapshot, unchanged
+
+
+class Readers(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.stage = common.Stage()
+        cls.base = folders.base_folder(cls.stage)
+        cls.valid = folders.copy_folder(cls.base, os.path.join(cls.stage.root, "valid"))
+        cls.files = folders.readable_files(cls.base)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.stage.close()
+
+    def mutated(self, data, only=None):
+        """A copy of the base folder with one file changed; returns the folder and what was done."""
+        where = folders.copy_folder(self.base, os.path.join(self.stage.scratch(), "res"))
+        name = data.draw(st.sampled_from(only or self.files), label="file")
+        with open(os.path.join(where, name), "rb") as f:
+            text = f.read()
+        change = data.draw(mutate.file_change(text, name.endswith(".jsonl")), label="change")
+        mutate.apply(os.path.join(where, name), change)
+        return where
+
+    def read_only(self, name, argv, folder, long_run_ok=False):
+        before = snapshot(folder)
+        r = run(argv, cwd=self.stage.scratch(), env=self.stage.env())
+        counted(name)
+        no_crash(r, long_run_ok)
+        refusal_is_one_line(r)
+        unchanged(before, snapshot(folder), r)
+        return r
+
+    @settings(max_examples=scale(16))
+    @given(st.data())
+    def test_findings_reads_any_folder(self, data):
+        d = self.mutated(data)
+        self.read_only("findings_reads_any_folder", command("umb-findings") + [d], d)
+
+    @settings(max_examples=scale(16))
+    @given(st.data())
+    def test_compare_reads_any_folder(self, data):
+        d = self.mutated(data)
+        self.read_only("compare_reads_any_folder", command("umb-compare") + [d, self.valid], d)
+
+    @settings(max_examples=scale(5))
+    @given(st.data())
+    def test_plot_reads_any_folder(self, data):
+        if run([common.PY, "-c", "import matplotlib"], cwd=self.stage.root).rc != 0:
+            self.skipTest("no matplotlib: umb-plot cannot run")
+        d = self.mutated(data)
+        out = os.path.join(self.stage.scratch(), "p.png")
+        self.read_only("plot_reads_any_folder", command("umb-plot") + [d, "--out", out], d)
+
+    @settings(max_examples=scale(12))
+    @given(st.data())
+    def test_tune_report_reads_any_folder(self, data):
+        d = self.mutated(data, only=data.draw(st.sampled_from([None, ["tune.json"]])))
+        self.read_only("tune_report_reads_any_folder", command("umb-tune") + ["--report", d], d)
+
+    @settings(max_examples=scale(12))
+    @given(st.data())
+    def test_append_refuses_cleanly(self, data):
+        """umb-run --append over a mutated folder: it adds a round, or refuses
+        in one line leaving the folder as it was."""
+        d = self.mutated(data)
+        before = snapshot(d)
+        r = run(command("umb-run") + ["--bindir", self.stage.stub, "--match", folders.MATCH, "--out", d, "--append",
+                                      "--run-limit", "5"], cwd=self.stage.scratch(), env=self.stage.env())
+        counted("append_refuses_cleanly")
+        no_crash(r)
+        self.assertIn(r.rc, (0, 1), r.show())
+        if r.rc != 0 and not r.out.strip():
+            refusal_is_one_line(r)
+            unchanged(before, snapshot(d), r)
+
+    @settings(max_examples=scale(16))
+    @given(st.data())
+    def test_catalogue_read_or_refused(self, data):
+        """umb-tune --catalogue FILE: the catalogue is read, or refused in one
+        line; --only with a name no catalogue has then stops it before any work."""
+        where = self.stage.scratch()
+        path = os.path.join(where, "settings.json")
+        with open(folders.CATALOGUE, "rb") as f:
+            text = f.read()
+        mutate.apply(path, ("bytes", text))
+        mutate.apply(path, data.draw(mutate.file_change(text, False), label="change"))
+        out = os.path.join(where, "out")
+        r = run(command("umb-tune") + ["--catalogue", path, "--only", "zz-no-such-setting", "--out", out], cwd=where,
+                env=self.stage.env())
+        counted("catalogue_read_or_refused")
+        no_crash(r)
+        self.assertEqual(r.rc, 1, r.show())
+        refusal_is_one_line(r)
+        self.assertFalse(os.path.exists(out), "a refused catalogue made --out:\n" + r.show())
+
+    @settings(max_examples=scale(12))
+    @given(st.data())
+    def test_build_record_read_or_refused(self, data):
+        """umb-run --build NAME=DIR reads DIR/umbench-build.json (configure
+        writes it): runs through its launcher, or refuses in one line
+        without making --out; its launcher is words, never a shell's."""
+        where = self.stage.scratch()
+        build = folders.copy_folder(self.stage.stub, os.path.join(where, "build"))
+        record = json.dumps({"umbench": "0.1.0", "mpicc": "mpicc", "mpiexec": self.stage.launcher, "cuda": "no"}).encode()
+        path = os.path.join(build, "umbench-build.json")
+        mutate.apply(path, ("bytes", record))
+        mutate.apply(path, data.draw(st.one_of(mutate.file_change(record, False), mutate.INJECTIONS_AS_LAUNCHER), label="change"))
+        out = os.path.join(where, "out")
+        before = snapshot(where)
+        r = run(command("umb-run") + ["--build", "b=" + build, "--match", folders.MATCH, "--out", out, "--run-limit", "5"],
+                cwd=where, env=self.stage.env())
+        counted("build_record_read_or_refused")
+        no_crash(r)
+        common.no_canary(where, r)
+        self.assertIn(r.rc, (0, 1), r.show())
+        if r.rc != 0 and not r.out.strip():
+            refusal_is_one_line(r)
+            unchanged(before, snapshot(where), r)
+
+    def test_valid_folder_is_read(self):
+        """The unchanged folder: every reader takes it (the properties' base case)."""
+        for argv in (["umb-findings", self.base], ["umb-compare", self.base, self.valid], ["umb-tune", "--report", self.base]):
+            r = run(command(argv[0]) + argv[1:], cwd=self.stage.scratch(), env=self.stage.env())
+            no_crash(r)
+            self.assertEqual(r.rc, 0, r.show())
+        with open(os.path.join(self.base, "run.json")) as f:
+            self.assertTrue(json.load(f)["runs"])
+
+
+if __name__ == "__main__":
+    unittest.main()

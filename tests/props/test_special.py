@@ -1,0 +1,71 @@
+"""Every file a reader opens, replaced by every kind of special file, for
+every reader: the whole table, not a sample (a class closed, not a case).
+A reader meets a FIFO, a folder, a link to /dev/zero or a link loop with
+one line or a skip, within seconds, and changes nothing."""
+import os
+import unittest
+
+import common
+import folders
+import mutate
+from common import command, counted, no_crash, refusal_is_one_line, run, snapshot, unchanged
+
+KINDS = ("fifo", "devzero", "loop", "dir")
+# Reading a special file takes no time: a reader that waits this long is blocked on it.
+QUICK = 10
+
+
+class Special(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.stage = common.Stage()
+        cls.base = folders.base_folder(cls.stage)
+        cls.valid = folders.copy_folder(cls.base, os.path.join(cls.stage.root, "valid"))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.stage.close()
+
+    def readers(self, d):
+        return {"umb-findings": [d], "umb-compare": [d, self.valid], "umb-tune --report": ["--report", d],
+                "umb-run --append": ["--bindir", self.stage.stub, "--match", folders.MATCH, "--out", d, "--append"]}
+
+    def table(self, files):
+        for name in files:
+            for kind in KINDS:
+                d = folders.copy_folder(self.base, os.path.join(self.stage.scratch(), "res"))
+                mutate.apply(os.path.join(d, name), ("special", kind))
+                for reader, args in self.readers(d).items():
+                    with self.subTest(file=name, kind=kind, reader=reader):
+                        before = snapshot(d)
+                        r = run(command(reader.split()[0]) + args, cwd=self.stage.scratch(), env=self.stage.env(), limit=QUICK)
+                        counted("special_files")
+                        no_crash(r)
+                        refusal_is_one_line(r)
+                        if reader != "umb-run --append" or (r.rc and not r.out.strip()):
+                            unchanged(before, snapshot(d), r)
+
+    def test_special_files(self):
+        """run.json, tune.json and a run's file, each as a FIFO, a link to
+        /dev/zero, a link loop and a folder, for every reader of a folder."""
+        jsonl = next(f for f in folders.readable_files(self.base) if f.endswith(".jsonl"))
+        self.table(["run.json", "tune.json", jsonl])
+
+    def test_special_catalogue(self):
+        """umb-tune --catalogue FILE, FILE a special file: one line, exit 1."""
+        for kind in KINDS:
+            where = self.stage.scratch()
+            path = os.path.join(where, "settings.json")
+            mutate.apply(path, ("special", kind))
+            with self.subTest(kind=kind):
+                r = run(command("umb-tune") + ["--catalogue", path, "--out", os.path.join(where, "out")], cwd=where,
+                        env=self.stage.env(), limit=QUICK)
+                counted("special_catalogue")
+                no_crash(r)
+                self.assertEqual(r.rc, 1, r.show())
+                refusal_is_one_line(r)
+                self.assertFalse(os.path.exists(os.path.join(where, "out")), "a refused catalogue made --out:\n" + r.show())
+
+
+if __name__ == "__main__":
+    unittest.main()

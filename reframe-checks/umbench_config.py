@@ -10,11 +10,24 @@
 # environment per MPI library (its cc, and the modules or PATH that bring
 # it in). UMBENCH_RUN_AS_ROOT=1 lets Open MPI run as root (containers, CI).
 import os
+import re
 import sys
 
+
+
+def env(name, default, pattern, accepted):
+    """One typed read of a variable: its value matches PATTERN (ASCII only:
+    str.isdigit() takes '\u00b2', which int() refuses), else one line and
+    exit 1, never a traceback through ReFrame's loader (docs/reframe.md)."""
+    value = os.environ.get(name, default)
+    if not re.fullmatch(pattern, value, re.ASCII):
+        sys.exit('umbench_config.py: %s=%r: expected %s' % (name, value, accepted))
+    return value
+
+
 ROOT_OK = {'OMPI_ALLOW_RUN_AS_ROOT': '1', 'OMPI_ALLOW_RUN_AS_ROOT_CONFIRM': '1'} \
-    if os.environ.get('UMBENCH_RUN_AS_ROOT') == '1' else {}
-PERFLOG = os.environ.get('UMBENCH_PERFLOG', 'perflogs')
+    if env('UMBENCH_RUN_AS_ROOT', '0', '[01]?', '1 (let Open MPI run as root) or 0') == '1' else {}
+PERFLOG = env('UMBENCH_PERFLOG', 'perflogs', r'[^\x00-\x1f]{1,4096}', 'a folder name, not empty')
 # More MPI libraries as environments of "local": UMBENCH_ENVIRONS="NAME=BINDIR
 # ..." makes an environment NAME per library, with BINDIR (its mpicc and
 # mpirun) first on PATH; e.g. ompi4-cuda=/opt/umb-stacks/ompi4-cuda/bin
@@ -25,10 +38,7 @@ BAD = [w for w in EXTRA if len(w) != 2 or not w[0] or ':' in w[1] or not os.path
 if BAD:  # one line and exit 1, not a traceback through ReFrame's loader
     sys.exit('umbench_config.py: UMBENCH_ENVIRONS: expected NAME=BINDIR with an mpicc in BINDIR and no ":" in it, got %r'
              % '='.join(BAD[0]))
-LOCAL_JOBS = os.environ.get('UMBENCH_LOCAL_JOBS', '1')
-if not LOCAL_JOBS.isdigit() or int(LOCAL_JOBS) < 1:
-    sys.exit('umbench_config.py: UMBENCH_LOCAL_JOBS: expected a number of jobs, 1 or more, got %r' % LOCAL_JOBS)
-LOCAL_JOBS = int(LOCAL_JOBS)
+LOCAL_JOBS = int(env('UMBENCH_LOCAL_JOBS', '1', '0*[1-9][0-9]{0,3}', 'a number of jobs from 1 to 9999'))
 LAUNCH_ENV = [[k, v] for k, v in ROOT_OK.items()] + [['OMPI_MCA_rmaps_base_oversubscribe', '1']]
 
 site_configuration = {

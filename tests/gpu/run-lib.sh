@@ -6,15 +6,12 @@
 
 step() { echo; echo "=== $* ($(date +%T))"; }
 
-# The registry's programs (programs.txt), never a list written here:
-# programs FAMILY [RANKS] prints their names.
-programs() { awk -v f="$1" -v r="${2:-}" '!/^[ \t]*(#|$)/ && $2 == f && (r == "" || $4 == r) { print $1 }' "$top/programs.txt"; }
-
-# The two-rank point-to-point programs with a window of messages (bandwidth).
-window_programs() {
-    local p
-    for p in $(programs pt2pt 2); do "$build/mpi/pt2pt/$p" --help 2>&1 | grep -q -- '-W' && echo "$p"; done
-}
+# The registry of programs (programs.txt) through its one shell reader,
+# never a list written here: programs FIELD=VALUE... [--path] prints their
+# names, window_programs BUILD the bandwidth ones (programs.sh).
+programs_txt=$top/programs.txt
+# shellcheck source=../../programs.sh
+. "$top/programs.sh"
 
 # make check, run after the stacks are built where a section needs them
 # (their builds and the checks would otherwise wait on each other).
@@ -88,7 +85,7 @@ stack_configs() {  # NAME STACK FLAGS, one per line
 # what --path costs; tests/gpu/path.sh through a CUDA-aware stack; and D D
 # and MD MD under MPS, where the two ranks share one context.
 why_runs() {  # NAME [PREFIX [PROGRAMS [PAIRS]]]: each program and pair with --path, JSON into $out/PREFIX-NAME-*.jsonl
-    local prog pair opts bufs dir rc prefix=${2:-why} progs=${3:-umb_latency umb_bw umb_bcast} pairs=${4:-D-D MD-MD MH-MH MD-MH}
+    local prog pair opts bufs dir rc prefix=${2:-why} progs=${3:-umb_latency umb_bw umb_bcast} pairs=${4:-D-D MD-MD MH-MH MD-MH}  # selection: the why page's three
     for prog in $progs; do for pair in $pairs; do
         pair=${pair//-/ }
         case $prog in

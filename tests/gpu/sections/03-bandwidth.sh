@@ -8,7 +8,7 @@ step "memcpy: the bound for a shared-memory copy"
 
 step "umb_bw and umb_bibw, every buffer pair, 4 MiB, ob1 (OMB defaults: window 64, 20 iterations)"
 : >"$out/bw4m.jsonl"
-for prog in $(window_programs); do for a in H P D MH MD; do for b in H P D MH MD; do
+for prog in $(window_programs "$build"); do for a in H P D MH MD; do for b in H P D MH MD; do
     for c in "" "-c"; do
         timeout 120 mpirun -np 2 $ob1 "$pt2pt/$prog" -m 4M:4M $c -i $([ -n "$c" ] && echo 3 || echo 20) \
             --format json --timeout 60 $a $b >"$out/one.jsonl" 2>>"$out/bw4m.err"

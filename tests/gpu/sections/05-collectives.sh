@@ -24,7 +24,7 @@ done
 other_collectives() {
 coll=$build/mpi/collective
 step "the other collectives, 2 ranks, --buffer MD, -c"
-for prog in $(programs collective | grep -v '^umb_bcast$'); do
+for prog in $(programs family=collective | grep -v '^umb_bcast$'); do
     timeout 120 mpirun -np 2 $ob1 "$coll/$prog" -m 4:1M -i 50 -x 5 -c --timeout 60 --buffer MD >"$out/$prog-2-MD.txt" 2>&1
     echo "$prog (exit $?): $(grep -E '^(8|65536|1048576) ' "$out/$prog-2-MD.txt" | tr -s ' ' | tr '\n' ';')"
 done

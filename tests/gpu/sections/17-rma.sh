@@ -9,11 +9,13 @@
 # of the machine's 4.1.6 makes no window). A refusal is a row of its own.
 section_rma() {
 stacks_setup || echo "one-sided: the machine's Open MPI only"
+local rma  # the registry's one-sided programs
+rma=$(programs family=rma | paste -sd ' ')
 step "one-sided: put/get latency and put bandwidth over H D MD MH windows, --path, every configuration"
 while IFS='|' read -r name stack flags; do
     [ "$stack" = system ] || [ -x "/tmp/umb-stack-$stack/mpi/rma/umb_put_latency" ] || continue
     case $flags in *"pml ucx"*) flags="$flags --mca osc ucx" ;; esac
-    with_stack "$name" "$stack" "$flags" bash -c "$(declare -f why_runs); out='$out'; why_runs $name rma 'umb_put_latency umb_get_latency umb_put_bw' 'H-H D-D MD-MD MH-MH'"
+    with_stack "$name" "$stack" "$flags" bash -c "$(declare -f why_runs); out='$out'; why_runs $name rma '$rma' 'H-H D-D MD-MD MH-MH'"
     # OMB's other synchronisations on managed windows, where the default made one.
     grep -q '"type":"result"' "$out/rma-$name-umb_put_latency-MD-MD.jsonl" 2>/dev/null || continue
     for s in flush_local lock lock_all fence pscw; do

@@ -40,7 +40,7 @@ mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
 if timeout 30 nvidia-cuda-mps-control -d; then
     for cfg in "ompi5-wheel-ucx|ompi5-wheel|$ucx" "ompi4-cuda-ucx|ompi4-cuda|$ucx"; do
         IFS='|' read -r name stack flags <<<"$cfg"
-        with_stack "$name" "$stack" "$flags" bash -c "$(declare -f why_runs); out='$out'; why_runs $name whymps 'umb_latency umb_bw' 'D-D MD-MD'"
+        with_stack "$name" "$stack" "$flags" bash -c "$(declare -f why_runs); out='$out'; why_runs $name whymps 'umb_latency umb_bw' 'D-D MD-MD'"  # selection: as the why page
     done
     echo quit | timeout 60 nvidia-cuda-mps-control; sleep 2
     pgrep -f nvidia-cuda-mps >/dev/null && echo "MPS still running" || echo "MPS stopped"

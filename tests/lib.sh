@@ -5,18 +5,17 @@ set -u
 : "${top_srcdir:?run through make check}"
 MPIEXEC=${MPIEXEC:-mpirun}
 PT2PT=$top_builddir/mpi/pt2pt
-# The registry's lines (programs.txt), comments and blank lines left out:
-# name family dir ranks needs sources.
-registry() {
-    awk '!/^[ \t]*(#|$)/' "$top_srcdir/programs.txt"
-}
+# The registry (programs.txt), through its one shell reader: registry,
+# programs FIELD=VALUE... [--path] and window_programs BUILD (programs.sh).
+programs_txt=$top_srcdir/programs.txt
+. "$top_srcdir/programs.sh"
 # The MPI programs of the registry, as DIR/NAME under the build.
 mpi_programs() {
-    registry | awk '$5 == "mpi" { print $3 "/" $1 }'
+    programs needs=mpi --path
 }
 # programs_of FAMILY...: the registry's programs of those families, as DIR/NAME.
 programs_of() {
-    registry | awk -v want=" $* " 'index(want, " " $2 " ") { print $3 "/" $1 }'
+    programs family="$(echo "$*" | tr ' ' ',')" --path
 }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # The source tree may be read-only (make distcheck): no __pycache__ in it.

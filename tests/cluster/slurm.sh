@@ -127,7 +127,7 @@ echo "a rank stopped on n2: the job ended in $took s (exit $rc): $(grep -m1 'no 
 # it expects (umb-run beside the programs), host buffers.
 inst=$tmp/inst; mkdir "$inst"
 ln -s "$top_srcdir/scripts/umb-run" "$inst/umb-run"
-for p in "$PT2PT"/umb_* "$COLL"/umb_*; do
+for p in $(programs needs=mpi --path | sed "s|^|$top_builddir/|"); do
     [ -x "$p" ] && ln -s "$p" "$inst/$(basename "$p")"
 done
 for layout in one-node two-nodes per-gpu; do

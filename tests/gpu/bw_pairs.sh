@@ -9,7 +9,10 @@ run_mpi 2 "$PT2PT/umb_bw" -m 1:1 -i 1 -x 0 -W 1 MD MD
 expect_rc 0 "probe MD MD"
 aware=$(sed -n 's/^# CUDA-aware MPI: \([a-z]*\).*/\1/p' "$tmp/out")
 
-for prog in umb_bw umb_bibw; do
+# The registry's bandwidth programs (two ranks, a window: umb_bw, umb_bibw).
+progs=$(window_programs "$top_builddir")
+[ -n "$progs" ] || fail "programs.txt lists no two-rank point-to-point program with a window (-W)"
+for prog in $progs; do
     for a in H P D MH MD; do
         for b in H P D MH MD; do
             run_mpi 2 "$PT2PT/$prog" -m 1:256K -i 4 -x 1 -W 16 -c -f --format json --timeout 120 "$a" "$b"
@@ -23,10 +26,15 @@ for prog in umb_bw umb_bibw; do
     done
     echo "$prog: every pair validated (D refused: MPI CUDA-aware = $aware)"
 done
-for extra in "" "--place once" "--place-with prefetch"; do
-    run_mpi 4 "$PT2PT/umb_mbw_mr" -m 1:64K -i 4 -x 1 -W 8 -c --format json --timeout 120 $extra MD MH
-    expect_rc 0 "umb_mbw_mr MD MH $extra"
-    must_judge validated "$tmp/out" 17
+# The programs of pairs (umb_mbw_mr).
+pairs=$(programs family=pt2pt ranks=even)
+[ -n "$pairs" ] || fail "programs.txt lists no point-to-point program of pairs"
+for prog in $pairs; do
+    for extra in "" "--place once" "--place-with prefetch"; do
+        run_mpi 4 "$PT2PT/$prog" -m 1:64K -i 4 -x 1 -W 8 -c --format json --timeout 120 $extra MD MH
+        expect_rc 0 "$prog MD MH $extra"
+        must_judge validated "$tmp/out" 17
+    done
+    echo "$prog MD MH, 2 pairs: validated"
 done
-echo "umb_mbw_mr MD MH, 2 pairs: validated"
 exit 0

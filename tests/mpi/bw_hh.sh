@@ -6,7 +6,7 @@
 . "$top_srcdir/tests/lib.sh"
 
 n=0
-for path in $(registry | awk '$2 == "pt2pt" && $4 == 2 { print $3 "/" $1 }'); do
+for path in $(programs family=pt2pt ranks=2 --path); do
     prog=${path##*/}
     run_mpi 2 "$PT2PT/$prog" -m 1:64K -i 20 -x 2 --timeout 60
     expect_rc 0 "$prog H H"
@@ -41,7 +41,7 @@ done
 
 [ "$n" -ge 2 ] || fail "programs.txt lists $n two-rank bandwidth programs (umb_bw, umb_bibw)"
 
-pairs=$(registry | awk '$2 == "pt2pt" && $4 == "even" { print $1 }')
+pairs=$(programs family=pt2pt ranks=even)
 [ -n "$pairs" ] || fail "programs.txt lists no point-to-point program of pairs"
 for prog in $pairs; do for np in 2 4; do
     run_mpi $np "$PT2PT/$prog" -m 1:4K -i 10 -x 2 -f -c --timeout 60

@@ -10,7 +10,7 @@ command -v bash >/dev/null || skip "bash not found"
 # An install tree as the scripts expect: umb-run beside the programs.
 inst=$tmp/inst; mkdir "$inst" "$tmp/bin"
 ln -s "$top_srcdir/scripts/umb-run" "$inst/umb-run"
-for p in "$PT2PT"/umb_* "$top_builddir"/mpi/collective/umb_*; do
+for p in $(programs needs=mpi --path | sed "s|^|$top_builddir/|"); do
     [ -x "$p" ] && ln -s "$p" "$inst/$(basename "$p")"
 done
 # Ranks: -n N, --ntasks=N, or --nrs N x --tasks_per_rs N; the program is

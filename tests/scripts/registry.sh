@@ -39,4 +39,34 @@ printf 'umb_x pt2pt mpi/pt2pt 3 mpi -\n' >"$tmp/bad.txt"
 rc=0; sh "$top_srcdir/programs-am.sh" "$tmp/bad.txt" >/dev/null 2>"$tmp/err" || rc=$?
 [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -qF "$tmp/bad.txt:1: ranks 3: not 1, 2, even or any" "$tmp/err" \
     || { cat "$tmp/err"; fail "programs-am.sh on a bad ranks column (exit $rc)"; }
+# One reader of programs.txt per language: programs.sh for the shell (the
+# build, the tests, the GPU run), scripts/umbench/programs.py for Python. No
+# other shell file reads the file itself, and none writes a program list or
+# a folder glob of programs by hand: a list is a query of the registry, so a
+# new program is in every list that is of its kind. A few programs chosen
+# by name (e.g. the results page's picks) say so: "# selection:" and why.
+names=$(programs | paste -sd '|' -)
+(cd "$top_srcdir" && git ls-files 2>/dev/null || find . -type f | sed 's|^\./||') >"$tmp/all"
+grep -E '^(tests|scripts|\.ci|reframe-checks)/|^[^/]*\.sh$|^tests/gpu/run-' "$tmp/all" | grep -v -E '^tests/data/|\.(py|md|txt|json|c|h|cu|in|png)$' \
+    | grep -v -x -E 'programs\.sh|tests/scripts/registry\.sh' | sort -u >"$tmp/shell"
+[ "$(wc -l <"$tmp/shell")" -ge 20 ] || fail "found $(wc -l <"$tmp/shell") shell files to check"
+: >"$tmp/hand"
+while read -r f; do
+    [ -f "$top_srcdir/$f" ] || continue
+    grep -nE '^[^#]*(awk|sed|grep|cat|read|<).*/programs\.txt"?( *$| *[|;)<])' "$top_srcdir/$f" | sed "s|^|$f: reads programs.txt: |" >>"$tmp/hand"
+    grep -nE "^[^#]*\\b($names)\\b +\\b($names)\\b" "$top_srcdir/$f" | grep -v '# selection:' | sed "s|^|$f: a list by hand: |" >>"$tmp/hand"
+    grep -nE '^[^#]*/umb_\*([" ;)]|$)' "$top_srcdir/$f" | sed "s|^|$f: a folder glob: |" >>"$tmp/hand"
+done <"$tmp/shell"
+[ ! -s "$tmp/hand" ] || { cat "$tmp/hand"; fail "programs written by hand, or programs.txt read outside programs.sh (above)"; }
+# The reader's queries: every field, several values, DIR/NAME, a refusal.
+[ "$(programs family=rma ranks=2 needs=mpi | paste -sd ' ' -)" = "$(registry | awk '$2 == "rma" { print $1 }' | paste -sd ' ' -)" ] \
+    || fail "programs family=rma ranks=2 needs=mpi: $(programs family=rma ranks=2 needs=mpi)"
+[ "$(programs name=umb_bw,umb_bcast --path | paste -sd ' ' -)" = "mpi/pt2pt/umb_bw mpi/collective/umb_bcast" ] \
+    || fail "programs name=umb_bw,umb_bcast --path: $(programs name=umb_bw,umb_bcast --path)"
+[ "$(programs family=driver | wc -l)" -ge 3 ] && [ -z "$(programs family=driver needs=mpi)" ] || fail "programs family=driver (needs=mpi)"
+rc=0; programs famly=rma >"$tmp/o" 2>"$tmp/e" || rc=$?
+[ $rc -eq 1 ] && [ ! -s "$tmp/o" ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && grep -qF 'famly=rma: expected FIELD=VALUE' "$tmp/e" \
+    || { cat "$tmp/e"; fail "programs famly=rma: exit $rc, not one line naming it"; }
+[ "$(window_programs "$top_builddir" | paste -sd ' ' -)" = "umb_bw umb_bibw" ] \
+    || fail "window_programs: $(window_programs "$top_builddir")"
 exit 0

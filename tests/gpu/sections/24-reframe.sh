@@ -1,0 +1,30 @@
+#   reframe: the ReFrame library's checks (host and GPU) on "local", the machine's Open MPI and ompi4-cuda
+#            as environments (.carry/reframe: the reframe-hpc wheels, docs/reframe.md)
+# shellcheck shell=bash
+
+# Issue 35 on a GPU: the ReFrame library's host and GPU checks on "local",
+# in each environment: the machine's Open MPI, and ompi4-cuda where the
+# stacks are carried (UMBENCH_ENVIRONS). ReFrame comes as wheels in
+# .carry/reframe (docs/reframe.md), unpacked with zipfile: no pip, no network.
+section_reframe() {
+stacks_setup || echo "reframe: the machine's Open MPI only"
+step "ReFrame: the library's checks on this machine, every environment"
+local whl=$top/.carry/reframe rf=/tmp/umb-rf w
+ls "$whl"/reframe_hpc-*.whl >/dev/null 2>&1 || { echo "no $whl/reframe_hpc-*.whl: carry them (docs/reframe.md)"; status=1; return; }
+rm -rf "$rf" && mkdir -p "$rf/site"
+for w in "$whl"/*.whl; do python3 -m zipfile -e "$w" "$rf/site" || { echo "unpack $w failed"; status=1; return; }; done
+printf '#!/bin/sh\nPYTHONPATH=%s exec python3 -c "import sys; sys.argv[0] = \\"reframe\\"; from reframe.frontend.cli import main; main()" "$@"\n' \
+    "$rf/site" >"$rf/reframe" && chmod +x "$rf/reframe"
+"$rf/reframe" --version || { status=1; return; }
+local environs=""
+[ -x /opt/umb-stacks/ompi4-cuda/bin/mpicc ] && environs="ompi4-cuda=/opt/umb-stacks/ompi4-cuda/bin"
+# The checks at once (UMB_RF_JOBS, default 8): their figures are not what this run is for.
+( cd "$rf" && UMBENCH_RUN_AS_ROOT=1 UMBENCH_ENVIRONS=$environs UMBENCH_PERFLOG="$rf/perflogs" UMBENCH_LOCAL_JOBS=${UMB_RF_JOBS:-8} \
+    timeout ${UMB_RF_LIMIT:-1200} "$rf/reframe" \
+    -C "$top/reframe-checks/umbench_config.py" -c "$top/reframe-checks/umbench_checks.py" --prefix "$rf" --nocolor \
+    --system local -S umbench_build.cuda_arch=90 -S umbench_build.build_jobs=16 -S options=-i,${UMB_RF_ITERS:-200},-x,20 -r ) \
+    >"$out/reframe.log" 2>&1 || status=1
+grep -E "^\[ *(OK|FAIL|SKIP) |Ran |PASSED|FAILED" "$out/reframe.log" | tail -150
+tar -czf "$out/reframe-perflogs.tar.gz" -C "$rf" perflogs reframe.out 2>/dev/null
+head -3 "$rf"/perflogs/local/default/umbench_pt2pt.log 2>/dev/null
+}

@@ -1,0 +1,90 @@
+#!/bin/sh
+# tests/gpu/run-all without a GPU: its files parse and keep their size, -h
+# names every section there is, and the dispatch reaches each section by
+# its name. The machine is stubbed (nvidia-smi, mpirun, nvcc, make,
+# autogen.sh, configure log what they are asked); each section function is
+# replaced by one that says it was reached, so nothing is measured.
+. "$top_srcdir/tests/lib.sh"
+command -v bash >/dev/null || skip "bash not found"
+gpu=$top_srcdir/tests/gpu
+files="$gpu/run-all $gpu/run-lib.sh $gpu/run-node $(ls "$gpu"/sections/*.sh 2>/dev/null)"
+
+# Every file parses, and none is over 300 lines (issue 50: a file of a kept
+# size, read whole).
+for f in $files; do
+    [ -f "$f" ] || fail "$f: missing"
+    bash -n "$f" || fail "$f: bash -n"
+    n=$(wc -l <"$f")
+    [ "$n" -le 300 ] || fail "$f: $n lines, over 300"
+done
+
+# A copy of the run in a top of its own: the real files, the stubs, and the
+# sections replaced (after run-node, the last file run-all sources).
+fake=$tmp/top; mkdir -p "$fake/tests" "$tmp/bin" "$tmp/build"
+cp -R "$gpu" "$fake/tests/gpu"
+cp "$top_srcdir/programs.txt" "$fake/"
+[ ! -f "$top_srcdir/programs.sh" ] || cp "$top_srcdir/programs.sh" "$fake/"
+cat >>"$fake/tests/gpu/run-node" <<'EOF'
+for f in $(declare -F | sed -n 's/^declare -f \(section_.*\)/\1/p'); do
+    eval "$f() { echo \"reached $f\"; }"
+done
+EOF
+log=$tmp/stub.log
+for c in nvidia-smi mpirun nvcc make; do
+    cat >"$tmp/bin/$c" <<EOF
+#!/bin/sh
+echo "$c \$* [in \$PWD] [record \${UMB_GPU_RECORD:-}]" >>"$log"
+case "$c \$*" in
+"nvidia-smi -L") echo "GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-0)" ;;
+"nvidia-smi --query-gpu"*) echo "NVIDIA H100 80GB HBM3" ;;
+"make"*check*) echo "PASS: tests/stub.sh" ;;
+esac
+exit 0
+EOF
+done
+printf '#!/bin/sh\necho "autogen [in $PWD]" >>"%s"\n' "$log" >"$fake/autogen.sh"
+printf '#!/bin/sh\necho "configure $* [in $PWD]" >>"%s"\n' "$log" >"$fake/configure"
+chmod +x "$tmp/bin/"* "$fake/autogen.sh" "$fake/configure"
+run_all() {
+    rc=0
+    env PATH="$tmp/bin:$PATH" UMB_GPU_BUILD="$tmp/build" ${run_env:-} timeout 60 bash "$fake/tests/gpu/run-all" "$@" \
+        </dev/null >"$tmp/out" 2>"$tmp/err" || rc=$?
+}
+
+# -h names every section function of the files, and nothing else as one.
+bash "$gpu/run-all" -h >"$tmp/help" || fail "run-all -h: exit status"
+grep -q '^  check: ' "$tmp/help" || fail "run-all -h does not list check"
+(cd "$fake/tests/gpu" && cat run-lib.sh sections/*.sh run-node) | sed -n 's/^section_\([a-z]*\)().*/\1/p' | sort >"$tmp/defined"
+[ "$(wc -l <"$tmp/defined")" -ge 30 ] || fail "fewer than 30 sections defined: $(cat "$tmp/defined")"
+for s in $(cat "$tmp/defined"); do
+    grep -q -E "(^|[ ,])$s([:,]| and )" "$tmp/help" || fail "run-all -h does not name the section $s"
+done
+
+# check: the machine, the build (autogen, configure for sm_90, make) and
+# make check, recorded under OUTDIR/recorded/h100x1; no section.
+run_all "$tmp/o1" check
+[ "$rc" -eq 0 ] || { cat "$tmp/out" "$tmp/err"; fail "run-all OUT check: exit $rc"; }
+for want in "autogen [in $fake]" "configure --with-cuda-arch=90 [in $tmp/build]" "make -j16 [in $tmp/build] [record ]" \
+            "make -j6 check [in $tmp/build] [record $tmp/o1/recorded/h100x1]"; do
+    grep -q -x -F "$want" "$log" || { cat "$log"; fail "run-all OUT check did not run: $want"; }
+done
+grep -q '^PASS: tests/stub.sh' "$tmp/out" || fail "run-all OUT check did not show make check's results"
+for f in machine.txt build.log check.log; do [ -f "$tmp/o1/$f" ] || fail "run-all OUT check wrote no $f"; done
+! grep -q '^reached' "$tmp/out" || fail "run-all OUT check ran a section: $(grep '^reached' "$tmp/out")"
+
+# Every section, by name, in the order asked: each reached once.
+mkdir -p "$tmp/build/mpi/pt2pt" && touch "$tmp/build/mpi/pt2pt/umb_latency" && chmod +x "$tmp/build/mpi/pt2pt/umb_latency"
+: >"$log"
+run_env="UMB_GPU_REUSE=1 UMB_GPU_TESTS=none"
+run_all "$tmp/o2" $(cat "$tmp/defined") check
+sed -n 's/^reached section_//p' "$tmp/out" >"$tmp/reached"
+cmp -s "$tmp/defined" "$tmp/reached" || { diff "$tmp/defined" "$tmp/reached"; fail "the dispatch did not reach each section once, in order"; }
+grep -q '^reusing ' "$tmp/out" || fail "UMB_GPU_REUSE=1 did not keep the build"
+! grep -q '^autogen' "$log" || fail "a kept build (UMB_GPU_REUSE=1) ran autogen.sh"
+
+# A misspelt section: refused with the names there are, exit 1, none run.
+run_all "$tmp/o3" latency latncy
+[ "$rc" -eq 1 ] || fail "run-all OUT latncy: exit $rc, expected 1"
+grep -q 'run-all: unknown section latncy (check .*latency' "$tmp/out" || { cat "$tmp/out"; fail "misspelt section: no message naming it"; }
+! grep -q '^reached' "$tmp/out" || fail "misspelt section: a section ran anyway"
+echo "run-all: $(wc -l <"$tmp/defined") sections reached by name; check builds and runs make check"

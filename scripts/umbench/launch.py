@@ -2,7 +2,6 @@
 stdout to a file, stopped at a time limit or when the user asks."""
 import contextlib
 import functools
-import json
 import os
 import re
 import shlex
@@ -12,9 +11,8 @@ import subprocess
 import tempfile
 import time
 
-from . import programs
+from . import programs, schema
 from .cli import Fail
-from .manifest import read_bytes
 
 # After SIGTERM, a launcher gets this long to end its ranks before SIGKILL
 # reaches every process of its group: a run is gone within 5 s of its
@@ -110,14 +108,10 @@ def read_build(name, folder):
     configure): its launcher and compiler."""
     path = os.path.join(folder, "umbench-build.json")
     try:
-        b = json.loads(read_bytes(path).decode("utf-8"))
-    except OSError as e:
-        raise Fail("--build %s=%s: no umbench-build.json there (%s): not a configured umbench build folder"
-                   % (name, folder, e.strerror or e))
-    except (ValueError, RecursionError) as e:
-        raise Fail("--build %s=%s: %s is not JSON (%s)" % (name, folder, path, e))
-    if not isinstance(b, dict) or not isinstance(b.get("mpiexec"), str) or not b["mpiexec"].strip():
-        raise Fail("--build %s=%s: %s names no launcher (\"mpiexec\")" % (name, folder, path))
+        b = schema.load(path, "build", "--build %s=%s: %s" % (name, folder, path), "configure's umbench-build.json")
+    except schema.Missing:
+        raise Fail("--build %s=%s: no umbench-build.json there (No such file or directory): not a configured umbench build folder"
+                   % (name, folder))
     return dict(b, dir=os.path.abspath(folder))
 
 

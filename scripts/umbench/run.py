@@ -55,7 +55,7 @@ import socket
 import sys
 import time
 
-from . import cli, configs, findings, launch, results, rounds, sets
+from . import cli, configs, findings, launch, results, rounds, schema, sets
 
 ENV_PREFIXES = ("OMPI_MCA_", "UCX_", "MPIR_CVAR_", "MV2_", "I_MPI_", "FI_", "SLURM_", "LSB_", "CUDA_VISIBLE_DEVICES")
 
@@ -85,9 +85,10 @@ def options(argv):
         hint = " (did you mean --set %s?)" % stray[0] if stray[0] in sets.NAMES else "; benchmark options go after --"
         raise cli.Fail("unknown argument '%s'%s" % (stray[0], hint))
     a.extra = extra
-    a.np = cli.count(a.np, "--np", 2)
+    # The bounds are run.json's (its schema): a run its readers would refuse is not started.
+    a.np = cli.count(a.np, "--np", 2, schema.bound("run", "np")[1])
     a.precision = cli.percent(a.precision, "--precision", 0, 1, low_open=True) if a.precision else None
-    a.rounds = cli.count(a.rounds, "--rounds") if a.rounds is not None else 20 if a.precision else 1
+    a.rounds = cli.count(a.rounds, "--rounds", 1, schema.bound("run", "rounds")[1]) if a.rounds is not None else 20 if a.precision else 1
     a.budget = cli.seconds(a.budget, "--budget") if a.budget is not None else None
     a.run_limit = cli.seconds(a.run_limit, "--run-limit") if a.run_limit is not None else None
     a.want = cli.regex(a.match)

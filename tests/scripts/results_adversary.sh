@@ -142,7 +142,7 @@ done
 one_line 1 "--report $tmp/a: no tune.json of an earlier search there" $PYTHON3 "$S/umb-tune" --report "$tmp/a"
 for text in '[]' '{"tried": 5, "refused": []}' '{"tried": [{"name": "x"}], "refused": []}' '{"tried": [], "refused": [], "rounds": "x"}'; do
     cp -r "$tmp/a" "$tmp/t" && printf '%s' "$text" >"$tmp/t/tune.json"
-    one_line 1 "--report $tmp/t: $tmp/t/tune.json is not umb-tune's" $PYTHON3 "$S/umb-tune" --report "$tmp/t"
+    one_line 1 "--report $tmp/t: $tmp/t/tune.json: not umb-tune's tune.json: " $PYTHON3 "$S/umb-tune" --report "$tmp/t"
     rm -rf "$tmp/t"
 done
 printf '\377' >"$tmp/cat.json"

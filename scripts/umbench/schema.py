@@ -164,7 +164,7 @@ def lines(path, kind="result"):
         try:
             o = parse(raw)
         except ValueError as e:
-            bad.append((n, "not JSON (%s)" % e if str(e) != "not UTF-8" else "not UTF-8", None))
+            bad.append((n, "not JSON (%s)" % e if str(e) != "not UTF-8" else "not UTF-8", _kind(raw)))
             continue
         why = problem(o, kind)
         if why:
@@ -172,6 +172,16 @@ def lines(path, kind="result"):
         else:
             good.append((n, o))
     return good, bad
+
+
+def _kind(raw):
+    """The "type" of a line refused as JSON only for a NaN or an infinity in
+    it (a result that is not one, not a stray line), else None."""
+    try:
+        o = json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError):
+        return None
+    return o.get("type") if isinstance(o, dict) else None
 
 
 def check(data, kind, path, what=None):

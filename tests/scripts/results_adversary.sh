@@ -118,7 +118,7 @@ f=$(ls "$tmp/bad"/umb_latency-H-H*.jsonl | head -1)
   echo '{"type": "result", "program": "umb_latency", "buffers": "H H", "size": "8", "avg_latency_us": 1}'; echo '{"no": "type"}'; } >"$tmp/lines"
 sed -i "1r $tmp/lines" "$f"
 $CMP "$tmp/bad" "$tmp/a" >"$tmp/o" 2>&1 || { cat "$tmp/o"; fail "umb-compare with bad lines: exit"; }
-grep -q "^# umb-compare: skipped [0-9]* bad lines or files (first: $f:2: not a JSON object with a \"type\")" "$tmp/o" \
+grep -q "^# umb-compare: skipped [0-9]* bad lines or files (first: $f:2: the top must be an object, found \[1, 2\])" "$tmp/o" \
     && grep -q "^8  *\[1\]" "$tmp/o" && ! grep -q Traceback "$tmp/o" || { cat "$tmp/o"; fail "umb-compare: bad lines not named and counted"; }
 n=$(sed -n 's/^# umb-compare: skipped \([0-9]*\) .*/\1/p' "$tmp/o")
 [ "$n" -ge 6 ] || { cat "$tmp/o"; fail "umb-compare: $n bad lines counted, expected 6 or more"; }

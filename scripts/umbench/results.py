@@ -248,31 +248,26 @@ class Writer:
     def end_file(self, name, line):
         """umb-run's "run" line, last in the file: its round, configuration,
         status, and whether it finished (readers count only those)."""
-        path, line = self.path(name), dict(line, type="run")
-        schema.check(line, "result", path, "a run line its readers take")
+        path = self.path(name)
+        text = schema.dumps(dict(line, type="run"), "result", path, "a run line its readers take")
         try:
             with open(path, "a") as f:
-                f.write(json.dumps(line) + "\n")
+                f.write(text + "\n")
         except OSError as e:
             raise Fail("%s: cannot write it (%s); %s keeps the runs it listed before" % (
                 path, e.strerror or e, self.path(MANIFEST)))
 
     def save(self, manifest):
-        write_whole(self.path(MANIFEST), manifest, "; it keeps the runs it listed before", kind="run")
+        write_whole(self.path(MANIFEST), manifest, "run", "; it keeps the runs it listed before")
         self.manifest = manifest
 
 
-def write_whole(path, data, kept="", kind=None):
+def write_whole(path, data, kind, kept=""):
     """A JSON file, whole or not at all: a temporary file, synced, then a
     rename over the old one (run.json, tune.json). `kept` ends the message
     when it cannot be written. It must be a valid KIND first (its readers'
-    schema): what they would refuse is not written."""
-    if kind:
-        schema.check(data, kind, path)
-    try:
-        text = json.dumps(data, indent=1, allow_nan=False) + "\n"
-    except ValueError as e:  # NaN or infinity: no reader would take it
-        raise Fail("%s: not written: %s" % (path, e))
+    schema): what they would refuse is not written (schema.dumps)."""
+    text = schema.dumps(data, kind, path, indent=1) + "\n"
     tmp = os.path.join(os.path.dirname(path), ".%s.%d.tmp" % (os.path.basename(path), os.getpid()))
     try:
         with open(tmp, "w") as f:

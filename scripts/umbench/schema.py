@@ -184,10 +184,15 @@ def _kind(raw):
     return o.get("type") if isinstance(o, dict) else None
 
 
-def check(data, kind, path, what=None):
-    """A writer's check: what it is about to write to PATH is a valid KIND,
-    else one line (a bug or a bound an option let through) and nothing
-    written."""
-    why = problem(data, kind)
+def dumps(data, kind, path, what=None, indent=None):
+    """A writer's JSON text of data, once it is a valid KIND as its readers
+    will parse it (tuples as lists; NaN and infinities refused), else one
+    line (a bug, or a bound an option let through) and nothing to write."""
+    try:
+        text = json.dumps(data, indent=indent, allow_nan=False)
+    except ValueError as e:
+        raise Fail("%s: not written: %s" % (path, e))
+    why = problem(json.loads(text), kind)
     if why:
         raise Fail("%s: not written: it would not be %s: %s" % (path, what or "a %s file" % kind, why))
+    return text

@@ -26,7 +26,7 @@ def read(folder, min_effect=None):
 
 
 def save(folder, data):
-    results.write_whole(os.path.join(folder, TUNE), data, kind="tune")
+    results.write_whole(os.path.join(folder, TUNE), data, "tune")
 
 
 def run_state(folder):

@@ -219,7 +219,7 @@ fi
 one_line 1 "--run-limit inf: expected a finite number of seconds" $RUN --run-limit inf --out "$tmp/x" $Q
 one_line 1 "--run-limit nan: expected a finite number of seconds" $RUN --run-limit nan --out "$tmp/x" $Q
 one_line 1 "--budget -1: expected a finite number of seconds" $RUN --budget -1 --out "$tmp/x" $Q
-one_line 1 "--np x: expected a whole number of at least 2" $RUN --np x --out "$tmp/x" $Q
+one_line 1 "--np x: expected a whole number from 2 to 1000000" $RUN --np x --out "$tmp/x" $Q
 one_line 1 "--precision nan%" $RUN --precision nan% --out "$tmp/x" $Q
 one_line 1 "--config a:=1: '' is not an environment variable's name" $RUN --config a:=1 --out "$tmp/x" $Q
 one_line 1 "cannot be split into words" $RUN --config "a::--x 'y" --out "$tmp/x" $Q

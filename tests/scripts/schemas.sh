@@ -127,7 +127,7 @@ for kind, data in (("run", {"runs": [{"file": "x.jsonl", "program": "p", "buffer
                    ("tune", {"tried": [], "refused": [], "rounds": 2.5}), ("run", {"elapsed_s": float("nan")})):
     path = os.path.join(sys.argv[2], kind + ".json")
     try:
-        results.write_whole(path, data, kind=kind)
+        results.write_whole(path, data, kind)
         raise AssertionError("written: %r" % data)
     except cli.Fail as e:
         assert "not written" in str(e), e

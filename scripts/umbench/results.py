@@ -150,9 +150,9 @@ class Side:
         self.folder, self.config, self.runs, self.manifest = folder, config, runs, manifest or {}
         cfg = next((c for c in self.manifest.get("configs", []) if c["name"] == config), None)
         lib = (cfg or {}).get("mpi_library") or self.manifest.get("mpi_library") or ""
-        self.lib = lib.split(",")[0] if isinstance(lib, str) else ""
-        aware = self.manifest.get("cuda_aware")
-        if isinstance(aware, dict) and aware.get("verdict") and not (cfg or {}).get("build"):
+        self.lib = lib.split(",")[0]  # run.json's schema: strings or null
+        aware = self.manifest.get("cuda_aware") or {}
+        if aware.get("verdict") and not (cfg or {}).get("build"):
             self.lib += ", CUDA-aware: %s" % aware["verdict"]
         # Two configurations with the same settings (and build) are an A/A pair.
         self.settings = (folder, sorted(cfg.get("env", {}).items()), cfg.get("launcher_flags", []),

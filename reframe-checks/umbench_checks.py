@@ -213,7 +213,7 @@ class umbench_run(rfm.RunOnlyRegressionTest):
         try:
             table = references('%s' % self.references_file, '%s %s' % (self.program, self.buffer_label()), measured)
         except ValueError as e:
-            raise ReframeError(str(e))
+            raise ReframeError(str(e)) from None
         return {where: {var: ref + (self.unit,) for var, ref in refs.items()} for where, refs in table.items()}
 
 

@@ -10,7 +10,6 @@
 # the figures at named sizes, with references per system and partition from
 # references.json (UMBENCH_REFERENCES names another file). A run that exits
 # 77 (no GPU, or an MPI that cannot carry D buffers) is skipped, not failed.
-import json
 import os
 import shutil
 import sys
@@ -19,6 +18,7 @@ import reframe as rfm
 import reframe.utility.sanity as sn
 import reframe.utility.typecheck as typ
 from reframe.core.backends import getlauncher
+from reframe.core.exceptions import ReframeError
 from reframe.core.builtins import fixture, parameter, run_after, run_before, sanity_function, variable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -31,7 +31,7 @@ sys.path.insert(0, os.path.join(TOP, 'scripts'))
 from umbench import programs  # noqa: E402
 # What a run's output says, and whether it passes (no ReFrame in it).
 sys.path.insert(0, HERE)
-from umbench_judge import STATUS_LINE, exit_status, judge, judge_driver, records  # noqa: E402
+from umbench_judge import STATUS_LINE, exit_status, judge, judge_driver, records, references  # noqa: E402
 
 PROGRAMS = {p['name']: p for p in programs.load()}
 
@@ -205,20 +205,16 @@ class umbench_run(rfm.RunOnlyRegressionTest):
 
     def references(self):
         """{system:partition: {variable: (value, lower, upper, unit)}} for
-        this check's program and buffers, from the references file."""
+        this check's program and buffers, from the references file; one
+        that cannot be read, is malformed, or names a size this check does
+        not measure fails the check with its reason (umbench_judge.references)."""
+        name = self.metric.split('_')[1]
+        measured = {'%s_%d' % (name, s) for s in self.perf_sizes}
         try:
-            with open(self.references_file, encoding='utf-8') as f:
-                table = json.load(f)
-        except (OSError, ValueError):
-            return {}
-        key = '%s %s' % (self.program, self.buffer_label())
-        out = {}
-        for where, checks in table.items():
-            if where.startswith('_') or not isinstance(checks, dict):
-                continue
-            for var, ref in checks.get(key, {}).items():
-                out.setdefault(where, {})[var] = (ref[0], ref[1], ref[2], self.unit)
-        return out
+            table = references('%s' % self.references_file, '%s %s' % (self.program, self.buffer_label()), measured)
+        except ValueError as e:
+            raise ReframeError(str(e)) from None
+        return {where: {var: ref + (self.unit,) for var, ref in refs.items()} for where, refs in table.items()}
 
 
 @rfm.simple_test

@@ -85,3 +85,31 @@ def judge_driver(recs, placed_min, managed, link_bound):
     if rates:
         return 'a rate outside (0, %s] GiB/s: %s' % ('%.1f' % link if link_bound and link else '%g' % peak, rates[0])
     return None
+
+
+def references(path, key, measured):
+    """{system:partition: {variable: (value, lower, upper)}} for the check
+    of 'program buffers' KEY, from the references file: read by umbench's
+    one reader of JSON files (scripts/umbench/schema.py, its schema
+    references.schema.json), so that a file that is missing, cut short or
+    malformed is an error, not an empty table; as is a reference to a
+    variable the check does not measure (MEASURED: its latency_SIZE or
+    bandwidth_SIZE names). ValueError, one line, on any of them."""
+    from umbench import cli, schema  # the scripts' folder is on sys.path (umbench_checks.py)
+    try:
+        table = schema.load(path, 'references', 'references %s' % path, 'a references file')
+    except schema.Missing:
+        raise ValueError('references %s: no such file (UMBENCH_REFERENCES names the file; unset, '
+                         'reframe-checks/references.json)' % path)
+    except cli.Fail as e:
+        raise ValueError(str(e))
+    out = {}
+    for where, checks in table.items():
+        if where.startswith('_'):
+            continue
+        for var, ref in checks.get(key, {}).items():
+            if var not in measured:
+                raise ValueError('references %s: %s: "%s": %s: this check measures %s only' % (
+                    path, where, key, var, ', '.join(sorted(measured)) or 'nothing'))
+            out.setdefault(where, {})[var] = tuple(ref)
+    return out

@@ -4,11 +4,13 @@ statuses of the scripts")."""
 import argparse
 import errno
 import fcntl
+import importlib.util
 import math
 import os
 import re
 import signal
 import stat
+import subprocess
 import sys
 import time
 
@@ -123,12 +125,15 @@ def seconds(text, option):
     return v
 
 
-def count(text, option, low=1):
-    """A whole number of at least `low`, in decimal digits: Python's int
-    also took '1_0' (10), '+3' and digits of other scripts."""
+def count(text, option, low=1, high=None):
+    """A whole number from low (to high, where given: a bound of the file
+    it goes into, so that what is accepted here is what its readers read),
+    in decimal digits: Python's int also took '1_0' (10), '+3' and digits
+    of other scripts."""
     v = int(text) if isinstance(text, str) and re.match(r"^[0-9]+$", text) else low - 1
-    if v < low:
-        raise Fail("%s %s: expected a whole number of at least %d" % (option, text, low))
+    if v < low or high is not None and v > high:
+        raise Fail("%s %s: expected a whole number %s" % (option, text, "of at least %d" % low if high is None else
+                                                           "from %d to %d" % (low, high)))
     return v
 
 
@@ -226,13 +231,33 @@ def _holder(path, who):
     return "another %s (its pid not yet written)" % who
 
 
+SYSTEM_PYTHON = "/usr/bin/python3"
+
+
+def need_module(module, package, prog):
+    """Returns when MODULE imports. python3 on PATH may be a pyenv or conda
+    one that does not see the distribution's packages (jsonschema,
+    matplotlib): then the system's Python runs the command again, before
+    any output; else one line naming the package (Fail)."""
+    if importlib.util.find_spec(module):
+        return
+    here = os.path.realpath(sys.executable or "")
+    if (os.path.exists(SYSTEM_PYTHON) and here != os.path.realpath(SYSTEM_PYTHON) and sys.argv and sys.argv[0]
+            and subprocess.call([SYSTEM_PYTHON, "-c", "import " + module], stderr=subprocess.DEVNULL) == 0):
+        sys.stdout.flush()
+        os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON, os.path.abspath(sys.argv[0])] + sys.argv[1:])
+    raise Fail("needs Python's %s (%s)" % (module, package))
+
+
 def main(prog, body):
     """Runs a command's body: its status, or one line and 1 on a failure,
     130 on an interrupt; what it printed is flushed here, so that a full
-    disk is a failure too. UMB_DEBUG=1 shows the traceback of a bug."""
+    disk is a failure too. UMB_DEBUG=1 shows the traceback of a bug. Every
+    command reads or writes files checked by their schemas: jsonschema first."""
     from . import env  # env reads through this module's Fail: imported here, not at the top
     status, debug = 0, False
     try:
+        need_module("jsonschema", "Debian/Ubuntu: python3-jsonschema", prog)
         debug = env.debug()  # read before the body: a malformed value is refused, not met in a bug
         if sys.stdout is None:
             raise Fail("standard output is closed: nowhere to write")

@@ -18,7 +18,7 @@ TYPICAL = {"avg_latency_us": "p50_latency_us", "avg_bandwidth_mbs": "p50_bandwid
 def of_file(path, problems):
     """The program's own findings in one result file."""
     return [{k: o.get(k) for k in ("finding", "rows", "what", "try", "confidence")}
-            for _, o in results.read_objects(path, problems) if o["type"] == "finding" and isinstance(o.get("finding"), str)]
+            for _, o in results.read_objects(path, problems) if o["type"] == "finding"]  # its schema: a "finding" string
 
 
 def _tally(runs):
@@ -56,15 +56,14 @@ def _rows(folder, runs, problems):
     for r in (r for r in runs if results.finished(r)):
         key = (r["program"], r["buffers"], r.get("config", "default"))
         for _, o in results.read_objects(os.path.join(folder, r["file"]), problems):
-            size = o.get("size")
-            if o["type"] != "result" or not isinstance(size, int):
+            if o["type"] != "result":  # its schema: a whole size, a path string or null, figures numbers or null
                 continue
-            if isinstance(o.get("path"), str) and o["path"] != "unknown":
+            size = o["size"]
+            if o.get("path") not in (None, "unknown"):
                 paths.setdefault(key, {})[size] = (o["path"], o.get("avg_bandwidth_mbs", o.get("avg_latency_us")))
             metric = next((m for m in TYPICAL if m in o), None)
             v = o.get(TYPICAL.get(metric))
-            if metric and isinstance(v, (int, float)) and v > 0 and isinstance(o.get("iterations"), int) \
-                    and o["iterations"] >= INVERSION_MIN_ITERS:
+            if metric and v is not None and v > 0 and (o.get("iterations") or 0) >= INVERSION_MIN_ITERS:
                 times.setdefault(key, {}).setdefault(size, []).append(v if metric == "avg_latency_us" else size / v)
     return paths, times
 

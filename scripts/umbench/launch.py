@@ -1,16 +1,14 @@
 """Finding the launcher and the programs, and how a configuration's runs
 start (watch.py runs one)."""
 import functools
-import json
 import os
 import shlex
 import shutil
 import signal
 import subprocess
 
-from . import env, programs, watch
+from . import env, programs, schema, watch
 from .cli import Fail
-from .manifest import read_bytes
 
 def words(text, name):
     try:
@@ -105,14 +103,10 @@ def read_build(name, folder):
     configure): its launcher and compiler."""
     path = os.path.join(folder, "umbench-build.json")
     try:
-        b = json.loads(read_bytes(path).decode("utf-8"))
-    except OSError as e:
-        raise Fail("--build %s=%s: no umbench-build.json there (%s): not a configured umbench build folder"
-                   % (name, folder, e.strerror or e))
-    except (ValueError, RecursionError) as e:
-        raise Fail("--build %s=%s: %s is not JSON (%s)" % (name, folder, path, e))
-    if not isinstance(b, dict) or not isinstance(b.get("mpiexec"), str) or not b["mpiexec"].strip():
-        raise Fail("--build %s=%s: %s names no launcher (\"mpiexec\")" % (name, folder, path))
+        b = schema.load(path, "build", "--build %s=%s: %s" % (name, folder, path), "configure's umbench-build.json")
+    except schema.Missing:
+        raise Fail("--build %s=%s: no umbench-build.json there (No such file or directory): not a configured umbench build folder"
+                   % (name, folder))
     return dict(b, dir=os.path.abspath(folder))
 
 

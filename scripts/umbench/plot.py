@@ -8,11 +8,8 @@ Reads the JSON Lines the programs wrote, never their tables, and only the
 runs that finished. Needs matplotlib; umb-compare draws the same picture
 for several folders.
 """
-import importlib.util
 import os
 import statistics
-import subprocess
-import sys
 import textwrap
 
 from . import cli, results, stats
@@ -32,17 +29,8 @@ def out_name(path, option):
 
 
 def need_matplotlib(who):
-    """Returns when matplotlib imports; called before any output, because
-    python3 on PATH may be a pyenv or conda one that does not see the
-    distribution's python3-matplotlib: then the system's runs the command again."""
-    if importlib.util.find_spec("matplotlib"):
-        return
-    system = "/usr/bin/python3"
-    if (os.path.exists(system) and os.path.realpath(sys.executable) != os.path.realpath(system)
-            and subprocess.call([system, "-c", "import matplotlib"], stderr=subprocess.DEVNULL) == 0):
-        sys.stdout.flush()
-        os.execv(system, [system, os.path.abspath(sys.argv[0])] + sys.argv[1:])
-    raise cli.Fail("plotting needs matplotlib (pip install matplotlib, or Debian's python3-matplotlib)")
+    """Called before any output (cli.need_module)."""
+    cli.need_module("matplotlib", "pip install matplotlib, or Debian's python3-matplotlib", who)
 
 
 def draw(sides, keys, path, who):

@@ -8,13 +8,12 @@ finished: run.json lists it with status 0 and its file ends with umb-run's
 "run" line saying so. A reader names a bad file or line and skips it."""
 import contextlib
 import glob
-import json
 import math
 import os
 
-from . import manifest as schema
+from . import schema
 from .cli import Fail, clip, hold_lock, out_folder
-from .manifest import MANIFEST, read_bytes, read_manifest
+from .manifest import MANIFEST, read_manifest
 from .stats import METRICS
 
 LOCK = ".umb-run.lock"
@@ -34,31 +33,21 @@ class Problems:
             self.count, "" if self.count == 1 else "s", "" if self.count == 1 else "s", self.first)
 
 
-def read_objects(path, problems):
-    """A JSON Lines file's objects, as (line number, object); a line that is
-    not a JSON object with a "type" is skipped and counted."""
+def read_objects(path, problems, bad=None):
+    """A JSON Lines file's records, as (line number, object), each checked
+    against the result lines' schema (schemas/result.schema.json); a line
+    that breaks it is skipped and counted, and listed in `bad` as (line
+    number, why, its "type")."""
     try:
-        data = read_bytes(path)
+        good, wrong = schema.lines(path, "result")
     except OSError as e:
         problems.add(path, 0, e.strerror or str(e))
         return []
-    out = []
-    for n, raw in enumerate(data.split(b"\n"), 1):
-        if not raw.strip():
-            continue
-        try:
-            o = json.loads(raw.decode("utf-8"))
-        except UnicodeDecodeError:
-            problems.add(path, n, "not UTF-8")
-            continue
-        except (ValueError, RecursionError):
-            problems.add(path, n, "not JSON")
-            continue
-        if not isinstance(o, dict) or not isinstance(o.get("type"), str):
-            problems.add(path, n, "not a JSON object with a \"type\"")
-            continue
-        out.append((n, o))
-    return out
+    for n, why, kind in wrong:
+        problems.add(path, n, why)
+    if bad is not None:
+        bad.extend(wrong)
+    return good
 
 
 def _number(v):
@@ -72,7 +61,8 @@ def read_results(path, problems):
     values (no iteration could be placed) are left out."""
     out = {"program": None, "buffers": None, "metric": None, "rows": {}, "paths": {}, "round": 1, "config": None, "run": None,
            "bad": None}
-    for n, o in read_objects(path, problems):
+    bad = []
+    for n, o in read_objects(path, problems, bad):
         if o["type"] == "header" and isinstance(o.get("mpi_library"), str):
             out["lib"] = o["mpi_library"]
         if o["type"] == "run":
@@ -80,22 +70,16 @@ def read_results(path, problems):
             out["round"], out["config"] = o.get("round", 1), o.get("config")
         if o["type"] != "result":
             continue
-        size = o.get("size")
-        metric = out["metric"] or next((k for k in METRICS if k in o), None)
-        value = o.get(metric) if metric else None
-        if not (isinstance(size, int) and not isinstance(size, bool) and size >= 0) or not metric \
-                or not (value is None or _number(value)) or not isinstance(o.get("program"), str) \
-                or not isinstance(o.get("buffers"), str):
-            why = "a result without a size, a program, buffers or a number (size %r)" % (size,)
-            problems.add(path, n, why)
-            out["bad"] = out["bad"] or "line %d: %s" % (n, why)
-            continue
+        # The schema holds a result to a size, a program, buffers and a metric, a number or null.
+        metric = out["metric"] or next(k for k in METRICS if k in o)
         out["program"], out["buffers"], out["metric"] = o["program"], o["buffers"], metric
-        if value is not None:
-            out["rows"][size] = value
+        if o.get(metric) is not None:
+            out["rows"][o["size"]] = o[metric]
         if isinstance(o.get("path"), str):
-            out["paths"][size] = o["path"]
-    if not (schema.ROUND[0](out["round"]) and (out["config"] is None or isinstance(out["config"], str))):
+            out["paths"][o["size"]] = o["path"]
+    first = next(((n, why) for n, why, kind in bad if kind == "result"), None)
+    out["bad"] = "line %d: %s" % first if first else None
+    if any(kind == "run" for _, _, kind in bad):  # its round or configuration unknown: not a round of anything
         problems.add(path, 0, "its run line has no round or configuration")
         out["rows"] = {}
     return out
@@ -149,9 +133,9 @@ class Side:
         self.folder, self.config, self.runs, self.manifest = folder, config, runs, manifest or {}
         cfg = next((c for c in self.manifest.get("configs", []) if c["name"] == config), None)
         lib = (cfg or {}).get("mpi_library") or self.manifest.get("mpi_library") or ""
-        self.lib = lib.split(",")[0] if isinstance(lib, str) else ""
-        aware = self.manifest.get("cuda_aware")
-        if isinstance(aware, dict) and aware.get("verdict") and not (cfg or {}).get("build"):
+        self.lib = lib.split(",")[0]  # run.json's schema: strings or null
+        aware = self.manifest.get("cuda_aware") or {}
+        if aware.get("verdict") and not (cfg or {}).get("build"):
             self.lib += ", CUDA-aware: %s" % aware["verdict"]
         # Two configurations with the same settings (and build) are an A/A pair.
         self.settings = (folder, sorted(cfg.get("env", {}).items()), cfg.get("launcher_flags", []),
@@ -241,9 +225,10 @@ class Writer:
         """umb-run's "run" line, last in the file: its round, configuration,
         status, and whether it finished (readers count only those)."""
         path = self.path(name)
+        text = schema.dumps(dict(line, type="run"), "result", path, "a run line its readers take")
         try:
             with open(path, "a") as f:
-                f.write(json.dumps(dict(line, type="run")) + "\n")
+                f.write(text + "\n")
         except OSError as e:
             self.check_there()
             raise Fail("%s: cannot write it (%s); %s keeps the runs it listed before" % (
@@ -251,7 +236,7 @@ class Writer:
 
     def save(self, manifest):
         self.check_there()
-        write_whole(self.path(MANIFEST), manifest, "; it keeps the runs it listed before")
+        write_whole(self.path(MANIFEST), manifest, "run", "; it keeps the runs it listed before")
         self.manifest = manifest
 
     def check_there(self):
@@ -270,14 +255,16 @@ class Writer:
         self.save(manifest)
 
 
-def write_whole(path, data, kept=""):
+def write_whole(path, data, kind, kept=""):
     """A JSON file, whole or not at all: a temporary file, synced, then a
     rename over the old one (run.json, tune.json). `kept` ends the message
-    when it cannot be written."""
+    when it cannot be written. It must be a valid KIND first (its readers'
+    schema): what they would refuse is not written (schema.dumps)."""
+    text = schema.dumps(data, kind, path, indent=1) + "\n"
     tmp = os.path.join(os.path.dirname(path), ".%s.%d.tmp" % (os.path.basename(path), os.getpid()))
     try:
         with open(tmp, "w") as f:
-            f.write(json.dumps(data, indent=1) + "\n")
+            f.write(text)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)

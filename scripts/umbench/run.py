@@ -61,7 +61,7 @@ import socket
 import sys
 import time
 
-from . import cli, configs, env, findings, launch, results, rounds, sets, timing
+from . import cli, configs, env, findings, launch, results, rounds, schema, sets, timing
 
 
 # Benchmark options that make a program print and exit 0 without results:
@@ -98,9 +98,10 @@ def options(argv):
     if shown:
         raise cli.Fail("-- %s: prints the program's help or version instead of measuring, in every run; see it with "
                        "PROGRAM %s (e.g. umb_latency %s), and umb-run's own with umb-run -h" % (shown[0], shown[0], shown[0]))
-    a.np = cli.count(a.np, "--np", 2)
+    # The bounds are run.json's (its schema): a run its readers would refuse is not started.
+    a.np = cli.count(a.np, "--np", 2, schema.bound("run", "np")[1])
     a.precision = cli.percent(a.precision, "--precision", 0, 1, low_open=True) if a.precision else None
-    a.rounds = cli.count(a.rounds, "--rounds") if a.rounds is not None else 20 if a.precision else 1
+    a.rounds = cli.count(a.rounds, "--rounds", 1, schema.bound("run", "rounds")[1]) if a.rounds is not None else 20 if a.precision else 1
     a.budget = cli.seconds(a.budget, "--budget") if a.budget is not None else None
     a.run_limit = cli.seconds(a.run_limit, "--run-limit") if a.run_limit is not None else None
     a.want = cli.regex(a.match)

@@ -42,7 +42,6 @@ split (a ',' before NAME=, or ':-'), is refused when the catalogue is read.
 """
 import atexit
 import datetime
-import json
 import os
 import re
 import shutil
@@ -50,7 +49,7 @@ import subprocess
 import sys
 import time
 
-from . import cli, configs, installed, sets, tune_plan, tune_rank, tune_report
+from . import cli, configs, installed, schema, sets, tune_plan, tune_rank, tune_report
 from . import env as environ  # start_mps names its argument env
 
 CATALOGUE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "settings.json")
@@ -94,8 +93,9 @@ def options(argv):
     for k, v in DEFAULTS.items():
         setattr(a, k, v if getattr(a, k) is None else getattr(a, k))
     a.min_effect = cli.percent(a.min_effect, "--min-effect") if a.min_effect is not None else None
-    a.rounds = cli.count(a.rounds, "--rounds", 2) if a.rounds is not None else None
-    a.np = cli.count(a.np, "--np", 2)
+    # Bounds of the files they go into (tune.json, run.json): their schemas say them.
+    a.rounds = cli.count(a.rounds, "--rounds", 2, schema.bound("tune", "rounds")[1]) if a.rounds is not None else None
+    a.np = cli.count(a.np, "--np", 2, schema.bound("run", "np")[1])
     a.budget = cli.seconds(a.budget, "--budget") if a.budget is not None else None
     a.run_limit = cli.seconds(a.run_limit, "--run-limit")
     if a.bindir is not None:
@@ -112,27 +112,29 @@ PREFIXES = {"openmpi": "OMPI_MCA_", "ucx": "UCX_", "mpich": "MPIR_CVAR_", "mps":
 
 
 def read_catalogue(path):
-    """The catalogue's settings; a malformed one is named in one line."""
+    """The catalogue's settings, checked against its schema
+    (schemas/settings.schema.json), then as umb-run --config will take
+    them: a malformed one is named in one line before anything runs."""
+    label = "--catalogue %s" % path
     if os.path.isdir(path):
-        raise cli.Fail("--catalogue %s: a folder; expected the settings file (as %s)" % (path, CATALOGUE))
+        raise cli.Fail("%s: a folder; expected the settings file (as %s)" % (label, CATALOGUE))
     try:
-        with open(path, "rb") as f:
-            cat = json.loads(f.read().decode("utf-8"))
-    except OSError as e:
-        raise cli.Fail("--catalogue %s: cannot read it (%s)" % (path, e.strerror or e))
-    except ValueError as e:
-        raise cli.Fail("--catalogue %s: not JSON (%s)" % (path, e))
-    entries = cat.get("settings") if isinstance(cat, dict) else None
-    if not isinstance(entries, list) or not entries:
-        raise cli.Fail("--catalogue %s: expected an object with a non-empty list \"settings\"" % path)
+        entries = schema.load(path, "settings", label, "a catalogue of settings")["settings"]
+    except schema.Missing:
+        raise cli.Fail("%s: cannot read it (No such file or directory)" % label)
+    names, entry_names = {}, {}
     for n, e in enumerate(entries, 1):
-        ok = isinstance(e, dict) and all(isinstance(e.get(k), str) and e[k] for k in ("name", "library", "variable")) \
-            and e["library"] in LIBRARIES and isinstance(e.get("values"), list) and e["values"] \
-            and all(isinstance(v, str) for v in e["values"]) and re.match(r"^[A-Za-z0-9_.-]+$", e["name"])
-        if not ok:
-            raise cli.Fail("--catalogue %s: setting %d is not {\"name\" (letters, digits, '_', '.', '-'), \"library\" (one of %s), "
-                           "\"variable\", \"values\" (a list of strings)}" % (path, n, ", ".join(LIBRARIES)))
         check_entry(path, n, e)
+        if entry_names.setdefault(e["name"], n) != n:  # --only and tune.json name entries by it
+            raise cli.Fail("%s: setting %d: the name %s is also setting %d's; each name once" % (label, n, e["name"], entry_names[e["name"]]))
+        for value in e["values"]:
+            # The configuration umb-run gets: its name within --config's limits, and one per value.
+            name = config_name(e, value)
+            configs.check_name(name, "%s: setting %d (%s): value %r: configuration" % (label, n, e["name"], value), name)
+            if name in names:
+                raise cli.Fail("%s: setting %d (%s): value %r: its configuration %s is also setting %d's; each name and value "
+                               "once" % (label, n, e["name"], value, name, names[name]))
+            names[name] = n
     return entries
 
 

@@ -14,16 +14,16 @@ def evidence(folder):
     cuda_aware), whether a one-sided program ran (its osc may use the
     BTLs whatever the pml), and each finding's "try" text."""
     m = results.read_manifest(folder) or {}
-    aware = m.get("cuda_aware") if isinstance(m.get("cuda_aware"), dict) else {}
+    aware = m.get("cuda_aware") or {}  # run.json's schema: an object or null
     runs = [r for r in m.get("runs", []) if results.finished(r)]
     for r in runs:  # a run.json from before cuda_aware: the headers themselves
         if aware:
             break
         h = results.first_header(os.path.join(folder, r["file"])) or {}
         aware = h.get("cuda_awareness") if isinstance(h.get("cuda_awareness"), dict) else {}
-    found = list(m.get("findings") or []) + [f for r in runs if isinstance(r.get("findings"), list) for f in r["findings"]]
+    found = list(m.get("findings") or []) + [f for r in runs for f in r.get("findings", [])]
     tries = {}
-    for f in (f for f in found if isinstance(f, dict) and isinstance(f.get("try"), str)):
+    for f in (f for f in found if f.get("try")):  # run.json's schema: findings are objects, "try" a string or null
         tries.setdefault(f["try"], str(f.get("finding")))
     pml = aware.get("pml") if isinstance(aware.get("pml"), str) and aware.get("pml") else None
     ucx = aware.get("ucx_loaded") if isinstance(aware.get("ucx_loaded"), bool) else None

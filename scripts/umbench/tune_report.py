@@ -1,11 +1,10 @@
 """umb-tune's analysis of a search's folder: the ranked table, the stalled
 settings, the best setting per benchmark and pair, and tune.json."""
-import json
 import math
 import os
 import shlex
 
-from . import cli, compare, results, stats
+from . import cli, compare, results, schema, stats
 
 TUNE = "tune.json"
 
@@ -44,23 +43,10 @@ def read(folder, min_effect=None):
     if held(folder) != "search" and no_search(folder):
         raise cli.Fail("--report %s: %s" % (folder, no_search(folder)))
     try:
-        with open(path, "rb") as f:
-            t = json.loads(f.read().decode("utf-8"))
-    except (OSError, ValueError) as e:
-        raise cli.Fail("--report %s: no tune.json of an earlier search there (%s)" % (folder, getattr(e, "strerror", None) or e))
-    keys = ("name", "entry", "variable", "value", "env")
-    apart = ("variable", "value", "why")
-    if not (isinstance(t, dict) and isinstance(t.get("tried"), list) and isinstance(t.get("refused"), list)
-            and all(isinstance(x, dict) and all(k in x for k in keys) and isinstance(x["env"], dict) for x in t["tried"])
-            and isinstance(t.get("cannot_act", []), list) and all(isinstance(x, dict) and all(k in x for k in apart)
-                                                                 for x in t.get("cannot_act", []))
-            and isinstance(t.get("rounds", 1), int)):
-        raise cli.Fail("--report %s: %s is not umb-tune's (expected \"tried\" settings with %s, \"refused\", and "
-                       "\"cannot_act\" with %s)" % (folder, path, ", ".join(keys), ", ".join(apart)))
+        t = schema.load(path, "tune", "--report %s: %s" % (folder, path), "umb-tune's tune.json")
+    except schema.Missing:
+        raise cli.Fail("--report %s: no tune.json of an earlier search there (No such file or directory)" % folder)
     effect = t.get("min_effect", 0.05) if min_effect is None else min_effect
-    if isinstance(effect, bool) or not isinstance(effect, (int, float)) or not 0 <= effect < 10:
-        raise cli.Fail("--report %s: %s: min_effect %r is not a fraction of at least 0 and below 10; give --min-effect"
-                       % (folder, path, effect))
     t["min_effect"] = effect
     for x in t["tried"]:
         x.pop("stopped", None)
@@ -69,7 +55,7 @@ def read(folder, min_effect=None):
 
 
 def save(folder, data):
-    results.write_whole(os.path.join(folder, TUNE), data)
+    results.write_whole(os.path.join(folder, TUNE), data, "tune")
 
 
 def run_state(folder):

@@ -110,11 +110,11 @@ bad_field() {
 }
 t1() { bad_field 1 'm["runs"][0]["round"] = "x"' 'runs[0].round must be a whole number'; }
 t2() { bad_field 2 'm["rounds_done"] = "3"' 'rounds_done must be a whole number'; }
-t3() { bad_field 3 'm["sessions"] = 5' 'sessions must be a list of objects'; }
+t3() { bad_field 3 'm["sessions"] = 5' 'sessions must be a list, found 5'; }
 t4() { bad_field 4 'm["runs"][0]["round"] = 1e308' 'runs[0].round must be a whole number'; }
-t5() { bad_field 5 'm["dropped"] = 5' 'dropped must be a list of objects'; }
+t5() { bad_field 5 'm["dropped"] = 5' 'dropped must be a list, found 5'; }
 t6() { bad_field 6 'm["mpi_library"] = ["a"]' 'mpi_library must be a string or null'; }
-t7() { bad_field 7 'm["findings"] = [{}]' 'findings[0].finding is missing'; }
+t7() { bad_field 7 'm["findings"] = [{}]' 'findings[0] has no "finding"'; }
 for t in t1 t2 t3 t4 t5 t6 t7; do try "run.json: $t" $t; done
 
 # Plot names: the format is the name's ending; refused before any work.

@@ -118,7 +118,7 @@ f=$(ls "$tmp/bad"/umb_latency-H-H*.jsonl | head -1)
   echo '{"type": "result", "program": "umb_latency", "buffers": "H H", "size": "8", "avg_latency_us": 1}'; echo '{"no": "type"}'; } >"$tmp/lines"
 sed -i "1r $tmp/lines" "$f"
 $CMP "$tmp/bad" "$tmp/a" >"$tmp/o" 2>&1 || { cat "$tmp/o"; fail "umb-compare with bad lines: exit"; }
-grep -q "^# umb-compare: skipped [0-9]* bad lines or files (first: $f:2: not a JSON object with a \"type\")" "$tmp/o" \
+grep -q "^# umb-compare: skipped [0-9]* bad lines or files (first: $f:2: the top must be an object, found \[1, 2\])" "$tmp/o" \
     && grep -q "^8  *\[1\]" "$tmp/o" && ! grep -q Traceback "$tmp/o" || { cat "$tmp/o"; fail "umb-compare: bad lines not named and counted"; }
 n=$(sed -n 's/^# umb-compare: skipped \([0-9]*\) .*/\1/p' "$tmp/o")
 [ "$n" -ge 6 ] || { cat "$tmp/o"; fail "umb-compare: $n bad lines counted, expected 6 or more"; }
@@ -142,7 +142,7 @@ done
 one_line 1 "--report $tmp/a: umb-run's results (run.json), not a search's: no tune.json" $PYTHON3 "$S/umb-tune" --report "$tmp/a"
 for text in '[]' '{"tried": 5, "refused": []}' '{"tried": [{"name": "x"}], "refused": []}' '{"tried": [], "refused": [], "rounds": "x"}'; do
     cp -r "$tmp/a" "$tmp/t" && printf '%s' "$text" >"$tmp/t/tune.json"
-    one_line 1 "--report $tmp/t: $tmp/t/tune.json is not umb-tune's" $PYTHON3 "$S/umb-tune" --report "$tmp/t"
+    one_line 1 "--report $tmp/t: $tmp/t/tune.json: not umb-tune's tune.json: " $PYTHON3 "$S/umb-tune" --report "$tmp/t"
     rm -rf "$tmp/t"
 done
 printf '\377' >"$tmp/cat.json"
@@ -219,7 +219,7 @@ fi
 one_line 1 "--run-limit inf: expected a finite number of seconds" $RUN --run-limit inf --out "$tmp/x" $Q
 one_line 1 "--run-limit nan: expected a finite number of seconds" $RUN --run-limit nan --out "$tmp/x" $Q
 one_line 1 "--budget -1: expected a finite number of seconds" $RUN --budget -1 --out "$tmp/x" $Q
-one_line 1 "--np x: expected a whole number of at least 2" $RUN --np x --out "$tmp/x" $Q
+one_line 1 "--np x: expected a whole number from 2 to 1000000" $RUN --np x --out "$tmp/x" $Q
 one_line 1 "--precision nan%" $RUN --precision nan% --out "$tmp/x" $Q
 one_line 1 "--config a:=1: '' is not an environment variable's name" $RUN --config a:=1 --out "$tmp/x" $Q
 one_line 1 "cannot be split into words" $RUN --config "a::--x 'y" --out "$tmp/x" $Q

@@ -40,7 +40,7 @@ one_line 1 "--build with --config" $RUN --build "a=$top_builddir" --config c:X=1
 one_line 1 "--build with --bindir" $RUN --build "a=$top_builddir" --bindir "$PT2PT" --out "$tmp/x"
 one_line 1 "--build: a name given twice (a, a)" $RUN --build "a=$top_builddir" --build "a=$top_builddir" --out "$tmp/x"
 printf '{"mpiexec": ""}' >"$tmp/umbench-build.json"
-one_line 1 "names no launcher" $RUN --build "a=$tmp" --out "$tmp/x"
+one_line 1 "mpiexec must not be empty" $RUN --build "a=$tmp" --out "$tmp/x"
 [ ! -e "$tmp/x" ] || fail "a refused --build wrote results"
 # A script's empty flags ("DIR:", "DIR::" or "DIR: ") are no flags, not part
 # of DIR; flags may follow the colon after a blank.

@@ -1,0 +1,198 @@
+"""The one reader and checker of every JSON file the scripts read or write
+(docs/output.md, "Schemas"): run.json, the result lines, tune.json, the
+settings catalogue, the ReFrame references and the build manifest. Each
+kind has one JSON Schema (Draft 7) in schemas/KIND.schema.json beside this
+module; a reader refuses a file that breaks it in one line naming the file
+(and line) and the field, and a writer checks what it writes against the
+same schema first, so that it never writes what its readers refuse.
+
+Only regular files are opened: a FIFO, a device or a folder is refused
+before the open (stat), and again after it (fstat of a non-blocking open:
+the name may have changed between the two), and a file over MOST_BYTES
+is not read into memory."""
+import errno
+import json
+import os
+import stat
+
+from .cli import Fail
+
+FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schemas")
+KINDS = ("run", "result", "tune", "settings", "references", "build")
+# A results file, run.json or a catalogue larger than this is not umbench's
+# (a link to a disk image, say): refused rather than read into memory.
+MOST_BYTES = 256 << 20
+_validators = {}
+
+
+class Missing(Fail):
+    """The file is not there: some readers go on without it."""
+
+
+def validator(kind):
+    if kind not in _validators:
+        import jsonschema.validators  # the commands make sure it imports (cli.need_module)
+        # A whole number is an int: Draft 7 would take 1.0, which a round's
+        # file name (NAME.r1.0.jsonl) or a count would not.
+        whole = jsonschema.Draft7Validator.TYPE_CHECKER.redefine(
+            "integer", lambda checker, v: isinstance(v, int) and not isinstance(v, bool))
+        strict = jsonschema.validators.extend(jsonschema.Draft7Validator, type_checker=whole)
+        with open(os.path.join(FOLDER, "%s.schema.json" % kind), encoding="utf-8") as f:
+            _validators[kind] = strict(json.load(f))
+    return _validators[kind]
+
+
+def bound(kind, *path):
+    """(minimum, maximum) of a field, from its schema: the one place a bound
+    is written (umb-run's --rounds and --np take exactly what run.json may
+    hold). path: property names, from the top."""
+    node = validator(kind).schema
+    for key in path:
+        node = node["properties"][key]
+    return node["minimum"], node["maximum"]
+
+
+def read_bytes(path):
+    """A regular file's bytes. Anything else (a FIFO, a device, a folder, a
+    link to one) is refused before a read that could block or never end, as
+    is a file over MOST_BYTES: OSError, its strerror saying why."""
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise OSError(errno.EINVAL, "not a regular file", path)
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", path)
+        if st.st_size > MOST_BYTES:
+            raise OSError(errno.EFBIG, "larger than %d MiB: not umbench's" % (MOST_BYTES >> 20), path)
+        data = f.read(MOST_BYTES + 1)
+    if len(data) > MOST_BYTES:  # it grew while read
+        raise OSError(errno.EFBIG, "larger than %d MiB: not umbench's" % (MOST_BYTES >> 20), path)
+    return data
+
+
+def _no_constant(name):
+    raise ValueError("%s is not a number JSON allows" % name)
+
+
+def parse(data):
+    """JSON text (bytes) -> a value; ValueError on anything that is not
+    strict JSON (NaN and Infinity included: every figure is finite)."""
+    try:
+        return json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8")
+    except RecursionError:
+        raise ValueError("nested too deep")
+
+
+def problem(data, kind):
+    """None where data is a valid KIND, else one phrase: the field (e.g.
+    runs[2].round) and what it must be."""
+    import jsonschema.exceptions
+    err = jsonschema.exceptions.best_match(validator(kind).iter_errors(data))
+    return None if err is None else _said(err)
+
+
+def _said(err):
+    where = "".join("[%d]" % p if isinstance(p, int) else ".%s" % p for p in err.absolute_path).lstrip(".") or "the top"
+    v, rule, shown = err.validator, err.validator_value, _shown(err.instance)
+    if v == "type":
+        what = "must be %s, found %s" % (" or ".join(TYPES[t] for t in (rule if isinstance(rule, list) else [rule])), shown)
+    elif v == "required":
+        what = "has no \"%s\"" % next((k for k in rule if k not in err.instance), rule[0])
+    elif v == "additionalProperties":
+        what = "holds an unknown field (%s)" % ", ".join(sorted(set(err.instance) - set(err.schema.get("properties", {})))[:3])
+    elif v in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        what = "must be %s %s, found %s" % ({"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "above",
+                                             "exclusiveMaximum": "below"}[v], rule, shown)
+    elif v in ("minLength", "minItems") and rule == 1:
+        what = "must not be empty"
+    elif v in ("maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties"):
+        what = "must have %s %d %s, found %d" % ("at most" if v.startswith("max") else "at least", rule,
+                                                 "characters" if v.endswith("Length") else "entries", len(err.instance))
+    elif v == "pattern" and rule == "\\S":
+        what = "must not be blank"
+    elif v == "enum":
+        what = "must be one of %s, found %s" % (", ".join(json.dumps(x) for x in rule), shown)
+    elif v == "uniqueItems":
+        what = "holds a value twice (%s); each once" % _shown(next(x for i, x in enumerate(err.instance) if x in err.instance[:i]))
+    elif v == "pattern":
+        what = "must match %s, found %s" % (rule, shown)
+    else:
+        what = "is not as expected: %s" % " ".join(err.message.split())[:160]
+    return "%s %s" % (where, what)
+
+
+TYPES = {"integer": "a whole number", "number": "a number", "string": "a string", "array": "a list", "object": "an object",
+         "boolean": "true or false", "null": "null"}
+
+
+def _shown(v):
+    text = json.dumps(v)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def load(path, kind, label=None, what=None):
+    """The file's value, checked against KIND's schema; a failure is one
+    line: LABEL (default: the path), and why. Missing (a Fail) where there
+    is no file."""
+    label = label or path
+    what = what or "a %s file" % kind
+    try:
+        data = parse(read_bytes(path))
+    except FileNotFoundError:
+        raise Missing("%s: no such file" % label)
+    except OSError as e:
+        raise Fail("%s: cannot read it (%s)" % (label, e.strerror or e))
+    except ValueError as e:
+        raise Fail("%s: not JSON (%s)" % (label, e))
+    why = problem(data, kind)
+    if why:
+        raise Fail("%s: not %s: %s" % (label, what, why))
+    return data
+
+
+def lines(path, kind="result"):
+    """A JSON Lines file's records, each checked against KIND's schema:
+    (good, bad), good [(line number, object)], bad [(line number, why,
+    the record's "type" or None)]. OSError when it cannot be read."""
+    good, bad = [], []
+    for n, raw in enumerate(read_bytes(path).split(b"\n"), 1):
+        if not raw.strip():
+            continue
+        try:
+            o = parse(raw)
+        except ValueError as e:
+            bad.append((n, "not JSON (%s)" % e if str(e) != "not UTF-8" else "not UTF-8", _kind(raw)))
+            continue
+        why = problem(o, kind)
+        if why:
+            bad.append((n, why, o.get("type") if isinstance(o, dict) else None))
+        else:
+            good.append((n, o))
+    return good, bad
+
+
+def _kind(raw):
+    """The "type" of a line refused as JSON only for a NaN or an infinity in
+    it (a result that is not one, not a stray line), else None."""
+    try:
+        o = json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError):
+        return None
+    return o.get("type") if isinstance(o, dict) else None
+
+
+def dumps(data, kind, path, what=None, indent=None):
+    """A writer's JSON text of data, once it is a valid KIND as its readers
+    will parse it (tuples as lists; NaN and infinities refused), else one
+    line (a bug, or a bound an option let through) and nothing to write."""
+    try:
+        text = json.dumps(data, indent=indent, allow_nan=False)
+    except ValueError as e:
+        raise Fail("%s: not written: %s" % (path, e))
+    why = problem(json.loads(text), kind)
+    if why:
+        raise Fail("%s: not written: it would not be %s: %s" % (path, what or "a %s file" % kind, why))
+    return text

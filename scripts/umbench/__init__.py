@@ -3,6 +3,7 @@ commands over this package (docs/decisions.md, "The scripts' package").
 
 Each module owns one thing:
   cli       what every command shares: one-line errors, exit statuses, option checks
+  paths     the folders and files a command writes or reads by name: made, checked, locked
   results   the results folder: its only reader and only writer
   manifest  run.json: reading it (regular files only) and the fields its readers need
   stats     medians, order-statistic intervals, verdicts, their control over a table

@@ -26,7 +26,7 @@ import os
 import statistics
 import sys
 
-from . import cli, findings, plot, results, stats
+from . import cli, findings, paths, plot, results, stats
 
 TITLES = dict(plot.PANELS)
 
@@ -151,7 +151,7 @@ def _compare():
         plot.out_name(a.plot, "--plot")
         plot.need_matplotlib("umb-compare")
     problems = results.Problems()
-    folders, twice = cli.distinct_folders(a.folders)
+    folders, twice = paths.distinct_folders(a.folders)
     sides = load_sides(folders, problems)
     if len(sides) < 2:
         raise cli.Fail("give two or more results folders, or a folder with several configurations (%s has one)%s"

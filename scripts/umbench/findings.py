@@ -6,7 +6,7 @@ import json
 import os
 import sys
 
-from . import cli, results, stats
+from . import cli, paths, results, stats
 
 # The inversion rule's margin and floor: util/core/findings.c's
 # INVERSION_MARGIN and INVERSION_FLOOR_US (tests/scripts/umb_findings.sh
@@ -258,7 +258,7 @@ def _findings():
     a = ap.parse_args()
     want = cli.regex(a.match)
     problems = results.Problems()
-    folders, twice = cli.distinct_folders(a.folders)
+    folders, twice = paths.distinct_folders(a.folders)
     for note in twice:
         print("umb-findings: " + note, file=sys.stderr)
     runs = [r for r in _pooled_runs(folders, problems) if want.search("%s %s" % (r.get("program"), r.get("buffers")))]

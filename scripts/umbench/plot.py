@@ -12,7 +12,7 @@ import os
 import statistics
 import textwrap
 
-from . import cli, results, stats
+from . import cli, paths, results, stats
 
 PANELS = [("avg_latency_us", "avg latency, us (lower is better)"), ("avg_bandwidth_mbs", "bandwidth, MB/s (higher is better)")]
 # The picture's format is its name's ending: matplotlib writes these three
@@ -22,7 +22,7 @@ FORMATS = (".png", ".pdf", ".svg")
 
 def out_name(path, option):
     """A file the picture can be written to, in a format its name says."""
-    cli.out_file(path, option)
+    paths.out_file(path, option)
     if os.path.splitext(path)[1].lower() not in FORMATS:
         raise cli.Fail("%s %s: expected a name ending in %s (the picture's format)" % (option, path, ", ".join(FORMATS)))
     return path

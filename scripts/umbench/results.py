@@ -12,7 +12,8 @@ import math
 import os
 
 from . import schema
-from .cli import Fail, clip, hold_lock, out_folder
+from .cli import Fail, clip
+from .paths import hold_lock, out_folder
 from .manifest import MANIFEST, read_manifest
 from .stats import METRICS
 

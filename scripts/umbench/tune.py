@@ -49,7 +49,7 @@ import subprocess
 import sys
 import time
 
-from . import cli, configs, installed, schema, sets, tune_plan, tune_rank, tune_report
+from . import cli, configs, installed, paths, schema, sets, tune_plan, tune_rank, tune_report
 from . import env as environ  # start_mps names its argument env
 
 CATALOGUE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "settings.json")
@@ -99,7 +99,7 @@ def options(argv):
     a.budget = cli.seconds(a.budget, "--budget") if a.budget is not None else None
     a.run_limit = cli.seconds(a.run_limit, "--run-limit")
     if a.bindir is not None:
-        cli.in_folders(a.bindir, "--bindir")
+        paths.in_folders(a.bindir, "--bindir")
     if a.only is not None and "" in [x.strip() for x in a.only.split(",")]:
         raise cli.Fail("--only %s: an empty name; expected catalogue names separated by commas, e.g. --only pml,UCX_TLS "
                        "(without --only every one is tried)" % cli.shown(a.only))
@@ -218,8 +218,8 @@ def keep_mps(tried):
 def search(a, here):
     catalogue = chosen(a, read_catalogue(a.catalogue))
     a.min_effect = 0.05 if a.min_effect is None else a.min_effect
-    out = cli.out_folder(a.out if a.out is not None else os.path.join("umb-results", "tune-" + datetime.datetime.now().strftime("%Y%m%d-%H%M%S")))
-    cli.hold_lock(out, ".umb-tune.lock", "umb-tune")
+    out = paths.out_folder(a.out if a.out is not None else os.path.join("umb-results", "tune-" + datetime.datetime.now().strftime("%Y%m%d-%H%M%S")))
+    paths.hold_lock(out, ".umb-tune.lock", "umb-tune")
     kind = tune_report.held(out)
     if kind:  # each line names only a command that works on this folder
         why = "holds an earlier search (umb-tune --report %s reports it)" % out if kind == "search" else tune_report.no_search(out)

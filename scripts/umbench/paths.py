@@ -1,0 +1,103 @@
+"""The folders and files a command writes or reads by name: made, checked
+and locked here, each refusal one line (cli.Fail)."""
+import errno
+import fcntl
+import os
+import stat
+import time
+
+from .cli import Fail, shown
+
+
+def out_folder(path, option="--out"):
+    """Makes the folder a command writes into, or says in one line why not."""
+    if not path:
+        raise Fail("%s '': expected a folder" % option)
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise Fail("%s %s: not a folder" % (option, path))
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise Fail("%s %s: cannot make the folder (%s)" % (option, path, e.strerror or e))
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise Fail("%s %s: the folder is not writable" % (option, path))
+    return path
+
+
+def out_file(path, option):
+    """Checks that a file can be written there before any work is done."""
+    folder = os.path.dirname(path) or "."
+    if os.path.isdir(path):
+        raise Fail("%s %s: a folder, expected a file name" % (option, path))
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise Fail("%s %s: not a regular file" % (option, path))
+    if not os.path.isdir(folder):
+        raise Fail("%s %s: no folder %s" % (option, path, folder))
+    if not os.access(folder, os.W_OK | os.X_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise Fail("%s %s: not writable" % (option, path))
+    return path
+
+
+def in_folders(text, option):
+    """Folders separated by ':' (--bindir), each one a folder: checked
+    before any work, so that a search does not start (and leave a folder
+    behind) only for umb-run to refuse its first run."""
+    parts = text.split(os.pathsep)
+    for p in parts:
+        if not p.strip() or not os.path.isdir(p):
+            raise Fail("%s %s: %s; expected a build folder, or folders separated by '%s'"
+                       % (option, shown(text), "an empty folder name" if not p.strip() else "%s is not a folder" % p, os.pathsep))
+    return parts
+
+
+def distinct_folders(folders):
+    """The folders, each once however it is named (DIR, ./DIR, a link to
+    it): a folder named again would count its runs twice. Returns them and
+    a note for each one left out."""
+    seen, out, notes = {}, [], []
+    for i, f in enumerate(folders):
+        try:
+            st = os.stat(f)
+            key = (st.st_dev, st.st_ino) if stat.S_ISDIR(st.st_mode) else i
+        except OSError:
+            key = i  # not a folder: kept, for the command to name it
+        if key in seen:
+            notes.append("%s is the same folder as %s: counted once" % (f, seen[key]))
+            continue
+        seen[key] = f
+        out.append(f)
+    return out, notes
+
+
+def hold_lock(folder, name, who):
+    """Holds FOLDER/NAME locked (flock) for the life of the process, with
+    its pid in it; when another holds it, says which in one line. The lock
+    dies with its holder: a killed writer leaves none behind."""
+    path = os.path.join(folder, name)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as e:
+        if e.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
+            raise Fail("--out %s: cannot lock it (%s)" % (folder, e.strerror or e))
+        raise Fail("--out %s: in use by %s; wait for it to end, or choose another folder" % (folder, _holder(path, who)))
+    try:  # the pid is for the message of a second writer; the lock holds without it
+        os.ftruncate(fd, 0)
+        os.write(fd, ("%d\n" % os.getpid()).encode())
+    except OSError:
+        pass
+    return fd
+
+
+def _holder(path, who):
+    """The pid in the lock file; its holder writes it just after locking."""
+    for _ in range(20):
+        try:
+            with open(path) as f:
+                pid = f.read().strip()
+        except OSError:
+            pid = ""
+        if pid:
+            return "%s pid %s" % (who, pid)
+        time.sleep(0.05)
+    return "another %s (its pid not yet written)" % who

@@ -1,5 +1,6 @@
 """The folders and files a command writes or reads by name: made, checked
 and locked here, each refusal one line (cli.Fail)."""
+import contextlib
 import errno
 import fcntl
 import os
@@ -101,3 +102,27 @@ def _holder(path, who):
             return "%s pid %s" % (who, pid)
         time.sleep(0.05)
     return "another %s (its pid not yet written)" % who
+
+
+def first_missing(path):
+    """The outermost folder of PATH that does not exist yet (what making
+    PATH would make), or None."""
+    path, missing = os.path.abspath(path), None
+    while not os.path.lexists(path):
+        path, missing = os.path.dirname(path), path
+    return missing
+
+
+def leave_untouched(folder, lock, made):
+    """Where a writer ends with nothing of its own in FOLDER but its LOCK,
+    the lock goes, and the folders it made (MADE: first_missing before it
+    made FOLDER) where they are empty: a failure leaves no trace
+    (docs/hardening.md, "Properties of the scripts")."""
+    with contextlib.suppress(OSError):
+        if os.listdir(folder) != [lock]:
+            return
+        os.remove(os.path.join(folder, lock))
+        path = os.path.abspath(folder)
+        while made and (path == made or path.startswith(made + os.sep)):
+            os.rmdir(path)  # an OSError (not empty: another writer's) ends the walk
+            path = os.path.dirname(path)

@@ -182,6 +182,17 @@ class Run:
             self.writer.undo(self.old)
             raise cli.Fail(self.refused)
 
+    def other_library(self, cfg, header):
+        """Why a run of this umb-run does not count, where it reports another
+        MPI library than its configuration's earlier runs (a PATH or module
+        changed mid-run): the rounds of one configuration run one library."""
+        lib = header.get("mpi_library") if isinstance(header, dict) else None
+        was = next((c.get("mpi_library") for c in self.manifest["configs"] if c["name"] == cfg["name"]), None)
+        if isinstance(lib, str) and isinstance(was, str) and lib != was:
+            return "configuration %s ran '%s' here, '%s' in its earlier runs: not counted (the rounds of one " \
+                "configuration run one library)" % (cfg["name"], lib.split(",")[0], was.split(",")[0])
+        return None
+
     def say(self, text, err=False):
         """Progress and reports: a failed write is remembered, not fatal,
         since the results folder is what matters."""

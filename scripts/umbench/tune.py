@@ -52,6 +52,7 @@ import time
 from . import cli, configs, installed, paths, schema, sets, tune_plan, tune_rank, tune_report
 from . import env as environ  # start_mps names its argument env
 
+LOCK = ".umb-tune.lock"
 CATALOGUE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "settings.json")
 LIBRARIES = ("openmpi", "ucx", "mpich", "mps")
 
@@ -218,8 +219,17 @@ def keep_mps(tried):
 def search(a, here):
     catalogue = chosen(a, read_catalogue(a.catalogue))
     a.min_effect = 0.05 if a.min_effect is None else a.min_effect
-    out = paths.out_folder(a.out if a.out is not None else os.path.join("umb-results", "tune-" + datetime.datetime.now().strftime("%Y%m%d-%H%M%S")))
-    paths.hold_lock(out, ".umb-tune.lock", "umb-tune")
+    target = a.out if a.out is not None else os.path.join("umb-results", "tune-" + datetime.datetime.now().strftime("%Y%m%d-%H%M%S"))
+    made = paths.first_missing(target)
+    out = paths.out_folder(target)
+    paths.hold_lock(out, LOCK, "umb-tune")
+    try:
+        return searched(a, here, out, catalogue)
+    finally:  # a search that wrote nothing of its own leaves no folder holding only its lock
+        paths.leave_untouched(out, LOCK, made)
+
+
+def searched(a, here, out, catalogue):
     kind = tune_report.held(out)
     if kind:  # each line names only a command that works on this folder
         why = "holds an earlier search (umb-tune --report %s reports it)" % out if kind == "search" else tune_report.no_search(out)

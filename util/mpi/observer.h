@@ -57,11 +57,11 @@ typedef struct {
     void (*report)(umb_bench *b);
 } umb_observer;
 
-extern const umb_observer umb_place_observer;     /* bench_place.c */
-extern const umb_observer umb_counters_observer;  /* bench_counters.c */
-extern const umb_observer umb_path_observer;      /* bench_path.c */
-extern const umb_observer umb_precision_observer; /* bench_precision.c */
-extern const umb_observer umb_findings_observer;  /* bench_findings.c */
+extern const umb_observer umb_place_observer;     /* observers/place/ */
+extern const umb_observer umb_counters_observer;  /* observers/counters/ */
+extern const umb_observer umb_path_observer;      /* observers/path/ */
+extern const umb_observer umb_precision_observer; /* observers/precision/ */
+extern const umb_observer umb_findings_observer;  /* observers/findings/ */
 
 /* Collective, from umb_bench_init (bench_init.c): each observer's
    environment and prepare hooks, in bench.c's order. */

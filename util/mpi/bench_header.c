@@ -1,7 +1,8 @@
 /* The header's common part for the MPI benchmarks: what each rank runs on
    (gathered to rank 0), the MPI library and its CUDA-awareness, CUDA, the
    buffers and their placement. */
-#include "observer.h"
+#include "bench_header.h"
+#include "mpi_check.h"
 
 #include "config.h"
 #include "error.h"

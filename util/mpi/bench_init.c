@@ -2,7 +2,6 @@
    ranks, the GPU each rank uses, the options' checks, and the buffers;
    then the observers prepare (bench.c). */
 #include "bench.h"
-#include "observer.h"
 
 #include "config.h"
 #include "cupti_um.h"

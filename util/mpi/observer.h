@@ -6,9 +6,10 @@
 #ifndef UMB_OBSERVER_H
 #define UMB_OBSERVER_H
 
-#include "bench.h"
+#include "bench_state.h"
 #include "counters.h"
 #include "findings.h"
+#include "mpi_check.h"
 
 /* Where in the header the sweep asks for lines: after the placement lines
    of the common part, or at the end (after Loop and Units). */
@@ -62,16 +63,5 @@ extern const umb_observer umb_counters_observer;  /* observers/counters/ */
 extern const umb_observer umb_path_observer;      /* observers/path/ */
 extern const umb_observer umb_precision_observer; /* observers/precision/ */
 extern const umb_observer umb_findings_observer;  /* observers/findings/ */
-
-/* Collective, from umb_bench_init (bench_init.c): each observer's
-   environment and prepare hooks, in bench.c's order. */
-void umb_observers_prepare(umb_bench *b, char **argv);
-
-/* The header's common lines (bench_header.c); bench.c's umb_bench_header
-   puts the observers' lines between them. Collective: every rank's facts
-   to rank 0, which writes the lines up to the placement hints. */
-void umb_header_facts(umb_bench *b, umb_header *h);
-/* Rank 0: iterations, validation, timeout and the CUDA-awareness warning. */
-void umb_header_limits(umb_bench *b, umb_header *h);
 
 #endif

@@ -1,6 +1,6 @@
 /* What the parsed options mean (options.h): buffer kinds and lists, which
    kinds are in use, placement, precision, the loop, window buffers and
-   iteration counts; the parsing itself is options.c's. */
+   iteration counts; the parsing itself is options_parse.c's. */
 #include "options.h"
 
 #include <string.h>

@@ -1,8 +1,9 @@
-/* What every rank must agree on (bench.h): one end for all, with the
+/* What every rank must agree on (agree.h): one end for all, with the
    reason of the lowest rank that has one, and a buffer on every rank. */
-#include "bench.h"
+#include "agree.h"
 
 #include "error.h"
+#include "mpi_check.h"
 
 #include <mpi.h>
 #include <stdio.h>

@@ -4,6 +4,7 @@
 #ifndef UMB_BENCH_H
 #define UMB_BENCH_H
 
+#include "agree.h"
 #include "bench_state.h"
 #include "buffer.h"
 #include "laps.h"
@@ -19,17 +20,6 @@
    of -ranks, 0: any), a GPU for GPU buffers (exit 77), a CUDA-aware MPI for D
    (exit 77). Answers -h and -v. Returns only when the benchmark may run. */
 void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char **argv);
-
-/* Collective: when any rank passes a non-zero code, the lowest such rank
-   prints its message (one line) and exits with the highest code (a skip,
-   77, half a second after the others), every other rank with 0. */
-void umb_agree(int code, const char *message);
-
-/* Collective: allocates this rank's buffer of its kind, or ends the job
-   cleanly with the reason. */
-void umb_bench_alloc(umb_bench *b, umb_buffer *buf, size_t bytes);
-/* The same with another kind (a collective rank's buffers as the root). */
-void umb_bench_alloc_kind(umb_bench *b, umb_buffer *buf, umb_kind kind, size_t bytes);
 
 /* Collective: the header's common part (library, ranks, GPUs, buffers,
    placement...); rank 0 adds the program's own lines, then prints it. */

@@ -2,7 +2,7 @@
    counters this build has, and the library's CUDA-awareness for D. */
 #include "can_run.h"
 
-#include "bench.h"
+#include "agree.h"
 #include "cupti_um.h"
 #include "error.h"
 #include "memkind.h"

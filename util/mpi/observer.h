@@ -1,8 +1,8 @@
-/* Observers of the sweep (DESIGN.md, "Why on every row"): placement, the
-   counters, the path and the findings watch each size through the same
-   hooks, which the sweep calls in order; none calls back into the sweep.
-   A new observer is a new file and one line in bench.c's list. Every hook
-   may be NULL. */
+/* Observers of the sweep (docs/architecture.md, "The observers"):
+   placement, the counters, the path, the precision and the findings watch
+   each size through the same hooks, which the sweep calls in order; none
+   calls back into the sweep. A new observer is a folder under observers/
+   and one line in bench.c's list. Every hook may be NULL. */
 #ifndef UMB_OBSERVER_H
 #define UMB_OBSERVER_H
 

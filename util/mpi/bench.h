@@ -14,7 +14,6 @@
 #include <mpi.h>
 #include <stdint.h>
 
-
 /* Parses argv, picks the GPU, starts MPI and checks everything a run needs:
    usage, rank count (ranks > 0: exactly that many; < 0: a positive multiple
    of -ranks, 0: any), a GPU for GPU buffers (exit 77), a CUDA-aware MPI for D

@@ -1,6 +1,7 @@
 /* What the parsed options mean (options.h): buffer kinds and lists, which
-   kinds are in use, placement, precision, the loop, window buffers and
-   iteration counts; the parsing itself is options_parse.c's. */
+   kinds are in use, placement, precision, the loop, window buffers,
+   iteration counts, each rank's kind and the kinds as given; the parsing
+   itself is options_parse.c's. */
 #include "options.h"
 
 #include <string.h>
@@ -82,9 +83,6 @@ void umb_iterations(const umb_options *o, const umb_cli *cli, size_t size, long 
     if (umb_options_precision(o) && !o->iters_given && *iters > UMB_PRECISION_FIRST_ITERS) *iters = UMB_PRECISION_FIRST_ITERS;
 }
 
-/* Point-to-point: ranks in the first half take the first kind, the rest the
-   second (OMB). Collectives: the --buffers list, else the root's kind for a
-   fixed root and the others' kind for everyone else. */
 umb_kind umb_kind_of_rank(const umb_options *o, int rank, int nranks, int collective)
 {
     umb_kind k;
@@ -96,7 +94,6 @@ umb_kind umb_kind_of_rank(const umb_options *o, int rank, int nranks, int collec
     return rank < nranks / 2 ? o->kinds[0] : o->kinds[1];
 }
 
-/* "MD MH" (point-to-point), or for collectives "all MH", "root MD, others MH", "MD,MH,MH,MD". */
 void umb_describe_buffers(const umb_options *o, int collective, char *buf, size_t n)
 {
     if (!collective)

@@ -1,6 +1,6 @@
 /* umb_allgather: MPI_Allgather latency, every rank's buffers placed before
    each call (docs/method.md). Block r of the result is rank r's message. */
-#include "coll.h"
+#include "collective/coll.h"
 #include "error.h"
 #include "pattern.h"
 

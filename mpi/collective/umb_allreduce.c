@@ -1,6 +1,6 @@
 /* umb_allreduce: MPI_Allreduce (MPI_FLOAT, MPI_SUM) latency, every rank's
    buffers placed before each call (docs/method.md). */
-#include "coll.h"
+#include "collective/coll.h"
 #include "error.h"
 
 #include <mpi.h>

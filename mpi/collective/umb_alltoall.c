@@ -1,7 +1,7 @@
 /* umb_alltoall: MPI_Alltoall latency, every rank's buffers placed before
    each call (docs/method.md). Block j of rank r's send buffer goes to rank
    j; its pattern is keyed by (r, j). */
-#include "coll.h"
+#include "collective/coll.h"
 #include "error.h"
 #include "pattern.h"
 

@@ -1,6 +1,6 @@
 /* umb_bcast: MPI_Bcast latency, every rank's buffer placed before each call
    (docs/method.md). */
-#include "coll.h"
+#include "collective/coll.h"
 #include "error.h"
 #include "pattern.h"
 

@@ -1,6 +1,6 @@
 /* umb_reduce: MPI_Reduce (MPI_FLOAT, MPI_SUM) latency to a root, every
    rank's buffers placed before each call (docs/method.md). */
-#include "coll.h"
+#include "collective/coll.h"
 #include "error.h"
 
 #include <mpi.h>

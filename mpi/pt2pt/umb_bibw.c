@@ -1,7 +1,7 @@
 /* umb_bibw: bidirectional bandwidth between rank 0 and rank 1, OMB's
    method: both ranks post a window of receives and a window of sends,
    then MPI_Waitall (docs/method.md). */
-#include "p2p.h"
+#include "p2p/p2p.h"
 
 static const umb_cli cli = {
     .program = "umb_bibw",

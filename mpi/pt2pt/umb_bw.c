@@ -1,7 +1,7 @@
 /* umb_bw: unidirectional bandwidth, rank 0 to rank 1, OMB's method: a
    window of non-blocking sends, MPI_Waitall, then a short ack
    (docs/method.md). */
-#include "p2p.h"
+#include "p2p/p2p.h"
 
 static const umb_cli cli = {
     .program = "umb_bw",

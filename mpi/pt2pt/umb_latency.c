@@ -1,6 +1,6 @@
 /* umb_latency: ping-pong latency between 2 ranks, with managed buffers
    placed before every round trip (docs/method.md). */
-#include "p2p.h"
+#include "p2p/p2p.h"
 
 static const umb_cli cli = {
     .program = "umb_latency",

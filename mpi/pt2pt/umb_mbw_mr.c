@@ -1,7 +1,7 @@
 /* umb_mbw_mr: multi-pair bandwidth and message rate, OMB's osu_mbw_mr
    method: with 2N ranks, rank r < N sends windows to rank r + N
    (docs/method.md). */
-#include "p2p.h"
+#include "p2p/p2p.h"
 
 static const umb_cli cli = {
     .program = "umb_mbw_mr",

@@ -1,7 +1,7 @@
 /* umb_get_latency: MPI_Get latency: one get from rank 1's window and its synchronisation (-s); rank 1's window
    lies on its buffer, of its kind, placed before every iteration
    (docs/method.md, "One-sided programs"). */
-#include "rma.h"
+#include "rma/rma.h"
 
 static const umb_cli cli = {
     .program = "umb_get_latency",

@@ -1,7 +1,7 @@
 /* umb_put_bw: MPI_Put bandwidth: a window of puts into rank 1's window and their synchronisation (-s); rank 1's window
    lies on its buffer, of its kind, placed before every iteration
    (docs/method.md, "One-sided programs"). */
-#include "rma.h"
+#include "rma/rma.h"
 
 static const umb_cli cli = {
     .program = "umb_put_bw",

@@ -1,5 +1,5 @@
 /* libFuzzer target: the option parser and the buffer-spec parsers
-   (util/mpi/options.c) on arbitrary command lines, for a point-to-point, a
+   (util/mpi/options_parse.c) on arbitrary command lines, for a point-to-point, a
    windowed and a collective program. A parse must end with 0, or 1 or 2
    and one line of error text; nothing may read or write out of bounds.
    Build and run: tests/fuzz/run SECONDS (docs/hardening.md). */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The point-to-point programs over the p2p descriptor (util/mpi/p2p.c)
+# The point-to-point programs over the p2p descriptor (util/mpi/p2p/p2p.c)
 # print what they printed as files of their own: each run's program-made
 # lines (Loop, Units, Window, Pairs, the column titles) and the JSON's
 # header fields, record types, row keys, sizes and validation, against

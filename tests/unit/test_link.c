@@ -13,7 +13,7 @@ static int near(double a, double b) { return fabs(a - b) < 0.001; }
 static void pcie(void)
 {
     char t[160];
-    CHECK(near(umb_pcie_gbs("Gen5 x16 (max Gen5 x16)"), 63.015));  /* DESIGN.md: 63.0 */
+    CHECK(near(umb_pcie_gbs("Gen5 x16 (max Gen5 x16)"), 63.015));  /* docs/method.md, "The bound of a path": 63.0 */
     /* An idle GPU trains its link down: the maximum counts. */
     CHECK(near(umb_pcie_gbs("Gen1 x16 (max Gen4 x16)"), 31.508));
     CHECK(near(umb_pcie_gbs("Gen3 x8 (max Gen3 x8)"), 7.877));

@@ -1,5 +1,5 @@
 /* Findings: rules over a program's own rows and the facts of its run
-   (DESIGN.md, "Why on every row"), each naming the rows it rests on and,
+   (docs/decisions.md, "Why on every row"), each naming the rows it rests on and,
    where one is known, what to try. Pure logic: no MPI, no CUDA, so CI
    tests every rule on recorded rows (tests/unit/test_findings.c). */
 #ifndef UMB_FINDINGS_H

@@ -307,6 +307,53 @@ static int gpu_name(const char *t)
     return *end || i >= UMB_TOPO_MAX_GPUS ? -1 : (int)i;
 }
 
+/* One row of the matrix, GPU i (k tokens, tok[0] its name): its entries,
+   with X on the diagonal and only there. 0, or -1 with why. */
+static int topo_row(umb_topo_matrix *m, int i, char **tok, int k, char *why, size_t n)
+{
+    if (k < m->ngpus + 1) {
+        snprintf(why, n, "row GPU%d has %d entries; the header names %d GPUs", i, k - 1, m->ngpus);
+        return -1;
+    }
+    for (int j = 0; j < m->ngpus; j++) {
+        if (umb_topo_entry_parse(tok[j + 1], &m->e[i][j])) {
+            snprintf(why, n, "row GPU%d, column GPU%d: '%s' is not a topology entry (X, NV#, PIX, PXB, PHB, NODE, SYS)",
+                     i, j, tok[j + 1]);
+            return -1;
+        }
+        if ((m->e[i][j].kind == UMB_LINK_SAME) != (i == j)) {
+            snprintf(why, n, "row GPU%d, column GPU%d: '%s' %s", i, j, tok[j + 1],
+                     i == j ? "on the diagonal, where X belongs" : "is X off the diagonal");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The whole matrix, once read: a header, a row for every GPU it names, and
+   the same link both ways. 0, or -1 with why. */
+static int topo_complete(const umb_topo_matrix *m, const int *seen, char *why, size_t n)
+{
+    if (!m->ngpus) {
+        snprintf(why, n, "no header line naming GPU0 (is this nvidia-smi topo -m output?)");
+        return -1;
+    }
+    for (int i = 0; i < m->ngpus; i++)
+        if (!seen[i]) {
+            snprintf(why, n, "no row for GPU%d (the header names %d GPUs)", i, m->ngpus);
+            return -1;
+        }
+    for (int i = 0; i < m->ngpus; i++)
+        for (int j = 0; j < i; j++) {
+            const umb_topo_entry *a = &m->e[i][j], *b = &m->e[j][i];
+            if (a->kind != b->kind || a->level != b->level || a->nvlinks != b->nvlinks) {
+                snprintf(why, n, "GPU%d to GPU%d and GPU%d to GPU%d differ: the matrix is not symmetric", i, j, j, i);
+                return -1;
+            }
+        }
+    return 0;
+}
+
 int umb_topo_parse(const char *text, umb_topo_matrix *m, char *why, size_t n)
 {
     char line[8192], *tok[MAX_TOKENS];
@@ -334,41 +381,9 @@ int umb_topo_parse(const char *text, umb_topo_matrix *m, char *why, size_t n)
             snprintf(why, n, "row GPU%d appears twice", i);
             return -1;
         }
-        if (k < m->ngpus + 1) {
-            snprintf(why, n, "row GPU%d has %d entries; the header names %d GPUs", i, k - 1, m->ngpus);
-            return -1;
-        }
-        for (int j = 0; j < m->ngpus; j++) {
-            if (umb_topo_entry_parse(tok[j + 1], &m->e[i][j])) {
-                snprintf(why, n, "row GPU%d, column GPU%d: '%s' is not a topology entry (X, NV#, PIX, PXB, PHB, NODE, SYS)",
-                         i, j, tok[j + 1]);
-                return -1;
-            }
-            if ((m->e[i][j].kind == UMB_LINK_SAME) != (i == j)) {
-                snprintf(why, n, "row GPU%d, column GPU%d: '%s' %s", i, j, tok[j + 1],
-                         i == j ? "on the diagonal, where X belongs" : "is X off the diagonal");
-                return -1;
-            }
-        }
+        if (topo_row(m, i, tok, k, why, n)) return -1;
         seen[i] = 1;
         rows++;
     }
-    if (!m->ngpus) {
-        snprintf(why, n, "no header line naming GPU0 (is this nvidia-smi topo -m output?)");
-        return -1;
-    }
-    for (int i = 0; i < m->ngpus; i++)
-        if (!seen[i]) {
-            snprintf(why, n, "no row for GPU%d (the header names %d GPUs)", i, m->ngpus);
-            return -1;
-        }
-    for (int i = 0; i < m->ngpus; i++)
-        for (int j = 0; j < i; j++) {
-            const umb_topo_entry *a = &m->e[i][j], *b = &m->e[j][i];
-            if (a->kind != b->kind || a->level != b->level || a->nvlinks != b->nvlinks) {
-                snprintf(why, n, "GPU%d to GPU%d and GPU%d to GPU%d differ: the matrix is not symmetric", i, j, j, i);
-                return -1;
-            }
-        }
-    return 0;
+    return topo_complete(m, seen, why, n);
 }

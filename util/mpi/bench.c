@@ -1,6 +1,7 @@
 /* The sweep over message sizes, the observers' hooks around it, the rows,
    the -c check and the end; setting up is bench_init.c's. */
 #include "bench.h"
+#include "bench_header.h"
 #include "observer.h"
 
 #include "error.h"

@@ -4,38 +4,15 @@
 #ifndef UMB_BENCH_H
 #define UMB_BENCH_H
 
+#include "agree.h"
+#include "bench_state.h"
 #include "buffer.h"
-#include "findings.h"
 #include "laps.h"
 #include "mpi_check.h"
-#include "mpi_info.h"
-#include "options.h"
-#include "output.h"
 #include "stats.h"
 
 #include <mpi.h>
 #include <stdint.h>
-
-typedef struct {
-    const umb_cli *cli;
-    umb_options opt;
-    int rank, nranks;
-    char host[256];
-    umb_kind kind;           /* this rank's buffer kind */
-    int gpu;                 /* GPU in use, -1 when none */
-    char gpu_from[160];      /* how it was chosen, and CUDA_VISIBLE_DEVICES where it narrows what the rank sees */
-    umb_verdict aware;       /* may D go to this MPI (util/aware.h) */
-    umb_aware_facts facts;
-    char aware_why[384], ucx_version[32], pml[32];
-    char buffers[64];        /* "MD MH": the kinds as given */
-    umb_output out;
-    int exit_code;
-    char counters_note[256];  /* why CUPTI counters are off, with --counters */
-    int pagemap_all;          /* 1: every rank can read pagemap; 0: another cannot; -1: this one cannot */
-    char pagemap_why[160];
-    char path_note[256];      /* why --path sees no copies, with --path */
-    umb_rank_facts *ranks;    /* rank 0: what the header learnt of every rank */
-} umb_bench;
 
 /* Parses argv, picks the GPU, starts MPI and checks everything a run needs:
    usage, rank count (ranks > 0: exactly that many; < 0: a positive multiple
@@ -43,21 +20,9 @@ typedef struct {
    (exit 77). Answers -h and -v. Returns only when the benchmark may run. */
 void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char **argv);
 
-/* Collective: when any rank passes a non-zero code, the lowest such rank
-   prints its message (one line) and exits with the highest code (a skip,
-   77, half a second after the others), every other rank with 0. */
-void umb_agree(int code, const char *message);
-
-/* Collective: allocates this rank's buffer of its kind, or ends the job
-   cleanly with the reason. */
-void umb_bench_alloc(umb_bench *b, umb_buffer *buf, size_t bytes);
-/* The same with another kind (a collective rank's buffers as the root). */
-void umb_bench_alloc_kind(umb_bench *b, umb_buffer *buf, umb_kind kind, size_t bytes);
-
 /* Collective: the header's common part (library, ranks, GPUs, buffers,
    placement...); rank 0 adds the program's own lines, then prints it. */
 void umb_bench_header(umb_bench *b, umb_header *h);
-void umb_bench_header_print(umb_bench *b, umb_header *h);
 
 /* Rank 0: the table's column line, then one row per size: avg of the
    metric, then `extra` columns (e.g. Messages/s), then min, max, p50, p99
@@ -119,5 +84,9 @@ void umb_bench_sweep(umb_bench *b, const umb_sweep *sw, void *ctx);
 
 /* Collective: MPI_Finalize; returns the exit status. */
 int umb_bench_finish(umb_bench *b);
+
+/* Collective, from umb_bench_init (bench_init.c): each observer's
+   environment and prepare hooks, in bench.c's order. */
+void umb_observers_prepare(umb_bench *b, char **argv);
 
 #endif

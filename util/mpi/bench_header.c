@@ -1,7 +1,8 @@
 /* The header's common part for the MPI benchmarks: what each rank runs on
    (gathered to rank 0), the MPI library and its CUDA-awareness, CUDA, the
    buffers and their placement. */
-#include "observer.h"
+#include "bench_header.h"
+#include "mpi_check.h"
 
 #include "config.h"
 #include "error.h"
@@ -132,19 +133,13 @@ static void add_awareness(umb_header *h, const umb_bench *b)
     umb_sb_free(&j);
 }
 
-void umb_header_facts(umb_bench *b, umb_header *h)
+/* Rank 0: the program, the date, the MPI library and its CUDA-awareness,
+   UCX and CUDA. */
+static void add_software(umb_header *h, const umb_bench *b)
 {
-    rank_info mine, *all = NULL;
-    my_rank_info(b, &mine);
-    if (b->rank == 0) all = umb_xmalloc(sizeof *all * (size_t)b->nranks, "rank information");
-    UMB_MPI_CHECK(MPI_Gather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD));
-    if (b->rank != 0) return;
-    keep_rank_facts(b, all);
-
     const umb_options *o = &b->opt;
     char s[LINE * 4], t[LINE];
     time_t now = time(NULL);
-    memset(h, 0, sizeof *h);
     umb_header_str(h, "program", "Program", "%s (umbench %s): %s", b->cli->program, PACKAGE_VERSION, b->cli->summary);
     strftime(t, sizeof t, "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
     umb_header_str(h, "date", "Date", "%s", t);
@@ -169,12 +164,15 @@ void umb_header_facts(umb_bench *b, umb_header *h)
     } else {
         umb_header_str(h, "cuda", "CUDA", "not used (host buffers only)%s", umb_gpu_built() ? "" : "; host-only build");
     }
-    umb_header_num(h, "nranks", "Ranks", b->nranks);
-    add_ranks(h, all, b->nranks);
-    free(all);
+}
 
+/* Rank 0: the buffers as given, and how managed ones are placed. */
+static void add_buffers(umb_header *h, const umb_bench *b)
+{
+    const umb_options *o = &b->opt;
+    char t[LINE];
     umb_header_str(h, "buffers", "Buffers", "%s", b->buffers);
-    if (b->opt.m_given) umb_header_str(h, "note", "Note", "buffer M is read as MH (managed, placed on the host), as OMB does");
+    if (o->m_given) umb_header_str(h, "note", "Note", "buffer M is read as MH (managed, placed on the host), as OMB does");
     if (umb_options_uses(o, umb_kind_is_managed)) {
         umb_header_str(h, "placement", "Placement", "%s, %s; never inside the timed region",
                        o->place_with == UMB_PLACE_KERNEL ? "kernel (a GPU kernel writes every page for MD, the CPU for MH)"
@@ -192,6 +190,22 @@ void umb_header_facts(umb_bench *b, umb_header *h)
         umb_header_str(h, "placement", "Placement", "none (no managed buffers)");
         umb_header_str(h, "hints", "Hints", "none");
     }
+}
+
+void umb_header_facts(umb_bench *b, umb_header *h)
+{
+    rank_info mine, *all = NULL;
+    my_rank_info(b, &mine);
+    if (b->rank == 0) all = umb_xmalloc(sizeof *all * (size_t)b->nranks, "rank information");
+    UMB_MPI_CHECK(MPI_Gather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD));
+    if (b->rank != 0) return;
+    keep_rank_facts(b, all);
+    memset(h, 0, sizeof *h);
+    add_software(h, b);
+    umb_header_num(h, "nranks", "Ranks", b->nranks);
+    add_ranks(h, all, b->nranks);
+    free(all);
+    add_buffers(h, b);
 }
 
 void umb_header_limits(umb_bench *b, umb_header *h)

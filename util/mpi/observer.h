@@ -1,14 +1,15 @@
-/* Observers of the sweep (DESIGN.md, "Why on every row"): placement, the
-   counters, the path and the findings watch each size through the same
-   hooks, which the sweep calls in order; none calls back into the sweep.
-   A new observer is a new file and one line in bench.c's list. Every hook
-   may be NULL. */
+/* Observers of the sweep (docs/architecture.md, "The observers"):
+   placement, the counters, the path, the precision and the findings watch
+   each size through the same hooks, which the sweep calls in order; none
+   calls back into the sweep. A new observer is a folder under observers/
+   and one line in bench.c's list. Every hook may be NULL. */
 #ifndef UMB_OBSERVER_H
 #define UMB_OBSERVER_H
 
-#include "bench.h"
+#include "bench_state.h"
 #include "counters.h"
 #include "findings.h"
+#include "mpi_check.h"
 
 /* Where in the header the sweep asks for lines: after the placement lines
    of the common part, or at the end (after Loop and Units). */
@@ -57,21 +58,10 @@ typedef struct {
     void (*report)(umb_bench *b);
 } umb_observer;
 
-extern const umb_observer umb_place_observer;     /* bench_place.c */
-extern const umb_observer umb_counters_observer;  /* bench_counters.c */
-extern const umb_observer umb_path_observer;      /* bench_path.c */
-extern const umb_observer umb_precision_observer; /* bench_precision.c */
-extern const umb_observer umb_findings_observer;  /* bench_findings.c */
-
-/* Collective, from umb_bench_init (bench_init.c): each observer's
-   environment and prepare hooks, in bench.c's order. */
-void umb_observers_prepare(umb_bench *b, char **argv);
-
-/* The header's common lines (bench_header.c); bench.c's umb_bench_header
-   puts the observers' lines between them. Collective: every rank's facts
-   to rank 0, which writes the lines up to the placement hints. */
-void umb_header_facts(umb_bench *b, umb_header *h);
-/* Rank 0: iterations, validation, timeout and the CUDA-awareness warning. */
-void umb_header_limits(umb_bench *b, umb_header *h);
+extern const umb_observer umb_place_observer;     /* observers/place/ */
+extern const umb_observer umb_counters_observer;  /* observers/counters/ */
+extern const umb_observer umb_path_observer;      /* observers/path/ */
+extern const umb_observer umb_precision_observer; /* observers/precision/ */
+extern const umb_observer umb_findings_observer;  /* observers/findings/ */
 
 #endif

@@ -119,6 +119,13 @@ void umb_usage(const umb_cli *cli, FILE *f);
    managed (so no slot sees pages another already moved) or with -c (so
    every message can be checked), else one shared by all slots, as OMB. */
 int umb_window_buffers(const umb_options *o);
+/* This rank's buffer kind. Point-to-point: ranks in the first half take
+   the first kind, the rest the second (OMB). Collectives: the --buffers
+   list, else the root's kind for a fixed root, the others' for the rest. */
+umb_kind umb_kind_of_rank(const umb_options *o, int rank, int nranks, int collective);
+/* The kinds as given, for the header: "MD MH" (point-to-point), or for
+   collectives "all MH", "root MD, others MH", "MD,MH,MH,MD". */
+void umb_describe_buffers(const umb_options *o, int collective, char *buf, size_t n);
 /* Iterations and warm-up for one size (with a precision: its first attempt). */
 void umb_iterations(const umb_options *o, const umb_cli *cli, size_t size,
                     long *iters, long *skip);

@@ -1,6 +1,7 @@
 /* What the parsed options mean (options.h): buffer kinds and lists, which
-   kinds are in use, placement, precision, the loop, window buffers and
-   iteration counts; the parsing itself is options.c's. */
+   kinds are in use, placement, precision, the loop, window buffers,
+   iteration counts, each rank's kind and the kinds as given; the parsing
+   itself is options_parse.c's. */
 #include "options.h"
 
 #include <string.h>
@@ -80,4 +81,28 @@ void umb_iterations(const umb_options *o, const umb_cli *cli, size_t size, long 
     *skip = large ? o->skip_large : o->skip;
     /* With a precision, a first attempt; the precision observer asks for more. */
     if (umb_options_precision(o) && !o->iters_given && *iters > UMB_PRECISION_FIRST_ITERS) *iters = UMB_PRECISION_FIRST_ITERS;
+}
+
+umb_kind umb_kind_of_rank(const umb_options *o, int rank, int nranks, int collective)
+{
+    umb_kind k;
+    if (collective) {
+        if (o->buffer_list) return umb_list_kind(o->buffer_list, rank, &k) == 0 ? k : UMB_H;
+        return !o->root_rotate && rank == o->root ? o->root_kind : o->other_kind;
+    }
+    if (o->nkinds < 2) return o->nkinds ? o->kinds[0] : UMB_H;
+    return rank < nranks / 2 ? o->kinds[0] : o->kinds[1];
+}
+
+void umb_describe_buffers(const umb_options *o, int collective, char *buf, size_t n)
+{
+    if (!collective)
+        snprintf(buf, n, "%s%s%s", umb_kind_name(o->kinds[0]), o->nkinds > 1 ? " " : "",
+                 o->nkinds > 1 ? umb_kind_name(o->kinds[1]) : "");
+    else if (o->buffer_list)
+        snprintf(buf, n, "%s", o->buffer_list);
+    else if (o->root_kind == o->other_kind)
+        snprintf(buf, n, "all %s", umb_kind_name(o->other_kind));
+    else
+        snprintf(buf, n, "root %s, others %s", umb_kind_name(o->root_kind), umb_kind_name(o->other_kind));
 }

@@ -1,5 +1,5 @@
 /* The MPI programs' -h text (README, "Options"), apart from the parser so
-   that options.c stays about parsing. */
+   that options_parse.c stays about parsing. */
 #include "options.h"
 
 #include <stdio.h>

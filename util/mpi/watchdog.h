@@ -12,7 +12,7 @@
 void umb_watchdog_start(double seconds);
 /* The shortest --timeout the watchdog honours: it looks every 0.1 s, and a
    start (MPI_Init, a CUDA context) marks no progress for longer than a
-   shorter limit would allow; options.c refuses a shorter one (0 is off). */
+   shorter limit would allow; options_parse.c refuses a shorter one (0 is off). */
 #define UMB_WATCHDOG_MIN_S 1.0
 /* The line it prints when it ends the job (no newline), for `limit`
    seconds: the rank and host once known, else "before MPI_Init". */

@@ -12,7 +12,7 @@
 #include "parse.h"
 #include "pattern.h"
 #include "watchdog.h"
-#include "window.h"
+#include "window/window.h"
 
 #include <mpi.h>
 #include <stdio.h>

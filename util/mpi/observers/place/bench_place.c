@@ -90,7 +90,7 @@ static double p50(double *v, long n)
    each, the one placement before warm-up with --place once. */
 static const umb_place_rec *records(const umb_bench *b, long iters, long *n)
 {
-    int each = umb_bench_place_each(b);
+    int each = umb_options_place_each(&b->opt);
     *n = each ? iters : 1;
     return each ? umb_placement_timed() : umb_placement_once();
 }

@@ -6,7 +6,7 @@
 #include "error.h"
 #include "laps.h"
 #include "watchdog.h"
-#include "window.h"
+#include "window/window.h"
 
 #include <mpi.h>
 #include <stdlib.h>

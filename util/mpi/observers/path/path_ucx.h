@@ -5,7 +5,7 @@
 #ifndef UMB_PATH_UCX_H
 #define UMB_PATH_UCX_H
 
-#include "bench.h"
+#include "bench_state.h"
 
 #include <stddef.h>
 

@@ -1,5 +1,5 @@
 # The shell's one reader of the registry of programs, programs.txt (the
-# Python one is scripts/umbench/programs.py; docs/decisions.md, "The
+# Python one is the scripts package's programs module; docs/decisions.md, "The
 # registry of programs"). Sourced, with $programs_txt its path, by
 # programs-am.sh (the build), tests/lib.sh (the tests) and
 # tests/gpu/run-lib.sh (the GPU machine's run): a program list in a test or

@@ -2,6 +2,7 @@
 commands over this package (docs/decisions.md, "The scripts' package").
 
 Each module owns one thing:
+  fail      Fail, the failure a command says in one line (below everything)
   cli       what every command shares: one-line errors, exit statuses, option checks
   paths     the folders and files a command writes or reads by name: made, checked, locked
   results   the results folder: its only reader and only writer

@@ -11,9 +11,8 @@ import signal
 import subprocess
 import sys
 
-
-class Fail(Exception):
-    """A failure the user can act on: its text is the whole message."""
+from . import env
+from .fail import Fail
 
 
 def parser(prog, doc):
@@ -157,7 +156,6 @@ def main(prog, body):
     130 on an interrupt; what it printed is flushed here, so that a full
     disk is a failure too. UMB_DEBUG=1 shows the traceback of a bug. Every
     command reads or writes files checked by their schemas: jsonschema first."""
-    from . import env  # env reads through this module's Fail: imported here, not at the top
     status, debug = 0, False
     try:
         need_module("jsonschema", "Debian/Ubuntu: python3-jsonschema", prog)

@@ -1,6 +1,6 @@
 """The one reader of the environment: every variable the scripts act on has
 one typed accessor here, read once and checked, so that a malformed value
-is one line naming the variable (cli.Fail), never a traceback nor a guess
+is one line naming the variable (fail.Fail), never a traceback nor a guess
 (docs/decisions.md, "The environment the scripts read"). A command's words
 are split with shlex and handed to subprocess as a list: no value from the
 environment reaches a shell."""
@@ -9,7 +9,7 @@ import os
 import re
 import shlex
 
-from .cli import Fail
+from .fail import Fail
 
 # The variables umb-run copies into run.json's "env" (what a reader needs
 # to know of a run's library and batch job), by prefix.

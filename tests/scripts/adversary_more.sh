@@ -302,5 +302,17 @@ twice() {
 }
 try "the same folder named twice" twice
 
+# A whole number in a result line is written whole: "%.6g" wrote 1000000
+# iterations as 1e+06, which the result schema refuses (the run was not
+# counted), and 1234567 as 1.23457e+06 (a wrong count). A timed loop that a
+# precision target grows reaches a million on any fast link.
+whole_counts() {
+    $RUN --out "$tmp/whole" -- -m 8:8 -i 1234567 -x 0 >"$tmp/o" 2>&1 || { cat "$tmp/o"; fail "-i 1234567"; }
+    grep -q '"iterations":1234567[,}]' "$tmp/whole/umb_latency-H-H.jsonl" \
+        || { grep result "$tmp/whole/umb_latency-H-H.jsonl"; fail "iterations not written whole"; }
+    manifest "$tmp/whole" "r = m['runs'][0]; assert r['status'] == 0 and r.get('complete', True) and not r.get('error'), r"
+}
+try "a count of a million or more, written whole" whole_counts
+
 echo "adversary_more: $failed failed of $cases"
 [ "$failed" -eq 0 ]

@@ -168,8 +168,18 @@ nan_row() {
 }
 environs_colon() {
     mkdir -p "$tmp/d:on" && touch "$tmp/d:on/mpicc" && chmod +x "$tmp/d:on/mpicc"
-    one_line 1 'UMBENCH_ENVIRONS: expected NAME=BINDIR with an mpicc in BINDIR and no ":" in it' \
+    one_line 1 'UMBENCH_ENVIRONS: expected NAME=BINDIR ..., each NAME once' \
         env UMBENCH_ENVIRONS="a=$tmp/d:on" "$PYTHON3" "$top_srcdir/reframe-checks/umbench_config.py"
+}
+# Every NAME=BINDIR typed: BINDIR reaches the job script's shell, NAME
+# names an environment (twice, or the built-in one, was one silently lost).
+environs_typed() {
+    mkdir -p "$tmp/mb" "$tmp/x\$(id)" && touch "$tmp/mb/mpicc" "$tmp/x\$(id)/mpicc"
+    for v in "a=$tmp/mb a=$tmp/mb" "openmpi=$tmp/mb" "a\$b=$tmp/mb" "a=$tmp/x\$(id)" "a=$(basename "$tmp")/mb"; do
+        (cd "$(dirname "$tmp")" && one_line 1 "UMBENCH_ENVIRONS: expected NAME=BINDIR ..., each NAME once" \
+            env UMBENCH_ENVIRONS="$v" "$PYTHON3" "$top_srcdir/reframe-checks/umbench_config.py")
+    done
+    env UMBENCH_ENVIRONS="a=$tmp/mb b-2=$tmp/mb" "$PYTHON3" "$top_srcdir/reframe-checks/umbench_config.py" || fail "two good environments"
 }
 build_name() {
     one_line 1 "--build x/y=$tmp/a: the name must be" $PYTHON3 "$S/umb-run" --build "x/y=$tmp/a" --out "$tmp/bn" $Q
@@ -180,6 +190,7 @@ try "a 250-character --config name" long_name
 try "an end record with status 2" end_status
 try "a NaN row" nan_row
 try "UMBENCH_ENVIRONS with a ':' in BINDIR" environs_colon
+try "UMBENCH_ENVIRONS: each NAME once, BINDIR absolute and plain" environs_typed
 try "a bad --build name" build_name
 
 # --config values are data: quoted, a value with ':-', ',' or spaces stays one value.

@@ -182,7 +182,14 @@ def main(prog, body):
     sys.exit(status)
 
 
+# A refusal is one line whatever the value it names: a newline, carriage
+# return or other control character the user typed is shown escaped (\n),
+# never as a break that makes one message two.
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
 def _say(prog, text, status):
+    text = CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
     try:
         sys.stderr.write("%s: %s\n" % (prog, text))
         sys.stderr.flush()

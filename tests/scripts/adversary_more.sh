@@ -339,5 +339,22 @@ newline_values() {
 }
 try "a value with a newline or tab, refused in one line" newline_values
 
+# The benchmark options after "--" come after umb-run's own: a --timeout of
+# the user's was silently replaced by umb-run's 120, and "-- -m" took
+# umb-run's --format as its value ("-m --format"). A --format of the user's
+# would make every run unreadable: refused, before anything is written.
+user_options_last() {
+    $RUN --out "$tmp/uo" -- -m 8:8 -i 10 -x 1 --timeout 7 >"$tmp/o" 2>&1 || { cat "$tmp/o"; fail "-- --timeout 7"; }
+    grep -q '"timeout":"7 s without progress' "$tmp/uo/umb_latency-H-H.jsonl" || fail "-- --timeout 7 was not the program's"
+    $RUN --out "$tmp/uo2" -- -m >"$tmp/o" 2>&1
+    grep -q 'option -m needs a value' "$tmp/o" && ! grep -q -- '--format' "$tmp/o" || { cat "$tmp/o"; fail "-- -m took umb-run's own option"; }
+    for f in "--format table" "--form=csv"; do
+        # shellcheck disable=SC2086 # the option and its value are two words
+        one_line 1 "-- ${f%% *}: umb-run reads the programs' JSON lines and sets --format itself" $RUN --out "$tmp/uo3" -- $f
+    done
+    [ ! -e "$tmp/uo3" ] || fail "a refused --format made --out"
+}
+try "benchmark options after umb-run's own" user_options_last
+
 echo "adversary_more: $failed failed of $cases"
 [ "$failed" -eq 0 ]

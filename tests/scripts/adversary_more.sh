@@ -356,5 +356,16 @@ user_options_last() {
 }
 try "benchmark options after umb-run's own" user_options_last
 
+# A folder whose finished runs hold no readable result line (cut short to
+# its header, or unreadable) was "1 finished runs ... no findings", exit 0,
+# where umb-compare says "no finished results": the readers agree now.
+no_readable_result() {
+    cp -r "$tmp/a" "$tmp/cut"
+    f=$(ls "$tmp/cut"/*.jsonl) && head -n 1 "$f" >"$tmp/h" && cat "$tmp/h" >"$f"
+    one_line 1 "$tmp/cut: no finished results" $FND "$tmp/cut"
+    one_line 1 "$tmp/cut: no finished results" $CMP "$tmp/a" "$tmp/cut"
+}
+try "a folder without a readable result line" no_readable_result
+
 echo "adversary_more: $failed failed of $cases"
 [ "$failed" -eq 0 ]

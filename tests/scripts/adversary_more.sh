@@ -367,5 +367,14 @@ no_readable_result() {
 }
 try "a folder without a readable result line" no_readable_result
 
+# --out a symbolic link that leads nowhere (dangling, or a loop): said so,
+# where it was "cannot make the folder (File exists)".
+out_dangling() {
+    ln -s "$tmp/nowhere/x" "$tmp/dang" && ln -s "$tmp/loop2" "$tmp/loop1" && ln -s "$tmp/loop1" "$tmp/loop2"
+    one_line 1 "--out $tmp/dang: a symbolic link to $tmp/nowhere/x, which leads to no folder" $RUN --out "$tmp/dang" $Q
+    one_line 1 "--out $tmp/loop1: a symbolic link to $tmp/loop2, which leads to no folder" $RUN --out "$tmp/loop1" $Q
+}
+try "--out a link that leads nowhere" out_dangling
+
 echo "adversary_more: $failed failed of $cases"
 [ "$failed" -eq 0 ]

@@ -33,10 +33,19 @@ PERFLOG = env('UMBENCH_PERFLOG', 'perflogs', r'[^\x00-\x1f]{1,4096}', 'a folder 
 # mpirun) first on PATH; e.g. ompi4-cuda=/opt/umb-stacks/ompi4-cuda/bin
 # (scripts/umb-stack, docs/stacks.md). A site writes its own, with modules.
 EXTRA = [w.split('=', 1) for w in os.environ.get('UMBENCH_ENVIRONS', '').split()]
-# A BINDIR with ':' would be two folders on PATH, and not BINDIR's mpicc first.
-BAD = [w for w in EXTRA if len(w) != 2 or not w[0] or ':' in w[1] or not os.path.isfile(os.path.join(w[1], 'mpicc'))]
+# BINDIR goes into the job script's "export PATH=BINDIR:$PATH", which a
+# shell reads: an absolute path in characters no shell reads twice (a ':'
+# would be two folders on PATH, and not BINDIR's mpicc first; '$(...)'
+# would run). NAME: as ReFrame names an environment, one of its own (a name
+# given twice, or "openmpi", left one library's checks silently run by
+# another's).
+NAMES = [w[0] for w in EXTRA]
+BAD = [w for w in EXTRA if len(w) != 2 or not re.fullmatch(r'[A-Za-z_][A-Za-z0-9_-]{0,63}', w[0], re.ASCII)
+       or w[0] == 'openmpi' or NAMES.count(w[0]) > 1 or not re.fullmatch(r'/[A-Za-z0-9._+/-]{0,4095}', w[1], re.ASCII)
+       or not os.path.isfile(os.path.join(w[1], 'mpicc'))]
 if BAD:  # one line and exit 1, not a traceback through ReFrame's loader
-    sys.exit('umbench_config.py: UMBENCH_ENVIRONS: expected NAME=BINDIR with an mpicc in BINDIR and no ":" in it, got %r'
+    sys.exit('umbench_config.py: UMBENCH_ENVIRONS: expected NAME=BINDIR ..., each NAME once (letters, digits, _ -; not'
+             ' openmpi) and BINDIR an absolute path (letters, digits, . _ + - /) with an mpicc in it, got %r'
              % '='.join(BAD[0]))
 LOCAL_JOBS = int(env('UMBENCH_LOCAL_JOBS', '1', '0*[1-9][0-9]{0,3}', 'a number of jobs from 1 to 9999'))
 LAUNCH_ENV = [[k, v] for k, v in ROOT_OK.items()] + [['OMPI_MCA_rmaps_base_oversubscribe', '1']]

@@ -104,7 +104,8 @@ def percent(text, option, low=0.0, high=10.0, low_open=False):
     also took '1_0' and '1e1'."""
     v = float(text[:-1]) / 100 if PERCENT.match(text) else math.nan
     if not (math.isfinite(v) and (v > low if low_open else v >= low) and v < high):
-        raise Fail("%s %s: expected a percentage with its %% sign, %s %g%% and below %g%%, e.g. 5%%"
+        # "in plain digits": 1e-9% is within the bounds, refused for its form.
+        raise Fail("%s %s: expected a percentage with its %% sign, %s %g%% and below %g%%, in plain digits, e.g. 5%%"
                    % (option, text, "above" if low_open else "at least", 100 * low, 100 * high))
     return v
 
@@ -182,7 +183,14 @@ def main(prog, body):
     sys.exit(status)
 
 
+# A refusal is one line whatever the value it names: a newline, carriage
+# return or other control character the user typed is shown escaped (\n),
+# never as a break that makes one message two.
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
 def _say(prog, text, status):
+    text = CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
     try:
         sys.stderr.write("%s: %s\n" % (prog, text))
         sys.stderr.flush()

@@ -219,6 +219,12 @@ def _pooled_runs(folders, problems):
             raise cli.Fail("%s: no run.json listing runs (umb-run writes it)" % folder)
         if not any(results.finished(r) for r in m["runs"]):
             raise cli.Fail("%s: no finished run%s" % (folder, results.why_empty(folder)))
+        # As umb-compare: a folder whose finished runs hold no readable result
+        # (a file cut short, unreadable) is no evidence; it was counted as
+        # finished runs with "no findings" and exit 0.
+        if not any(o["type"] == "result" for r in m["runs"] if results.finished(r)
+                   for _, o in results.read_objects(os.path.join(folder, r["file"]), results.Problems())):
+            raise cli.Fail("%s: no finished results (no result line of its finished runs could be read)" % folder)
         for r in m["runs"]:
             runs.append(dict(r, file=os.path.join(folder, r["file"]), round=(i, r.get("round", 1))))
             if results.finished(runs[-1]):

@@ -16,6 +16,12 @@ def out_folder(path, option="--out"):
         raise Fail("%s '': expected a folder" % option)
     if os.path.exists(path) and not os.path.isdir(path):
         raise Fail("%s %s: not a folder" % (option, path))
+    # A link that leads nowhere (dangling, or a loop) is neither a folder nor
+    # a free name: makedirs said "File exists", which sends the user looking
+    # for a folder that is not there.
+    if os.path.islink(path) and not os.path.exists(path):
+        raise Fail("%s %s: a symbolic link to %s, which leads to no folder (dangling, or a loop); "
+                   "give a folder, or a name that is free" % (option, path, os.readlink(path)))
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as e:

@@ -98,6 +98,12 @@ def options(argv):
     if shown:
         raise cli.Fail("-- %s: prints the program's help or version instead of measuring, in every run; see it with "
                        "PROGRAM %s (e.g. umb_latency %s), and umb-run's own with umb-run -h" % (shown[0], shown[0], shown[0]))
+    # umb-run reads the programs' JSON: a --format of the user's (or a prefix
+    # getopt_long takes for it, --form) would now win, and every run be lost.
+    fmt = [w for w in extra if len(w.split("=")[0]) >= 4 and "--format".startswith(w.split("=")[0])]
+    if fmt:
+        raise cli.Fail("-- %s: umb-run reads the programs' JSON lines and sets --format itself; run a program "
+                       "alone for a table or CSV (e.g. umb_latency --format csv)" % fmt[0])
     # The bounds are run.json's (its schema): a run its readers would refuse is not started.
     a.np = cli.count(a.np, "--np", 2, schema.bound("run", "np")[1])
     a.precision = cli.percent(a.precision, "--precision", 0, 1, low_open=True) if a.precision else None

@@ -53,5 +53,9 @@ def commands(name, want, extra):
                 bufs = ["--root-buffer", pair.split()[0], "--buffer", pair.split()[1]]
             else:
                 bufs = ["--buffer", pair]
-            items.append((prog, pair, opts + extra + ["--format", "json", "--timeout", "120"] + bufs))
+            # The user's options last: their --timeout wins over umb-run's
+            # default (it was silently replaced by 120), and an option left
+            # without its value ("-- -m") finds none to take, where it took
+            # umb-run's --format and was refused as "-m --format".
+            items.append((prog, pair, opts + ["--format", "json", "--timeout", "120"] + bufs + extra))
     return items

@@ -168,8 +168,18 @@ nan_row() {
 }
 environs_colon() {
     mkdir -p "$tmp/d:on" && touch "$tmp/d:on/mpicc" && chmod +x "$tmp/d:on/mpicc"
-    one_line 1 'UMBENCH_ENVIRONS: expected NAME=BINDIR with an mpicc in BINDIR and no ":" in it' \
+    one_line 1 'UMBENCH_ENVIRONS: expected NAME=BINDIR ..., each NAME once' \
         env UMBENCH_ENVIRONS="a=$tmp/d:on" "$PYTHON3" "$top_srcdir/reframe-checks/umbench_config.py"
+}
+# Every NAME=BINDIR typed: BINDIR reaches the job script's shell, NAME
+# names an environment (twice, or the built-in one, was one silently lost).
+environs_typed() {
+    mkdir -p "$tmp/mb" "$tmp/x\$(id)" && touch "$tmp/mb/mpicc" "$tmp/x\$(id)/mpicc"
+    for v in "a=$tmp/mb a=$tmp/mb" "openmpi=$tmp/mb" "a\$b=$tmp/mb" "a=$tmp/x\$(id)" "a=$(basename "$tmp")/mb"; do
+        (cd "$(dirname "$tmp")" && one_line 1 "UMBENCH_ENVIRONS: expected NAME=BINDIR ..., each NAME once" \
+            env UMBENCH_ENVIRONS="$v" "$PYTHON3" "$top_srcdir/reframe-checks/umbench_config.py")
+    done
+    env UMBENCH_ENVIRONS="a=$tmp/mb b-2=$tmp/mb" "$PYTHON3" "$top_srcdir/reframe-checks/umbench_config.py" || fail "two good environments"
 }
 build_name() {
     one_line 1 "--build x/y=$tmp/a: the name must be" $PYTHON3 "$S/umb-run" --build "x/y=$tmp/a" --out "$tmp/bn" $Q
@@ -180,6 +190,7 @@ try "a 250-character --config name" long_name
 try "an end record with status 2" end_status
 try "a NaN row" nan_row
 try "UMBENCH_ENVIRONS with a ':' in BINDIR" environs_colon
+try "UMBENCH_ENVIRONS: each NAME once, BINDIR absolute and plain" environs_typed
 try "a bad --build name" build_name
 
 # --config values are data: quoted, a value with ':-', ',' or spaces stays one value.
@@ -301,6 +312,69 @@ twice() {
     one_line 1 "($tmp/a has one); $tmp/alink is the same folder as $tmp/a: counted once" $CMP "$tmp/a" "$tmp/alink"
 }
 try "the same folder named twice" twice
+
+# A whole number in a result line is written whole: "%.6g" wrote 1000000
+# iterations as 1e+06, which the result schema refuses (the run was not
+# counted), and 1234567 as 1.23457e+06 (a wrong count). A timed loop that a
+# precision target grows reaches a million on any fast link.
+whole_counts() {
+    $RUN --out "$tmp/whole" -- -m 8:8 -i 1234567 -x 0 >"$tmp/o" 2>&1 || { cat "$tmp/o"; fail "-i 1234567"; }
+    grep -q '"iterations":1234567[,}]' "$tmp/whole/umb_latency-H-H.jsonl" \
+        || { grep result "$tmp/whole/umb_latency-H-H.jsonl"; fail "iterations not written whole"; }
+    manifest "$tmp/whole" "r = m['runs'][0]; assert r['status'] == 0 and r.get('complete', True) and not r.get('error'), r"
+}
+try "a count of a million or more, written whole" whole_counts
+
+# A refusal is one line whatever the value it names: a newline in a value
+# was echoed as it is, and the one message became two lines.
+newline_values() {
+    nl='
+'
+    one_line 1 '--precision 5\n%: expected a percentage' $RUN --out "$tmp/nl" --precision "5$nl%" $Q
+    one_line 1 '--config a\nb: the name must be' $RUN --out "$tmp/nl" --config "a${nl}b" $Q
+    one_line 1 "a\\nb: not a folder" $CMP "$tmp/a" "a${nl}b"
+    one_line 1 "--only x\\ty: not in the catalogue" $PYTHON3 "$S/umb-tune" --only "x	y"
+    one_line 1 "--prefix '/a?b': only letters" bash "$S/umb-stack" --prefix "/a${nl}b" env ucx-cu13
+    [ ! -e "$tmp/nl" ] || fail "a refusal made --out"
+}
+try "a value with a newline or tab, refused in one line" newline_values
+
+# The benchmark options after "--" come after umb-run's own: a --timeout of
+# the user's was silently replaced by umb-run's 120, and "-- -m" took
+# umb-run's --format as its value ("-m --format"). A --format of the user's
+# would make every run unreadable: refused, before anything is written.
+user_options_last() {
+    $RUN --out "$tmp/uo" -- -m 8:8 -i 10 -x 1 --timeout 7 >"$tmp/o" 2>&1 || { cat "$tmp/o"; fail "-- --timeout 7"; }
+    grep -q '"timeout":"7 s without progress' "$tmp/uo/umb_latency-H-H.jsonl" || fail "-- --timeout 7 was not the program's"
+    $RUN --out "$tmp/uo2" -- -m >"$tmp/o" 2>&1
+    grep -q 'option -m needs a value' "$tmp/o" && ! grep -q -- '--format' "$tmp/o" || { cat "$tmp/o"; fail "-- -m took umb-run's own option"; }
+    for f in "--format table" "--form=csv"; do
+        # shellcheck disable=SC2086 # the option and its value are two words
+        one_line 1 "-- ${f%% *}: umb-run reads the programs' JSON lines and sets --format itself" $RUN --out "$tmp/uo3" -- $f
+    done
+    [ ! -e "$tmp/uo3" ] || fail "a refused --format made --out"
+}
+try "benchmark options after umb-run's own" user_options_last
+
+# A folder whose finished runs hold no readable result line (cut short to
+# its header, or unreadable) was "1 finished runs ... no findings", exit 0,
+# where umb-compare says "no finished results": the readers agree now.
+no_readable_result() {
+    cp -r "$tmp/a" "$tmp/cut"
+    f=$(ls "$tmp/cut"/*.jsonl) && head -n 1 "$f" >"$tmp/h" && cat "$tmp/h" >"$f"
+    one_line 1 "$tmp/cut: no finished results" $FND "$tmp/cut"
+    one_line 1 "$tmp/cut: no finished results" $CMP "$tmp/a" "$tmp/cut"
+}
+try "a folder without a readable result line" no_readable_result
+
+# --out a symbolic link that leads nowhere (dangling, or a loop): said so,
+# where it was "cannot make the folder (File exists)".
+out_dangling() {
+    ln -s "$tmp/nowhere/x" "$tmp/dang" && ln -s "$tmp/loop2" "$tmp/loop1" && ln -s "$tmp/loop1" "$tmp/loop2"
+    one_line 1 "--out $tmp/dang: a symbolic link to $tmp/nowhere/x, which leads to no folder" $RUN --out "$tmp/dang" $Q
+    one_line 1 "--out $tmp/loop1: a symbolic link to $tmp/loop2, which leads to no folder" $RUN --out "$tmp/loop1" $Q
+}
+try "--out a link that leads nowhere" out_dangling
 
 echo "adversary_more: $failed failed of $cases"
 [ "$failed" -eq 0 ]

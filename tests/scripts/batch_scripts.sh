@@ -85,7 +85,7 @@ hostile() {  # hostile TYPE: the values for a variable of that type, NUL-separat
     case $1 in
     n) printf '%s\0' 99999999999999999999 -1 '' '1 2' 0x10 '*' ;;
     i) printf '%s\0' 99999999999999999999 -1 '' 'a b' '*' ;;
-    p) printf '%s\0' 'a b' '*' ;;
+    p) printf '%s\0' 'a b' '*' -h --append ;;  # a leading dash: umb-run would read an option
     h) printf '%s\0' '*' '' ;;
     esac
 }
@@ -109,6 +109,18 @@ hostile_env umb.sbatch "UMB_SET=p UMB_LAYOUT=p UMB_BINDIR=p UMB_OUT=p UMB_EXTRA=
 hostile_env umb.lsf "UMB_SET=p UMB_LAYOUT=p UMB_BINDIR=p UMB_OUT=p UMB_EXTRA=w LSB_JOBID=i LSB_HOSTS=h
     GPUS_PER_NODE=n" bash "$lsf"
 hostile_env umb-suite "MPIEXEC=w MPIEXEC_FLAGS=w UMB_BINDIR=p" sh "$top_srcdir/scripts/umb-suite"
+# What the scripts hand umb-run is checked where the user set it, so that a
+# refusal names the variable, never an option the user did not type: a set
+# umb-run does not have, and per-gpu over fewer than 2 GPUs (umb-run --np 1).
+one_line 1 "umb.sbatch: UMB_SET='nosuch': accepted: $("$PYTHON3" -c "import sys; sys.path.insert(0, sys.argv[1]); from umbench import sets; print(', '.join(sets.NAMES))" "$top_srcdir/scripts")" \
+    env UMB_BINDIR="$tmp/fake" UMB_SET=nosuch bash "$slurm"
+one_line 1 "umb.lsf: UMB_SET='nosuch': accepted:" env UMB_BINDIR="$tmp/fake" UMB_SET=nosuch bash "$lsf"
+one_line 1 "umb.sbatch: SLURM_NNODES x SLURM_GPUS_PER_NODE='1 x 1': accepted: 2 to 1000000 GPUs in all" \
+    env UMB_BINDIR="$tmp/fake" UMB_LAYOUT=per-gpu SLURM_NNODES=1 SLURM_GPUS_PER_NODE=1 bash "$slurm"
+one_line 1 "umb.sbatch: SLURM_NNODES x SLURM_GPUS_PER_NODE='100000 x 20': accepted: 2 to 1000000 GPUs in all" \
+    env UMB_BINDIR="$tmp/fake" UMB_LAYOUT=per-gpu SLURM_NNODES=100000 SLURM_GPUS_PER_NODE=a:10,b:10 bash "$slurm"
+one_line 1 "umb.lsf: LSB_HOSTS' nodes x GPUS_PER_NODE='1 x 1': accepted: 2 to 1000000 GPUs in all" \
+    env -u LSB_HOSTS UMB_BINDIR="$tmp/fake" UMB_LAYOUT=per-gpu GPUS_PER_NODE=1 bash "$lsf"
 # umb-suite knows Open MPI by MPIEXEC's first word, options or not: it adds
 # --oversubscribe (MPIEXEC_FLAGS being empty) and, as root, Open MPI's leave.
 mkdir "$tmp/ompi"

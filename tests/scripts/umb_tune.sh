@@ -204,8 +204,8 @@ chmod -R u+w "$tmp/st"
 one_line 1 "--only '': empty; expected catalogue names separated by commas" stand_in --only '' --budget 5 --out "$tmp/o1"
 one_line 1 "--only pml,: an empty name" stand_in --only pml, --budget 5 --out "$tmp/o1"
 [ ! -e "$tmp/o1" ] || fail "umb-tune --only '': made its folder"
-for v in 5 0.5 1_0% 1e1% 0x5 " 5%" 1000%; do
-    one_line 1 "--min-effect $v: expected a percentage with its % sign, at least 0% and below 1000%, e.g. 5%" \
+for v in 5 0.5 1_0% 1e1% 1e-9% 0x5 " 5%" 1000%; do
+    one_line 1 "--min-effect $v: expected a percentage with its % sign, at least 0% and below 1000%, in plain digits, e.g. 5%" \
         "$PYTHON3" "$top_srcdir/scripts/umb-tune" --report "$tmp/st" --min-effect "$v"
 done
 grep -q "^# umb-tune --report $tmp/st: min effect 20% (the search's)$" "$tmp/sr" \

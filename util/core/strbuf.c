@@ -58,7 +58,14 @@ void umb_sb_json_field(umb_strbuf *b, const char *key, const char *text)
 
 void umb_sb_json_number(umb_strbuf *b, double v)
 {
-    if (isfinite(v)) umb_sb_printf(b, "%.6g", v);
+    /* A whole number (a count: iterations, pages) is written whole and
+     * exact: "%.6g" made 1000000 into 1e+06, a float that the readers'
+     * schema refuses where it asks for an integer (the run was dropped),
+     * and 1234567 into 1.23457e+06, a wrong count. 2^53: past it a
+     * double holds no odd whole number, so the digits would claim more
+     * than the value holds. */
+    if (isfinite(v) && v == floor(v) && fabs(v) < 9007199254740992.0) umb_sb_printf(b, "%.0f", v == 0 ? 0.0 : v);
+    else if (isfinite(v)) umb_sb_printf(b, "%.6g", v);
     else umb_sb_printf(b, "null");
 }
 

@@ -42,6 +42,12 @@ def out_file(path, option):
         raise Fail("%s %s: no folder %s" % (option, path, folder))
     if not os.access(folder, os.W_OK | os.X_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
         raise Fail("%s %s: not writable" % (option, path))
+    probe = os.path.join(folder, ".%s.probe.%d" % (os.path.basename(path), os.getpid()))
+    try:  # access() answers for permissions only (root may "write" in /proc): a file made there says
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        os.remove(probe)
+    except OSError as e:
+        raise Fail("%s %s: cannot write a file in %s (%s)" % (option, path, folder, e.strerror or e))
     return path
 
 

@@ -21,7 +21,7 @@ def parser(prog, doc):
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=_rest(doc))
 
     def error(message):
-        raise Fail(message)
+        raise Fail(_dash_value(message) or message)
     ap.error = error
     parse = ap.parse_known_args  # parse_args calls it too
 
@@ -30,6 +30,19 @@ def parser(prog, doc):
         return no_blanks(ap, a), rest
     ap.parse_known_args = parse_known_args
     return ap
+
+
+def _dash_value(message):
+    """argparse's "expected one argument" where the value given starts with
+    '-' (--precision -0%): it took the value for an option. Said with the
+    value and the way to give it, so the option's own check can judge it."""
+    m = re.match(r"argument (\S+): expected one argument$", message)
+    args = sys.argv[1:]
+    for name in m.group(1).split("/") if m else []:
+        if name in args and args.index(name) + 1 < len(args) and args[args.index(name) + 1].startswith("-"):
+            value = args[args.index(name) + 1]
+            return "%s %s: a value that starts with '-' reads as an option; give it as %s=%s" % (name, shown(value), name, shown(value))
+    return None
 
 
 # What a value names, by its metavar, else by its option's name: the words

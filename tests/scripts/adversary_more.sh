@@ -387,5 +387,14 @@ plot_nowhere() {
 }
 try "a picture where no file can be made" plot_nowhere
 
+# A value that starts with '-' (--min-effect -5%) was argparse's "expected
+# one argument", naming the option but not the value nor how to give it.
+dash_value() {
+    one_line 1 "--min-effect -5%: a value that starts with '-' reads as an option; give it as --min-effect=-5%" \
+        $CMP "$tmp/a" "$tmp/a" --min-effect -5%
+    one_line 1 "--min-effect -5%: expected a percentage" $CMP "$tmp/a" "$tmp/a" --min-effect=-5%
+}
+try "a value that starts with a dash" dash_value
+
 echo "adversary_more: $failed failed of $cases"
 [ "$failed" -eq 0 ]

@@ -9,7 +9,6 @@ from . import schema
 from .cli import Fail
 
 MANIFEST = "run.json"
-read_bytes = schema.read_bytes
 
 
 def problem(m):

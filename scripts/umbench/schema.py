@@ -15,7 +15,7 @@ import json
 import os
 import stat
 
-from .cli import Fail
+from .cli import Fail, clip
 
 FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schemas")
 KINDS = ("run", "result", "tune", "settings", "references", "build")
@@ -129,8 +129,7 @@ TYPES = {"integer": "a whole number", "number": "a number", "string": "a string"
 
 
 def _shown(v):
-    text = json.dumps(v)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return clip(json.dumps(v), 40)  # at a word boundary: a value cut mid-word reads as another value
 
 
 def load(path, kind, label=None, what=None):

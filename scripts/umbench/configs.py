@@ -9,10 +9,37 @@ ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # A configuration's name goes into its runs' file names (255 bytes at most).
 NAME_MOST = 64
 
+# Named configurations (--config @NAME): the transports of a run across two
+# nodes without GPUDirect RDMA, forced between two GPUs of one node. Each
+# sets every library's variables at once (a library ignores the others'):
+# no shared memory and no CUDA IPC between the ranks, only TCP, with GPU
+# and managed buffers staged through host memory by the library (UCX's
+# cuda_copy, ob1's CUDA convertor). What differs from a real run across
+# nodes: docs/cluster.md, "The path across nodes, emulated".
+EMULATED = ("emulated on one node: the transports of a run across nodes without GPUDirect RDMA, over loopback TCP; "
+            "not a measurement across nodes (docs/cluster.md)")
+NAMED = {
+    "emulate-internode-ucx": {
+        "UCX_TLS": "self,tcp,cuda_copy",  # no posix/sysv/cma shared memory, no cuda_ipc, no gdr_copy
+        "OMPI_MCA_pml": "ucx", "OMPI_MCA_osc": "ucx", "OMPI_MCA_pml_ucx_tls": "any", "OMPI_MCA_pml_ucx_devices": "any",
+        "MPIR_CVAR_NOLOCAL": "1",  # MPICH: every rank as if on another node (no shared memory, no GPU IPC)
+    },
+    "emulate-internode-ob1": {
+        "OMPI_MCA_pml": "ob1", "OMPI_MCA_btl": "self,tcp",  # Open MPI's BTLs: no vader, no smcuda
+        "MPIR_CVAR_NOLOCAL": "1",
+    },
+}
+
 
 def parse_config(text):
     """NAME[:VAR=VALUE,...][:LAUNCHER FLAGS] -> {"name", "env", "launcher_flags"}
-    (the grammar: README, "Sweeps"; docs/output.md, "Configurations")."""
+    (the grammar: README, "Sweeps"; docs/output.md, "Configurations"), or
+    @NAME, a named one (NAMED)."""
+    if text.startswith("@"):
+        if text[1:] not in NAMED:
+            raise cli.Fail("--config %s: not a named configuration; accepted: %s"
+                           % (cli.clip(text, 80), ", ".join("@" + n for n in NAMED)))
+        return {"name": text[1:], "env": dict(NAMED[text[1:]]), "launcher_flags": [], "emulates": EMULATED}
     name, _, rest = text.partition(":")
     check_name(name, "--config", text)
     pieces, flags = _scan(rest, text)

@@ -138,6 +138,8 @@ class Side:
         aware = self.manifest.get("cuda_aware") or {}
         if aware.get("verdict") and not (cfg or {}).get("build"):
             self.lib += ", CUDA-aware: %s" % aware["verdict"]
+        if (cfg or {}).get("emulates"):  # a label is a fact: not a run across nodes
+            self.lib += "; across nodes, emulated on one node"
         # Two configurations with the same settings (and build) are an A/A pair.
         self.settings = (folder, sorted(cfg.get("env", {}).items()), cfg.get("launcher_flags", []),
                          (cfg.get("build") or {}).get("dir")) if cfg else None

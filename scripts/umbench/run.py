@@ -2,7 +2,7 @@
 the results: one JSON Lines file per run and a run.json manifest.
 
   umb-run [--set quick|full|aware|why] [--out DIR] [--append] [--np N] [--launcher auto|mpirun|srun|jsrun]
-          [--bindir DIR] [--match REGEX] [--rounds N] [--config NAME[:ENV=VALUE,...][:LAUNCHER FLAGS]] ...
+          [--bindir DIR] [--match REGEX] [--rounds N] [--config NAME[:ENV=VALUE,...][:LAUNCHER FLAGS]|@NAMED] ...
           [--build NAME=DIR[:LAUNCHER FLAGS]] ... [--precision P%] [--budget SECONDS] [--run-limit SECONDS]
           [-- EXTRA BENCHMARK OPTIONS]
 
@@ -22,6 +22,11 @@ flags, e.g. --config tcp:OMPI_MCA_btl=self,tcp or --config bound::--bind-to core
 A value runs to the next comma that starts another VAR=, or to the ":-"
 where the launcher flags start; quoted as in the shell, it holds anything
 (--config x:VAR='8192,B=1:-y'). NAME: 1 to 64 letters, digits, '_', '.', '-'.
+--config @emulate-internode-ucx and @emulate-internode-ob1 force, between
+the ranks of one node, the transports of a run across nodes without
+GPUDirect RDMA (TCP; buffers staged through host memory), for UCX and
+Open MPI's ob1: labelled as emulated in run.json and every report
+(docs/cluster.md, "The path across nodes, emulated").
 --build NAME=DIR (any number, instead of --config and --bindir) runs the
 programs of an umbench build folder of another MPI library through the
 launcher its configure recorded (DIR/umbench-build.json); the builds are
@@ -207,6 +212,12 @@ class Run:
         except OSError as e:
             self.stdout_error = self.stdout_error or e
 
+    def say_emulated(self):
+        """A label is a fact: a configuration that emulates another machine says so, at the start and the end."""
+        for c in self.a.config:
+            if c.get("emulates"):
+                self.say("# umb-run: configuration %s: %s" % (c["name"], c["emulates"]))
+
     def stop_asked(self):
         return self.signals
 
@@ -220,6 +231,7 @@ class Run:
     def go(self):
         cli.interrupts(self.on_signal)
         self.save()  # the folder is claimed before the first run
+        self.say_emulated()
         try:
             rounds.run_rounds(self)
         finally:
@@ -249,6 +261,7 @@ class Run:
         mine = self.mine()
         for line in self.time_lines:
             self.say(line)
+        self.say_emulated()
         for name, why in self.cannot_start.items():
             self.say("umb-run: configuration %s could not start (%s): its runs are missing" % (name, why), err=True)
         failed = sum(1 for r in mine if r["status"] != 77 and not results.finished(r))

@@ -142,7 +142,8 @@ HOSTILE = ["", " ", "\t", "\n", "x\ny", "-", "--", "-h", "-v", "0", "-1", "2", "
            "'", '"', "\\", "$(touch %s)" % CANARY, "`touch %s`" % CANARY, "a;touch %s" % CANARY,
            "BASHPID[$(touch %s)]" % CANARY, "x[$(touch %s)]" % CANARY, "\u00e9t\u00e9", "\u202e", "\U0001F600", "\u00b2", "\u0663",
            "x" * 5000, "(", "[", "*", "?", "~", "{DIR}", "{FIFO}", "{MISSING}", "{FILE}", "{BASE}", "{DEVZERO}",
-           "{LOOP}", "/dev/full", "/dev/null", "{NEW}", "{NEW}/x.png", "{FILE}.png", "/"]
+           "{LOOP}", "/dev/full", "/dev/null", "{NEW}", "{NEW}/x.png", "{FILE}.png", "/", "@emulate-internode-ucx", "@", "@x",
+           "@emulate-internode-ob1:-x"]
 # Values that run a command where a shell evaluates them (eval, $((...)),
 # [[ -eq ]], an array subscript): nothing may ever create CANARY.
 INJECTIONS = ["$(touch %s)" % CANARY, "`touch %s`" % CANARY, "a;touch %s" % CANARY, "BASHPID[$(touch %s)]" % CANARY,

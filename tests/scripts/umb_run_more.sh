@@ -205,5 +205,27 @@ environment() {
 }
 try "the environment's variables" environment
 
+# 8. A named configuration (--config @NAME): the transports of a run across
+# nodes, forced on one node; its variables reach the ranks, run.json keeps
+# what it emulates, umb-run says so at the start and the end and
+# umb-compare in its side's label; a name it does not know is refused.
+named_config() {
+    printf '#!/bin/sh\necho "UCX_TLS=$UCX_TLS NOLOCAL=$MPIR_CVAR_NOLOCAL BTL=${OMPI_MCA_btl:-}" >>"%s/named"\nshift 2\nexec "$@"\n' "$tmp" \
+        >"$tmp/bin/named" && chmod +x "$tmp/bin/named"
+    MPIEXEC=named $RUN --config @emulate-internode-ucx --config @emulate-internode-ob1 --out "$tmp/nc" -- -m 8:8 >"$tmp/nc.log" 2>&1 \
+        || { cat "$tmp/nc.log"; fail "--config @emulate-internode-ucx"; }
+    [ "$(grep -c '^# umb-run: configuration emulate-internode-ucx: emulated on one node' "$tmp/nc.log")" -eq 2 ] \
+        || { cat "$tmp/nc.log"; fail "umb-run did not say twice that the configuration is emulated"; }
+    grep -qx "UCX_TLS=self,tcp,cuda_copy NOLOCAL=1 BTL=" "$tmp/named" && grep -qx "UCX_TLS= NOLOCAL=1 BTL=self,tcp" "$tmp/named" \
+        || { cat "$tmp/named"; fail "the named configurations' variables did not reach the launcher"; }
+    manifest "$tmp/nc" 'c = {x["name"]: x for x in m["configs"]}; assert c["emulate-internode-ucx"]["env"]["OMPI_MCA_pml"] == "ucx" and "not a measurement across nodes" in c["emulate-internode-ob1"]["emulates"] and "emulates" not in c["default"], c'
+    "$PYTHON3" "$S/umb-compare" "$tmp/nc" >"$tmp/nc.cmp" 2>&1 && grep -q "^# \[1\] nc/emulate-internode-ucx: .*; across nodes, emulated on one node" "$tmp/nc.cmp" \
+        || { cat "$tmp/nc.cmp"; fail "umb-compare: the emulated side not labelled"; }
+    one_line 1 "--config @internode: not a named configuration; accepted: @emulate-internode-ucx, @emulate-internode-ob1" \
+        $RUN --config @internode --out "$tmp/nc2"
+    [ ! -e "$tmp/nc2" ] || fail "a refused named configuration made its folder"
+}
+try "a named configuration: across nodes, emulated" named_config
+
 echo "$cases cases, $failed failed"
 [ "$failed" -eq 0 ]

@@ -11,6 +11,7 @@
 # references.json (UMBENCH_REFERENCES names another file). A run that exits
 # 77 (no GPU, or an MPI that cannot carry D buffers) is skipped, not failed.
 import os
+import shlex
 import shutil
 import sys
 
@@ -24,6 +25,7 @@ from reframe.core.builtins import fixture, parameter, run_after, run_before, san
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
 KINDS = ['H', 'D', 'MH', 'MD']
+SLOT = os.path.join(HERE, 'gpu_slot.sh')
 
 
 # The registry of programs (programs.txt), read by the scripts' own reader.
@@ -34,6 +36,14 @@ sys.path.insert(0, HERE)
 from umbench_judge import STATUS_LINE, exit_status, judge, judge_driver, records, references  # noqa: E402
 
 PROGRAMS = {p['name']: p for p in programs.load()}
+
+
+def gpu_slot(check, gpus):
+    """Where the partition runs checks side by side on one machine of
+    several GPUs (its extras' gpu_slots), a GPU check first waits for GPUS
+    of them that no other check holds (gpu_slot.sh): one rank per GPU."""
+    extras = check.current_partition.extras if check.current_partition else {}
+    return ['. %s %d' % (shlex.quote(SLOT), gpus)] if extras.get('gpu_slots') and 'gpu' in check.tags else []
 
 
 def of_family(family):
@@ -159,6 +169,7 @@ class umbench_run(rfm.RunOnlyRegressionTest):
         self.executable_opts = ['-m', self.sizes, '--format', 'json', '--timeout', '300'] + (['-c'] if self.validate else [])
         self.executable_opts += (['--path'] if self.path else []) + (['--counters=%s' % self.counters] if self.counters else [])
         self.executable_opts += self.options + self.program_args()
+        self.prerun_cmds = gpu_slot(self, self.num_tasks)
         self.postrun_cmds = [STATUS_LINE]
         self.descr = '%s %s' % (self.program, self.buffer_label())
 
@@ -266,6 +277,7 @@ class umbench_driver(rfm.RunOnlyRegressionTest):
         self.executable = self.build.program_path(self.driver)
         self.job.launcher = getlauncher('local')()  # one process, no MPI
         self.executable_opts = self.driver_args() + ['--format', 'json']
+        self.prerun_cmds = gpu_slot(self, 1)
         self.postrun_cmds = [STATUS_LINE]
         self.descr = '%s %s' % (self.driver, ' '.join(self.driver_args()))
 

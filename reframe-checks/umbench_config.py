@@ -48,6 +48,10 @@ if BAD:  # one line and exit 1, not a traceback through ReFrame's loader
              ' openmpi) and BINDIR an absolute path (letters, digits, . _ + - /) with an mpicc in it, got %r'
              % '='.join(BAD[0]))
 LOCAL_JOBS = int(env('UMBENCH_LOCAL_JOBS', '1', '0*[1-9][0-9]{0,3}', 'a number of jobs from 1 to 9999'))
+# UMBENCH_GPU_SLOTS=1: on a machine of several GPUs, each GPU check of
+# "local" holds GPUs of its own while it runs (gpu_slot.sh), so that
+# UMBENCH_LOCAL_JOBS checks run side by side, one rank per GPU.
+GPU_SLOTS = env('UMBENCH_GPU_SLOTS', '0', '[01]?', '1 (each GPU check holds GPUs of its own) or 0') == '1'
 LAUNCH_ENV = [[k, v] for k, v in ROOT_OK.items()] + [['OMPI_MCA_rmaps_base_oversubscribe', '1']]
 
 site_configuration = {
@@ -89,6 +93,7 @@ site_configuration = {
                     # UMBENCH_LOCAL_JOBS=N runs N at once where only the checks
                     # matter (tests/gpu/run-all reframe).
                     'max_jobs': LOCAL_JOBS,
+                    'extras': {'gpu_slots': GPU_SLOTS},
                 },
             ],
         },

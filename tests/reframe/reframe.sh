@@ -192,6 +192,25 @@ copy=$(find "$tmp/tree/rfm/stage" -maxdepth 4 -type d -name 'umbench_build_*')
     || { tail -30 "$tmp/intree.log" | cut -c1-300; fail "--prefix inside the umbench tree: the build did not stage it apart"; }
 echo "--prefix inside the tree: the build's copy links $(readlink "$copy/rfm")"
 
+# 4b. Checks side by side on one machine of several GPUs
+#     (UMBENCH_GPU_SLOTS=1): each GPU check's job script first holds GPUs of
+#     its own, as many as its ranks (reframe-checks/gpu_slot.sh, tested by
+#     tests/reframe/gpu_slot.sh); a host check holds none. A dry run.
+action=--dry-run
+UMBENCH_GPU_SLOTS=1 rf slots --system local -n 'umbench_pt2pt.*umb_latency' -n umbench_copy
+action=
+[ $rc -eq 0 ] || { tail -20 "$tmp/slots.log"; fail "UMBENCH_GPU_SLOTS=1: the dry run"; }
+for j in $(find "$tmp/slots/stage" -name rfm_job.sh -path '*umbench_pt2pt*'); do
+    case $(grep -E '/umb_latency .* (H|D|MH|MD) (H|D|MH|MD)$' "$j") in
+    *" H H") ! grep -q gpu_slot "$j" || fail "a host check holds GPUs: $j" ;;
+    *) grep -q "^\. .*/reframe-checks/gpu_slot.sh 2$" "$j" || { cat "$j"; fail "a GPU check of 2 ranks does not hold 2 GPUs"; } ;;
+    esac
+done
+held=$(grep -l "^\. .*/gpu_slot.sh 1$" $(find "$tmp/slots/stage" -name rfm_job.sh -path '*umbench_copy*') | wc -l)
+[ "$held" -eq 5 ] || fail "UMBENCH_GPU_SLOTS=1: $held of umb_copy's 5 checks hold one GPU"
+UMBENCH_GPU_SLOTS=2 rf slots2 --system local -n umbench_copy
+[ $rc -ne 0 ] && grep -q "UMBENCH_GPU_SLOTS='2': expected 1" "$tmp/slots2.log" || { cat "$tmp/slots2.log"; fail "UMBENCH_GPU_SLOTS=2 accepted"; }
+
 # 5. A partition whose scheduler is not on this machine (LSF's bsub on
 #    "local"): its build skips with the reason, before building, and every
 #    check after it, rather than failing on the missing command.

@@ -14,6 +14,7 @@ for f in "$S"/* "$S"/*/* "$top_srcdir/.ci/run"; do
     [ -f "$f" ] && head -1 "$f" | grep -Eq '^#! */(usr/)?bin/(env +)?(ba)?sh( |$)' && shells="$shells $f"
 done
 [ -n "$shells" ] || fail "no shell scripts found under $S"
+shells="$shells $top_srcdir/reframe-checks/gpu_slot.sh"  # sourced by ReFrame's job scripts: no #! line
 if command -v shellcheck >/dev/null; then
     shellcheck $shells || fail "shellcheck found the above"
 elif [ "${UMB_NEED_LINT:-0}" = 1 ]; then

@@ -1,4 +1,5 @@
-#   libraries: the machine's Open MPI, ompi4-cuda and ompi5-wheel interleaved by umb-run --build (8 rounds), umb-compare
+#   libraries: the machine's Open MPI and each carried stack interleaved by umb-run --build (8 rounds), umb-compare:
+#              two ranks on GPUs 0 and 1, then collectives with one rank on every GPU where there are more than 2
 # shellcheck shell=bash
 
 # Issue 33's libraries interleaved like settings: one umb-run over the build
@@ -13,13 +14,26 @@ ucxlib=$(eval "$("$top/scripts/umb-stack" env ucx-cu13)" && echo "${LD_LIBRARY_P
 stack_built ompi4-cuda && builds+=(--build "ompi4-cuda=/tmp/umb-stack-ompi4-cuda:$ucx")
 stack_built ompi5-wheel && builds+=(--build "ompi5-wheel=/tmp/umb-stack-ompi5-wheel:$ucx -x LD_LIBRARY_PATH=$ucxlib")
 stack_built mpich4-cuda && builds+=(--build "mpich4-cuda=/tmp/umb-stack-mpich4-cuda:")
-# UMB_DEADLINE (seconds since the epoch): no round starts after it.
-if [ -n "${UMB_DEADLINE:-}" ]; then
-    UMB_LIBS_BUDGET=$(( UMB_DEADLINE - $(date +%s) ))
-    [ "$UMB_LIBS_BUDGET" -ge 30 ] || { echo "libraries: not run, $UMB_LIBS_BUDGET s left before UMB_DEADLINE"; return; }
+# UMB_DEADLINE (seconds since the epoch): no round starts after it; the
+# two-rank comparison takes half of what is left where a comparison on
+# every GPU follows.
+local n budget
+n=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+libs_compare() {  # NAME NP MATCH SHARE: umb-run --build over every library, NP ranks, then umb-compare
+    budget=
+    if [ -n "${UMB_DEADLINE:-}" ]; then
+        budget=$(( (UMB_DEADLINE - $(date +%s)) / $4 ))
+        [ "$budget" -ge 30 ] || { echo "libraries $1: not run, $budget s left before UMB_DEADLINE"; return; }
+    fi
+    timeout 900 python3 "$top/scripts/umb-run" --set "${UMB_LIBS_SET:-quick}" --match "$3" --np "$2" --rounds 8 ${budget:+--budget $budget} \
+        "${builds[@]}" --run-limit 60 --out "$out/$1" -- --timeout 50 --place-with prefetch </dev/null >"$out/$1.log" 2>&1
+    echo "--- umb-run --np $2 ${builds[*]}: exit $?"; tail -2 "$out/$1.log"
+    python3 "$top/scripts/umb-compare" "$out/$1" --plot "$out/$1-compare.png" | tee "$out/$1-compare.txt"
+}
+if [ "$n" -gt 2 ]; then
+    libs_compare libs 2 "${UMB_LIBS_MATCH:-^umb_(latency|bw) (H H|MD MD)\$}" 2
+    libs_compare "libs-${n}gpu" "$n" "${UMB_LIBS_COLL_MATCH:-^umb_bcast (H|MD)\$}" 1
+else
+    libs_compare libs 2 "${UMB_LIBS_MATCH:-^umb_(latency|bw) (H H|MD MD)\$}" 1
 fi
-timeout 900 python3 "$top/scripts/umb-run" --set "${UMB_LIBS_SET:-quick}" --match "${UMB_LIBS_MATCH:-^umb_(latency|bw) (H H|MD MD)\$}" --rounds 8 ${UMB_LIBS_BUDGET:+--budget $UMB_LIBS_BUDGET} \
-    "${builds[@]}" --run-limit 60 --out "$out/libs" -- --timeout 50 --place-with prefetch </dev/null >"$out/libs.log" 2>&1
-echo "--- umb-run ${builds[*]}: exit $?"; tail -2 "$out/libs.log"
-python3 "$top/scripts/umb-compare" "$out/libs" --plot "$out/libs-compare.png" | tee "$out/libs-compare.txt"
 }

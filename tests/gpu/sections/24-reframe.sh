@@ -1,5 +1,6 @@
-#   reframe: the ReFrame library's checks (host and GPU) on "local", the machine's Open MPI and ompi4-cuda
-#            as environments (.carry/reframe: the reframe-hpc wheels, docs/reframe.md)
+#   reframe: the ReFrame library's GPU-tagged checks on "local", the machine's Open MPI and each carried
+#            stack as environments, side by side with GPUs of their own (.carry/reframe: the reframe-hpc
+#            wheels, docs/reframe.md)
 # shellcheck shell=bash
 
 # Issue 35 on a GPU: the ReFrame library's host and GPU checks on "local",
@@ -16,14 +17,20 @@ for w in "$whl"/*.whl; do python3 -m zipfile -e "$w" "$rf/site" || { echo "unpac
 printf '#!/bin/sh\nPYTHONPATH=%s exec python3 -c "import sys; sys.argv[0] = \\"reframe\\"; from reframe.frontend.cli import main; main()" "$@"\n' \
     "$rf/site" >"$rf/reframe" && chmod +x "$rf/reframe"
 "$rf/reframe" --version || { status=1; return; }
-local environs=""
-[ -x /opt/umb-stacks/ompi4-cuda/bin/mpicc ] && environs="ompi4-cuda=/opt/umb-stacks/ompi4-cuda/bin"
-# The checks at once (UMB_RF_JOBS, default 8): their figures are not what this run is for.
-( cd "$rf" && UMBENCH_RUN_AS_ROOT=1 UMBENCH_ENVIRONS=$environs UMBENCH_PERFLOG="$rf/perflogs" UMBENCH_LOCAL_JOBS=${UMB_RF_JOBS:-8} \
-    timeout ${UMB_RF_LIMIT:-1200} "$rf/reframe" \
+local environs="" s n
+for s in ompi4-cuda mpich4-cuda; do
+    [ -x /opt/umb-stacks/$s/bin/mpicc ] && environs="$environs $s=/opt/umb-stacks/$s/bin"
+done
+# The GPU checks side by side, each holding GPUs of its own
+# (UMBENCH_GPU_SLOTS, reframe-checks/gpu_slot.sh): as many at once as there
+# are GPUs. What a check runs is trimmed, not how many run: 8 B to 64 KiB
+# (the library's default), 100 iterations, no precision loop's repeats.
+n=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+( cd "$rf" && UMBENCH_RUN_AS_ROOT=1 UMBENCH_ENVIRONS=${environs# } UMBENCH_PERFLOG="$rf/perflogs" UMBENCH_GPU_SLOTS=1 \
+    UMBENCH_LOCAL_JOBS=${UMB_RF_JOBS:-$n} timeout ${UMB_RF_LIMIT:-600} "$rf/reframe" \
     -C "$top/reframe-checks/umbench_config.py" -c "$top/reframe-checks/umbench_checks.py" --prefix "$rf" --nocolor \
-    --system local -S umbench_build.cuda_arch=90 -S umbench_build.build_jobs=16 -S options=-i,${UMB_RF_ITERS:-200},-x,20 -r ) \
-    >"$out/reframe.log" 2>&1 || status=1
+    --system local -t "${UMB_RF_TAGS:-gpu}" -S umbench_build.cuda_arch=90 -S umbench_build.build_jobs=16 \
+    -S "options=${UMB_RF_OPTIONS:--i,100,-x,10,--precision,off}" -r ) >"$out/reframe.log" 2>&1 || status=1
 grep -E "^\[ *(OK|FAIL|SKIP) |Ran |PASSED|FAILED" "$out/reframe.log" | tail -150
 tar -czf "$out/reframe-perflogs.tar.gz" -C "$rf" perflogs reframe.out 2>/dev/null
 head -3 "$rf"/perflogs/local/default/umbench_pt2pt.log 2>/dev/null

@@ -202,8 +202,15 @@ def main(prog, body):
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
+def escaped(text):
+    """TEXT on one line: a control character in a name (a folder called
+    "a<newline>b") shown escaped, as in messages, so that a report's line
+    stays one line."""
+    return CONTROL.sub(lambda m: repr(m.group())[1:-1], str(text))
+
+
 def _say(prog, text, status):
-    text = CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
+    text = escaped(text)
     try:
         sys.stderr.write("%s: %s\n" % (prog, text))
         sys.stderr.flush()

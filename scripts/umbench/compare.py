@@ -41,9 +41,9 @@ def load_sides(folders, problems):
         if not got:
             raise cli.Fail("%s: no finished results%s" % (f, results.why_empty(f)))
         if got[0].manifest.get("state") == "running":
-            print("# %s: its run.json says umb-run is still writing it (or was killed): read as it stands" % f)
+            print("# %s: its run.json says umb-run is still writing it (or was killed): read as it stands" % cli.escaped(f))
         if unfinished:
-            print("# %s: %d runs left out: they did not finish (run.json)" % (f, unfinished))
+            print("# %s: %d runs left out: they did not finish (run.json)" % (cli.escaped(f), unfinished))
         sides += got
     return sides
 

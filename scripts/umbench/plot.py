@@ -65,7 +65,7 @@ def draw(sides, keys, path, who):
         raise cli.Fail("%s: cannot write it (%s)" % (path, e.strerror or e))
     if not written:
         raise cli.Fail("%s: cannot write it (nothing was written: a full disk?)" % path)
-    print("\n%s: wrote %s" % (who, path))
+    print("\n%s: wrote %s" % (who, cli.escaped(path)))
 
 
 def _line(ax, rows, style, colour, label):

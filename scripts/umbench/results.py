@@ -12,7 +12,7 @@ import math
 import os
 
 from . import schema
-from .cli import Fail, clip
+from .cli import Fail, clip, escaped
 from .paths import hold_lock, out_folder
 from .manifest import MANIFEST, read_manifest
 from .stats import METRICS
@@ -143,7 +143,7 @@ class Side:
         # Two configurations with the same settings (and build) are an A/A pair.
         self.settings = (folder, sorted(cfg.get("env", {}).items()), cfg.get("launcher_flags", []),
                          (cfg.get("build") or {}).get("dir")) if cfg else None
-        self.label = os.path.basename(os.path.normpath(folder))
+        self.label = escaped(os.path.basename(os.path.normpath(folder)))
 
 
 def load(folder, problems):

@@ -208,7 +208,8 @@ class Run:
         """Progress and reports: a failed write is remembered, not fatal,
         since the results folder is what matters."""
         try:
-            print(text, file=sys.stderr if err else sys.stdout, flush=True)
+            # One line each: a folder's name may hold a newline (cli.escaped).
+            print(cli.escaped(text), file=sys.stderr if err else sys.stdout, flush=True)
         except OSError as e:
             self.stdout_error = self.stdout_error or e
 

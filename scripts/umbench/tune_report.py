@@ -95,7 +95,7 @@ def analyse(out, record, written=True):
     if problems.count:
         print("# umb-tune: %s" % problems.summary())
     print("\numb-tune: %s: %d settings tried, %d refused, %d cannot act here, %d left out for the budget, %d findings%s"
-          % (out, len(tried), len(record["refused"]), len(record.get("cannot_act") or []), len(record.get("left_out") or []),
+          % (cli.escaped(out), len(tried), len(record["refused"]), len(record.get("cannot_act") or []), len(record.get("left_out") or []),
              len(findings), " (tune.json)" if written else ""))
     return dict(record, findings=findings, no_verdict=no_verdict, rounds_done=manifest.get("rounds_done"))
 

@@ -397,5 +397,25 @@ dash_value() {
 }
 try "a value that starts with a dash" dash_value
 
+# A folder whose name holds a newline (the adversary's open kind): every
+# report line that names it stays one line, the name shown escaped (\n),
+# in umb-run's own lines, umb-compare's side labels, umb-findings and
+# umb-plot's "wrote" line: no line of any output starts with the part
+# after the newline.
+newline_folder() {
+    nl="$tmp/nl
+x"
+    $RUN --config b:X=1 --out "$nl" $Q >"$tmp/nl.out" 2>&1 || { cat "$tmp/nl.out"; fail "umb-run into a folder with a newline"; }
+    $CMP "$nl" >>"$tmp/nl.out" 2>&1 || fail "umb-compare of a folder with a newline"
+    $FND "$nl" >>"$tmp/nl.out" 2>&1 || true
+    if "$PYTHON3" -c "import matplotlib" 2>/dev/null; then
+        $CMP "$nl" --plot "$nl/p.png" >>"$tmp/nl.out" 2>&1 || fail "umb-compare --plot into a folder with a newline"
+        grep -q 'wrote .*nl\\nx/p.png' "$tmp/nl.out" || { cat "$tmp/nl.out"; fail "the plot's name not shown escaped"; }
+    fi
+    ! grep -q '^x' "$tmp/nl.out" && grep -q '^# \[1\] nl\\nx/b: ' "$tmp/nl.out" && grep -q "^umb-run: .*/nl\\\\nx: 2 runs" "$tmp/nl.out" \
+        || { cat "$tmp/nl.out"; fail "a folder's newline split a report line"; }
+}
+try "a folder whose name holds a newline" newline_folder
+
 echo "adversary_more: $failed failed of $cases"
 [ "$failed" -eq 0 ]

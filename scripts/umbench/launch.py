@@ -150,3 +150,24 @@ def find_program(dirs, prog, here):
                 return os.path.abspath(path)
     raise Fail("%s not found in %s, nor in %s under them (--bindir: the build folder, or the programs' folders)"
                % (prog, ":".join(dirs), sub or "its folder"))
+
+
+def check_options(path, prog, args, extra):
+    """The program's own verdict on its options before any run (--check-options:
+    it parses them and exits, no MPI, no GPU): a bad benchmark option after
+    "--" is refused in the program's one line, where every run failed with
+    it. Asked of the umbench binaries only (an ELF file): a wrapper script
+    or a stand-in is not asked, nor is a program that cannot start here
+    alone (its MPI's libraries come through its launcher) or that is older
+    than the option; their runs say what is wrong."""
+    try:
+        with open(path, "rb") as f:
+            if f.read(4) != b"\x7fELF":
+                return
+        r = subprocess.run([path, "--check-options"] + args, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                           errors="replace", timeout=30, env=env.whole())
+    except (OSError, subprocess.TimeoutExpired):
+        return
+    said = (r.stderr.strip().splitlines() or [""])[0]
+    if r.returncode == 1 and said.startswith(prog + ": ") and "--check-options" not in said:
+        raise Fail("%s (the benchmark options after --: %s)" % (said, " ".join(shlex.quote(w) for w in extra) or "none"))

@@ -151,6 +151,10 @@ class Run:
         for ln in self.how.values():  # every program is there before anything runs
             for prog, _, _ in self.items:
                 launch.find_program(ln.dirs, prog, here)
+        first = next(iter(self.how.values()))
+        for prog in dict.fromkeys(p for p, _, _ in self.items):  # and takes these options (one pair each)
+            args = next(args for p, _, args in self.items if p == prog)
+            launch.check_options(launch.find_program(first.dirs, prog, here), prog, args, a.extra)
         self.stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         out = a.out if a.out is not None else os.path.join("umb-results", "%s-%s" % (self.stamp, socket.gethostname()))
         self.writer = results.Writer(out, a.append)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # What every program does besides measuring: -h and -v (exit 0, from rank 0
-# only), the wrong number of ranks (one line, exit 1). Bad option values
+# only), --check-options alone, the wrong number of ranks (one line, exit 1). Bad option values
 # are in tests/bad_input.txt (bad_input_table.sh).
 . "$top_srcdir/tests/lib.sh"
 
@@ -10,6 +10,13 @@ for prog in $(mpi_programs); do
     expect_rc 0 "$name -h"
     [ "$(grep -c "^Usage: $name" "$tmp/out")" -eq 1 ] || fail "$name -h: usage once, from rank 0"
     grep -q -- '--timeout S' "$tmp/out" || fail "$name -h: lists --timeout"
+    # --check-options: the options' verdict alone, no MPI (umb-run asks it
+    # before its runs): nothing and 0 for good ones, one line and 1 for bad.
+    rc=0; "$top_builddir/$prog" --check-options -m 8:64 </dev/null >"$tmp/co" 2>&1 || rc=$?
+    [ $rc -eq 0 ] && [ ! -s "$tmp/co" ] || { cat "$tmp/co"; fail "$name --check-options -m 8:64: exit $rc"; }
+    rc=0; "$top_builddir/$prog" --check-options -m 8:x </dev/null >"$tmp/co" 2>&1 || rc=$?
+    [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/co")" -eq 1 ] && grep -q "^$name: -m 8:x: expected" "$tmp/co" \
+        || { cat "$tmp/co"; fail "$name --check-options -m 8:x: exit $rc"; }
     run_mpi 2 "$top_builddir/$prog" --version
     expect_rc 0 "$name --version"
     [ "$(cat "$tmp/out")" = "$name (umbench) $(sed -n 's/^AC_INIT(\[umbench\], \[\([^]]*\)\].*/\1/p' "$top_srcdir/configure.ac")" ] \

@@ -417,5 +417,20 @@ x"
 }
 try "a folder whose name holds a newline" newline_folder
 
+# Bad benchmark options after "--" (the adversary's other open kind): each
+# program is asked first (--check-options: it parses them and exits, no
+# MPI, no GPU), and umb-run refuses in the program's own line, exit 1,
+# before its folder exists, where every run failed with them. A stand-in
+# script is not asked.
+bad_extras() {
+    one_line 1 "umb_latency: -m 8:x: expected MAX, MIN:MAX or MIN" $RUN --out "$tmp/bx" -- -m 8:x
+    one_line 1 "umb_latency: --place-with nope: accepted: kernel, prefetch (the benchmark options after --: --place-with nope)" \
+        $RUN --out "$tmp/bx" -- --place-with nope
+    [ ! -e "$tmp/bx" ] || fail "a refused option made the folder"
+    rc=0; "$PT2PT/umb_latency" --check-options -m 8:64 H H </dev/null >"$tmp/bx.out" 2>&1 || rc=$?
+    [ $rc -eq 0 ] && [ ! -s "$tmp/bx.out" ] || fail "umb_latency --check-options on good options: exit $rc, $(cat "$tmp/bx.out")"
+}
+try "bad benchmark options after --" bad_extras
+
 echo "adversary_more: $failed failed of $cases"
 [ "$failed" -eq 0 ]

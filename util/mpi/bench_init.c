@@ -106,6 +106,13 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
     b->cli = cli;
     b->gpu = -1;
     int bad = umb_options_parse(&b->opt, cli, argc, argv, err, sizeof err);
+    /* --check-options: the options' verdict alone, before MPI_Init and any
+       GPU, so that umb-run refuses bad benchmark options before its first
+       run (docs/output.md, "Exit status"). */
+    if (b->opt.check_only) {
+        if (bad) fprintf(stderr, "%s: %s\n", cli->program, err);
+        exit(bad ? UMB_EXIT_USAGE : 0);
+    }
     gpu_choice gpu = {0};
     gpu.needed = !bad && !b->opt.help && !b->opt.version && umb_options_uses(&b->opt, umb_kind_needs_gpu);
 

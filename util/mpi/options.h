@@ -55,6 +55,7 @@ typedef struct {
     long iters, skip, iters_large, skip_large;
     int window;            /* -W: messages in flight per iteration */
     int full, validate, help, version;
+    int check_only;        /* --check-options: parse, say, exit (umb_bench_init) */
     int counters;          /* -U, --counters (OMB's -P is PAPI): UMB_COUNTERS_* */
     umb_place_check place_check;
     umb_format format;

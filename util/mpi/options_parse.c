@@ -52,7 +52,7 @@ bad:
 
 enum { OPT_FORMAT = 256, OPT_PLACE_WITH, OPT_PLACE, OPT_ADVISE, OPT_DEVICE, OPT_TIMEOUT,
        OPT_ASSUME_AWARE, OPT_ALLOW_OVERSUB, OPT_ROOT_BUFFER, OPT_BUFFER, OPT_BUFFERS, OPT_PLACE_CHECK, OPT_LOOP,
-       OPT_PATH, OPT_MEASURE_BOUND, OPT_PRECISION, OPT_SIZE_BUDGET };
+       OPT_PATH, OPT_MEASURE_BOUND, OPT_PRECISION, OPT_SIZE_BUDGET, OPT_CHECK_OPTIONS };
 
 
 /* -k fixed:N or rotate */
@@ -109,6 +109,7 @@ static const struct option long_options[] = {
     {"allow-oversubscription", no_argument, 0, OPT_ALLOW_OVERSUB},
     {"path", no_argument, 0, OPT_PATH},
     {"measure-bound", no_argument, 0, OPT_MEASURE_BOUND},
+    {"check-options", no_argument, 0, OPT_CHECK_OPTIONS},
     {"precision", required_argument, 0, OPT_PRECISION},
     {"size-budget", required_argument, 0, OPT_SIZE_BUDGET},
     {"accelerator", required_argument, 0, 'd'},
@@ -257,6 +258,7 @@ static int parse_umbench_option(umb_options *o, int c, const char *a, char *err,
     case OPT_ASSUME_AWARE: o->assume_cuda_aware = 1; return 0;
     case OPT_ALLOW_OVERSUB: o->allow_oversubscription = 1; return 0;
     case OPT_PATH: o->path = 1; return 0;
+    case OPT_CHECK_OPTIONS: o->check_only = 1; return 0;
     case OPT_MEASURE_BOUND: o->measure_bound = o->path = 1; return 0;  /* a bound serves the path */
     default: return NOT_MINE;
     }

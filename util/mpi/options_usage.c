@@ -34,6 +34,7 @@ void umb_usage(const umb_cli *cli, FILE *f)
         "                                and, over UCX, the protocols it chose (UCX_PROTO_INFO)\n"
         "      --measure-bound           measure the bound of each path in the run (pinned and peer\n"
         "                                copies) instead of the nominal link figure\n"
+        "      --check-options           check the options and exit: 0, or 1 and the one line (no MPI, no GPU)\n"
         "      --precision P%%|off        run each size until the 95%% interval of its mean is within +-P%%\n"
         "                                (from -i, or 100, iterations; at most --size-budget); off: fixed\n"
         "                                counts for placed managed buffers too (default: 5%% for those)\n"

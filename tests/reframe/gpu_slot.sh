@@ -120,4 +120,13 @@ for _ in 1 2 3 4 5 6 7 8 9 10; do
 done
 kill -9 $k; wait $k 2>/dev/null
 [ "$(sort -u "$tmp/race")" = 1 ] && [ "$(wc -l <"$tmp/race")" -eq 30 ] || fail "takers racing for GPU 1: $(sort "$tmp/race" | uniq -c)"
+# The configuration reads the same variables, typed as gpu_slot.sh reads
+# them: a bad one is refused before any check runs, in one line.
+if [ -n "${PYTHON3:-}" ]; then
+    for kv in UMBENCH_SLOT_WAIT=-1 UMBENCH_SLOT_WAIT=1e3 UMBENCH_SLOT_WAIT= "UMBENCH_SLOT_WAIT=$bad_n" UMBENCH_SLOT_DIR=slots \
+        UMBENCH_SLOT_DIR= "UMBENCH_SLOT_DIR=$(printf '/a\nb')"; do
+        one_line 1 "umbench_config.py: ${kv%%=*}=" env "$kv" "$PYTHON3" -c \
+            "import runpy, sys; runpy.run_path(sys.argv[1])" "$top_srcdir/reframe-checks/umbench_config.py"
+    done
+fi
 exit 0

@@ -38,7 +38,7 @@ def parse_config(text):
     if text.startswith("@"):
         if text[1:] not in NAMED:
             raise cli.Fail("--config %s: not a named configuration; accepted: %s"
-                           % (cli.clip(text, 80), ", ".join("@" + n for n in NAMED)))
+                           % (cli.clip(cli.shown(text), 80), ", ".join("@" + n for n in NAMED)))  # shown: a name's trailing blank
         return {"name": text[1:], "env": dict(NAMED[text[1:]]), "launcher_flags": [], "emulates": EMULATED}
     name, _, rest = text.partition(":")
     check_name(name, "--config", text)
@@ -66,7 +66,7 @@ def check_name(name, option, text):
     # that name without its "emulates" label would read as the emulation.
     if not 0 < len(name) <= NAME_MOST or not all(c.isalnum() or c in "_.-" for c in name) or name == "default" or name in NAMED:
         raise cli.Fail("%s %s: the name must be 1 to %d letters, digits, '_', '.' or '-', and not 'default' nor a named "
-                       "configuration's (%s)" % (option, text[:NAME_MOST + 40] + ("..." if len(text) > NAME_MOST + 40 else ""),
+                       "configuration's (%s)" % (option, cli.shown(text[:NAME_MOST + 40]) + ("..." if len(text) > NAME_MOST + 40 else ""),
                                                  NAME_MOST, ", ".join(NAMED)))
 
 

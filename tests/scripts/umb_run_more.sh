@@ -224,6 +224,10 @@ named_config() {
     one_line 1 "--config @internode: not a named configuration; accepted: @emulate-internode-ucx, @emulate-internode-ob1" \
         $RUN --config @internode --out "$tmp/nc2"
     [ ! -e "$tmp/nc2" ] || fail "a refused named configuration made its folder"
+    # A blank around the name is shown, or the line named a value that looks accepted.
+    one_line 1 "--config '@emulate-internode-ucx ': not a named configuration" $RUN --config "@emulate-internode-ucx " --out "$tmp/nc2"
+    one_line 1 "--config '@emulate-internode-ucx\\n': not a named configuration" $RUN --config "@emulate-internode-ucx
+" --out "$tmp/nc2"
     # A named configuration's name is its own: a plain one of that name would
     # be a side read as the emulation without its label.
     one_line 1 "--config emulate-internode-ucx:X=1: the name must be 1 to 64 letters, digits, '_', '.' or '-', and not 'default' nor a named configuration's (emulate-internode-ucx, emulate-internode-ob1)" \

@@ -32,7 +32,7 @@ umb_slot_pool() {
     if [[ -n ${CUDA_VISIBLE_DEVICES+set} ]]; then  # set, even empty (no GPU at all): never widened
         IFS=, read -ra list <<<"$CUDA_VISIBLE_DEVICES"
         for k in "${list[@]}"; do [[ $k =~ ^[0123456789]{1,4}$ ]] || return 0; done  # UUIDs, MIG: left alone
-        for k in "${list[@]}"; do echo $(( 10#$k )); done | sort -un
+        for k in "${list[@]}"; do echo "$(( 10#$k ))"; done | sort -un
         return 0
     fi
     have=$(timeout 10 nvidia-smi -L 2>/dev/null | grep -cE '^GPU [0123456789]+: ')

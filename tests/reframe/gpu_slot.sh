@@ -102,6 +102,8 @@ bash -c 'a=$(declare -p; declare -F); . "$0" 1 2>/dev/null; b=$(declare -p; decl
 # never widened; one of UUIDs is left alone.
 probe cvd 1 CUDA_VISIBLE_DEVICES=1
 [ "$(cat "$tmp/p-cvd")" = "alive 1" ] || fail "CUDA_VISIBLE_DEVICES=1: $(cat "$tmp/p-cvd" "$tmp/p-cvd.err")"
+CUDA_VISIBLE_DEVICES=1 bash -c 'IFS=1; . "$0" 1 2>/dev/null; echo "$CUDA_VISIBLE_DEVICES"' "$SLOT" >"$tmp/ifs"
+[ "$(cat "$tmp/ifs")" = 1 ] || fail "CUDA_VISIBLE_DEVICES=1 under the job shell's IFS=1: '$(cat "$tmp/ifs")'"
 probe uuid 1 CUDA_VISIBLE_DEVICES=GPU-0
 [ "$(cat "$tmp/p-uuid")" = "alive GPU-0" ] || fail "CUDA_VISIBLE_DEVICES=GPU-0: $(cat "$tmp/p-uuid" "$tmp/p-uuid.err")"
 # Takers racing for the last GPU: no two ever hold it at once (a folder

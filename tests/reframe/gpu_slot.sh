@@ -76,6 +76,9 @@ chmod +x "$tmp/junk/nvidia-smi" "$tmp/hang/nvidia-smi"
 for b in none junk hang; do
     refused "smi$b" "1 GPUs asked for, 0 here: the ranks share them" 1 PATH="$tmp/$b:/usr/bin:/bin"
 done
+# ReFrame's --trap-job-errors puts "trap _onerror ERR" (exit) atop the job script; with set -E it reaches functions.
+PATH="$tmp/junk:/usr/bin:/bin" bash -c 'set -E; trap "exit 9" ERR; . "$0" 1 2>/dev/null; echo alive' "$SLOT" >"$tmp/errtrap" || true
+[ "$(cat "$tmp/errtrap")" = alive ] || fail "an ERR trap that exits ended the job's shell"
 # A lock that is not a plain file: a FIFO blocked the open for ever, a link was followed to another file.
 mkdir "$tmp/fifo" "$tmp/link"
 mkfifo "$tmp/fifo/gpu0"

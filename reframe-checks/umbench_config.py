@@ -52,6 +52,12 @@ LOCAL_JOBS = int(env('UMBENCH_LOCAL_JOBS', '1', '0*[1-9][0-9]{0,3}', 'a number o
 # "local" holds GPUs of its own while it runs (gpu_slot.sh), so that
 # UMBENCH_LOCAL_JOBS checks run side by side, one rank per GPU.
 GPU_SLOTS = env('UMBENCH_GPU_SLOTS', '0', '[01]?', '1 (each GPU check holds GPUs of its own) or 0') == '1'
+# gpu_slot.sh reads these in each job's shell, where a bad one can only be
+# a line in the job's stderr and shared GPUs: read here too, typed as it
+# reads them, they are refused before any check runs (docs/reframe.md).
+env('UMBENCH_SLOT_WAIT', '900', '[0-9]{1,6}', 'seconds a GPU check waits for its GPUs, 0 to 999999')
+env('UMBENCH_SLOT_DIR', '/tmp/umbench-gpu-slots', r'/[^\x00-\x1f]{0,4095}',
+    "an absolute path of the GPUs' lock folder (a relative one is one per job folder)")
 LAUNCH_ENV = [[k, v] for k, v in ROOT_OK.items()] + [['OMPI_MCA_rmaps_base_oversubscribe', '1']]
 
 site_configuration = {

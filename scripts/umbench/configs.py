@@ -38,7 +38,7 @@ def parse_config(text):
     if text.startswith("@"):
         if text[1:] not in NAMED:
             raise cli.Fail("--config %s: not a named configuration; accepted: %s"
-                           % (cli.clip(text, 80), ", ".join("@" + n for n in NAMED)))
+                           % (cli.clip(cli.shown(text), 80), ", ".join("@" + n for n in NAMED)))  # shown: a name's trailing blank
         return {"name": text[1:], "env": dict(NAMED[text[1:]]), "launcher_flags": [], "emulates": EMULATED}
     name, _, rest = text.partition(":")
     check_name(name, "--config", text)
@@ -62,9 +62,12 @@ def parse_config(text):
 
 
 def check_name(name, option, text):
-    if not 0 < len(name) <= NAME_MOST or not all(c.isalnum() or c in "_.-" for c in name) or name == "default":
-        raise cli.Fail("%s %s: the name must be 1 to %d letters, digits, '_', '.' or '-', and not 'default'"
-                       % (option, text[:NAME_MOST + 40] + ("..." if len(text) > NAME_MOST + 40 else ""), NAME_MOST))
+    # A named configuration's name is its own (--config @NAME): a side of
+    # that name without its "emulates" label would read as the emulation.
+    if not 0 < len(name) <= NAME_MOST or not all(c.isalnum() or c in "_.-" for c in name) or name == "default" or name in NAMED:
+        raise cli.Fail("%s %s: the name must be 1 to %d letters, digits, '_', '.' or '-', and not 'default' nor a named "
+                       "configuration's (%s)" % (option, cli.shown(text[:NAME_MOST + 40]) + ("..." if len(text) > NAME_MOST + 40 else ""),
+                                                 NAME_MOST, ", ".join(NAMED)))
 
 
 def _scan(text, whole):
@@ -149,9 +152,10 @@ def check_append(old, a):
     if before is not None and before != a.extra:
         raise cli.Fail("--append -- %s: the folder's runs had the benchmark options %s; add to it only runs with the same"
                        % (" ".join(a.extra) or "(none)", " ".join(shlex.quote(w) for w in before) or "(none)"))
-    for c in a.config:
+    for c in a.config:  # what a configuration emulates is one of its settings: its runs' label
         same = [x for x in old.get("configs", []) if x.get("name") == c["name"]]
-        if same and (same[0].get("env", {}), same[0].get("launcher_flags", []), (same[0].get("build") or {}).get("dir")) != \
-                (c["env"], c["launcher_flags"], (c.get("build") or {}).get("dir")):
+        if same and (same[0].get("env", {}), same[0].get("launcher_flags", []), (same[0].get("build") or {}).get("dir"),
+                     same[0].get("emulates") or None) != \
+                (c["env"], c["launcher_flags"], (c.get("build") or {}).get("dir"), c.get("emulates") or None):
             raise cli.Fail("--append --config %s: the folder's configuration of that name has other settings (%s)"
-                           % (c["name"], same[0]))
+                           % (c["name"], cli.clip(same[0], 300)))  # clipped: a hand-edited run.json may hold 1 MB

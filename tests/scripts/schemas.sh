@@ -115,7 +115,9 @@ c2() { bad_catalogue 2 "{\"name\": \"p\", $E, \"values\": [\"ob1\", \"ob1\"]}" '
 c3() { bad_catalogue 3 "{\"name\": \"p\", $E, \"values\": [\"a b\", \"a_b\"]}" "setting 1 (p): value 'a_b': its configuration p-a_b is also setting 1's"; }
 c4() { bad_catalogue 4 "{\"name\": \"p\", $E, \"values\": [\"ob1\"]}, {\"name\": \"p\", $E, \"values\": [\"ucx\"]}" 'setting 2: the name p is also setting 1'"'"'s'; }
 c5() { bad_catalogue 5 "{\"name\": \"p\", $E, \"values\": [\"ob1\"], \"extra\": 1}" 'not a catalogue of settings: settings[0] holds an unknown field (extra)'; }
-for c in c1 c2 c3 c4 c5; do try "catalogue: $c" $c; done
+# A setting whose configuration would take a named configuration's name (umb-run --config @NAME).
+c6() { bad_catalogue 6 "{\"name\": \"emulate-internode\", $E, \"values\": [\"ucx\"]}" "setting 1 (emulate-internode): value 'ucx': configuration emulate-internode-ucx: the name must be 1 to 64 letters, digits, '_', '.' or '-', and not 'default' nor a named configuration's"; }
+for c in c1 c2 c3 c4 c5 c6; do try "catalogue: $c" $c; done
 catalogue_ok() { valid settings "$S/umbench/settings.json"; }
 try "the package's catalogue is valid" catalogue_ok
 

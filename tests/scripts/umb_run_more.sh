@@ -224,6 +224,27 @@ named_config() {
     one_line 1 "--config @internode: not a named configuration; accepted: @emulate-internode-ucx, @emulate-internode-ob1" \
         $RUN --config @internode --out "$tmp/nc2"
     [ ! -e "$tmp/nc2" ] || fail "a refused named configuration made its folder"
+    # A blank around the name is shown, or the line named a value that looks accepted.
+    one_line 1 "--config '@emulate-internode-ucx ': not a named configuration" $RUN --config "@emulate-internode-ucx " --out "$tmp/nc2"
+    one_line 1 "--config '@emulate-internode-ucx\\n': not a named configuration" $RUN --config "@emulate-internode-ucx
+" --out "$tmp/nc2"
+    # A named configuration's name is its own: a plain one of that name would
+    # be a side read as the emulation without its label.
+    one_line 1 "--config emulate-internode-ucx:X=1: the name must be 1 to 64 letters, digits, '_', '.' or '-', and not 'default' nor a named configuration's (emulate-internode-ucx, emulate-internode-ob1)" \
+        $RUN --config emulate-internode-ucx:X=1 --out "$tmp/nc2"
+    [ ! -e "$tmp/nc2" ] || fail "a configuration named as a named one made its folder"
+    # What it emulates is one of its settings: an --append of the emulation
+    # onto a folder whose configuration of that name lacks the label (or
+    # holds another, 1 MB of it) is refused in one short line, the folder
+    # left as it was.
+    for label in '""' '"x\n" * 500000'; do
+        "$PYTHON3" -c "import json, sys; p = sys.argv[1] + '/run.json'; m = json.load(open(p)); m['configs'][1]['emulates'] = $label; json.dump(m, open(p, 'w'))" "$tmp/nc"
+        cksum "$tmp/nc/run.json" >"$tmp/nc.sum"; ls "$tmp/nc" >"$tmp/nc.ls"
+        one_line 1 "--append --config emulate-internode-ucx: the folder's configuration of that name has other settings" \
+            $RUN --config @emulate-internode-ucx --out "$tmp/nc" --append -- -m 8:8
+        [ "$(wc -c <"$tmp/e")" -lt 1000 ] || fail "--append: a refusal of $(wc -c <"$tmp/e") characters"
+        cksum "$tmp/nc/run.json" | cmp -s - "$tmp/nc.sum" && ls "$tmp/nc" | cmp -s - "$tmp/nc.ls" || fail "--append: a refusal changed the folder"
+    done
 }
 try "a named configuration: across nodes, emulated" named_config
 

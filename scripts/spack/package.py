@@ -2,6 +2,12 @@
 #   spack repo create myrepo && mkdir -p myrepo/packages/umbench
 #   cp package.py myrepo/packages/umbench/ && spack repo add myrepo
 #   spack install umbench +cuda +cupti +numa ^openmpi
+# Never built by Spack: what can be checked without it is
+# (tests/install/spack_recipe.sh: versions, variants and CUDA minimum
+# against configure.ac, run dependencies against the scripts' imports;
+# tests/scripts/batch_scripts.sh: configure_args), the rest is untested
+# (docs/install.md, "Spack"). A release adds version("X.Y.Z", sha256=...)
+# for make dist's tarball, X.Y.Z being configure.ac's version.
 from spack.package import *
 
 
@@ -23,6 +29,8 @@ class Umbench(AutotoolsPackage, CudaPackage):
     depends_on("cuda@12.2:", when="+cuda")
     depends_on("numactl", when="+numa")
     depends_on("python@3:", type="run")
+    # Every file the scripts read or write is checked against its schema.
+    depends_on("py-jsonschema", type="run")
 
     def autoreconf(self, spec, prefix):
         which("sh")("./autogen.sh")

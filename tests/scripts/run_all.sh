@@ -85,6 +85,15 @@ cmp -s "$tmp/defined" "$tmp/reached" || { diff "$tmp/defined" "$tmp/reached"; fa
 grep -q '^reusing ' "$tmp/out" || fail "UMB_GPU_REUSE=1 did not keep the build"
 ! grep -q '^autogen' "$log" || fail "a kept build (UMB_GPU_REUSE=1) ran autogen.sh"
 
+# Sections alone run no make check: a lent machine's whole time went to
+# one nobody asked for (issue 48's first node call).
+: >"$log"
+run_env="UMB_GPU_REUSE=1"
+run_all "$tmp/o4" latency bandwidth
+run_env=
+[ "$rc" -eq 0 ] && grep -q "^reached section_bandwidth" "$tmp/out" || { cat "$tmp/out" "$tmp/err"; fail "run-all OUT latency bandwidth: exit $rc"; }
+! grep -q 'check' "$log" && [ ! -f "$tmp/o4/check.log" ] || { cat "$log"; fail "run-all OUT latency bandwidth ran make check"; }
+
 # A misspelt section: refused with the names there are, exit 1, none run.
 run_all "$tmp/o3" latency latncy
 [ "$rc" -eq 1 ] || fail "run-all OUT latncy: exit $rc, expected 1"

@@ -20,10 +20,13 @@ assert rec[0]["sizes"] == len(rows), rec
 assert 0 <= rec[0]["again_s"] <= rec[0]["sizes_s"], rec
 for r in rows:
     p = r["precision_pct"]
-    # A row met the target or is listed; it ran at least the first attempt's count,
-    # and an attempt with no interval (fewer than 30 samples) is never the last.
+    # A row met the target or is listed. One that met it has an interval,
+    # so at least 30 samples; one listed may stop short of that where its
+    # --size-budget ran out first (a loaded machine: 25 iterations of
+    # umb_bw at 1 B in 3 s, in CI beside a build), never with a value
+    # that claims an interval.
     assert (p is not None and p <= target) == (r["size"] not in missed), (r, missed)
-    assert r["iterations"] >= min(first, 30) and (p is not None or r["size"] in missed), r
+    assert (r["iterations"] >= min(first, 30) or r["size"] in missed) and (p is not None or r["size"] in missed), r
 print("sizes %d, not converged %d, iterations %s" % (len(rows), len(missed), [r["iterations"] for r in rows]))
 PY
 }

@@ -16,7 +16,7 @@ NAME_MOST = 64
 # and managed buffers staged through host memory by the library (UCX's
 # cuda_copy, ob1's CUDA convertor). What differs from a real run across
 # nodes: docs/cluster.md, "The path across nodes, emulated".
-EMULATED = ("emulated on one node: the transports of a run across nodes without GPUDirect RDMA, over loopback TCP; "
+EMULATED = ("emulated on one node: the transports of a run across nodes without GPUDirect RDMA, over TCP within one host; "
             "not a measurement across nodes (docs/cluster.md)")
 NAMED = {
     "emulate-internode-ucx": {

@@ -46,7 +46,11 @@ rc=0; sh "$top_srcdir/programs-am.sh" "$tmp/bad.txt" >/dev/null 2>"$tmp/err" || 
 # new program is in every list that is of its kind. A few programs chosen
 # by name (e.g. the results page's picks) say so: "# selection:" and why.
 names=$(programs | paste -sd '|' -)
-(cd "$top_srcdir" && git ls-files 2>/dev/null || find . -type f | sed 's|^\./||') >"$tmp/all"
+# The tracked files, or every file where git tracks none here: make
+# distcheck's tree is unpacked inside the checkout, where git ls-files
+# succeeds and lists nothing.
+(cd "$top_srcdir" && git ls-files 2>/dev/null) >"$tmp/all"
+[ -s "$tmp/all" ] || (cd "$top_srcdir" && find . -type f | sed 's|^\./||') >"$tmp/all"
 grep -E '^(tests|scripts|\.ci|reframe-checks)/|^[^/]*\.sh$|^tests/gpu/run-' "$tmp/all" | grep -v -E '^tests/data/|\.(py|md|txt|json|c|h|cu|in|png)$' \
     | grep -v -x -E 'programs\.sh|tests/scripts/registry\.sh' | sort -u >"$tmp/shell"
 [ "$(wc -l <"$tmp/shell")" -ge 20 ] || fail "found $(wc -l <"$tmp/shell") shell files to check"

@@ -148,13 +148,14 @@ class Run:
             launcher, how = launch.find_launcher(a.launcher)
             one = launch.Launch(launcher, how, a.np, launch.folders(a.bindir), here)
             self.how = dict.fromkeys([c["name"] for c in a.config], one)
+        first, asked = next(iter(self.how.values())), {}
         for ln in self.how.values():  # every program is there before anything runs
-            for prog, _, _ in self.items:
-                launch.find_program(ln.dirs, prog, here)
-        first = next(iter(self.how.values()))
-        for prog in dict.fromkeys(p for p, _, _ in self.items):  # and takes these options (one pair each)
-            args = next(args for p, _, args in self.items if p == prog)
-            launch.check_options(launch.find_program(first.dirs, prog, here), prog, args, a.extra)
+            for prog, _, args in self.items:
+                path = launch.find_program(ln.dirs, prog, here)
+                if ln is first:
+                    asked.setdefault(prog, (path, args))
+        for prog, (path, args) in asked.items():  # and takes these options (its first pair)
+            launch.check_options(path, prog, args, a.extra)
         self.stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         out = a.out if a.out is not None else os.path.join("umb-results", "%s-%s" % (self.stamp, socket.gethostname()))
         self.writer = results.Writer(out, a.append)

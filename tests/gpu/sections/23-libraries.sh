@@ -14,6 +14,8 @@ ucxlib=$(eval "$("$top/scripts/umb-stack" env ucx-cu13)" && echo "${LD_LIBRARY_P
 stack_built ompi4-cuda && builds+=(--build "ompi4-cuda=/tmp/umb-stack-ompi4-cuda:$ucx")
 stack_built ompi5-wheel && builds+=(--build "ompi5-wheel=/tmp/umb-stack-ompi5-wheel:$ucx -x LD_LIBRARY_PATH=$ucxlib")
 stack_built mpich4-cuda && builds+=(--build "mpich4-cuda=/tmp/umb-stack-mpich4-cuda:")
+# UMB_LIBS_EXTRA: more benchmark options for every run (e.g. --precision
+# off: the 8 rounds are the repeats, where a call's time is short).
 # UMB_DEADLINE (seconds since the epoch): no round starts after it; the
 # two-rank comparison takes half of what is left where a comparison on
 # every GPU follows.
@@ -26,7 +28,7 @@ libs_compare() {  # NAME NP MATCH SHARE: umb-run --build over every library, NP 
         [ "$budget" -ge 30 ] || { echo "libraries $1: not run, $budget s left before UMB_DEADLINE"; return; }
     fi
     timeout 900 python3 "$top/scripts/umb-run" --set "${UMB_LIBS_SET:-quick}" --match "$3" --np "$2" --rounds 8 ${budget:+--budget $budget} \
-        "${builds[@]}" --run-limit 60 --out "$out/$1" -- --timeout 50 --place-with prefetch </dev/null >"$out/$1.log" 2>&1
+        "${builds[@]}" --run-limit 60 --out "$out/$1" -- --timeout 50 --place-with prefetch ${UMB_LIBS_EXTRA:-} </dev/null >"$out/$1.log" 2>&1
     echo "--- umb-run --np $2 ${builds[*]}: exit $?"; tail -2 "$out/$1.log"
     python3 "$top/scripts/umb-compare" "$out/$1" --plot "$out/$1-compare.png" | tee "$out/$1-compare.txt"
 }

@@ -32,10 +32,16 @@ libs_compare() {  # NAME NP MATCH SHARE: umb-run --build over every library, NP 
     echo "--- umb-run --np $2 ${builds[*]}: exit $?"; tail -2 "$out/$1.log"
     python3 "$top/scripts/umb-compare" "$out/$1" --plot "$out/$1-compare.png" | tee "$out/$1-compare.txt"
 }
-if [ "$n" -gt 2 ]; then
-    libs_compare libs 2 "${UMB_LIBS_MATCH:-^umb_(latency|bw) (H H|MD MD)\$}" 2
-    libs_compare "libs-${n}gpu" "$n" "${UMB_LIBS_COLL_MATCH:-^umb_bcast (H|MD)\$}" 1
-else
-    libs_compare libs 2 "${UMB_LIBS_MATCH:-^umb_(latency|bw) (H H|MD MD)\$}" 1
-fi
+# UMB_LIBS_PARTS: which comparisons, "pairs" (two ranks, GPUs 0 and 1)
+# and "every" (one rank on every GPU, where there are more than 2).
+local parts=" ${UMB_LIBS_PARTS:-pairs every} "
+[ "$n" -gt 2 ] || parts=${parts/ every / }
+local share=1  # the two-rank comparison's share of what is left
+case $parts in *" every "*) share=2 ;; esac
+case $parts in *" pairs "*)
+    libs_compare libs 2 "${UMB_LIBS_MATCH:-^umb_(latency|bw) (H H|MD MD)\$}" $share ;;
+esac
+case $parts in *" every "*)
+    libs_compare "libs-${n}gpu" "$n" "${UMB_LIBS_COLL_MATCH:-^umb_bcast (H|MD)\$}" 1 ;;
+esac
 }

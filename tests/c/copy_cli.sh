@@ -23,7 +23,7 @@ bad() {  # bad NAMES ARGS...: exit 1, exactly one umb_copy line naming NAMES, no
 run -h
 expect_rc 0 "umb_copy -h"
 grep -q '^Usage: umb_copy' "$tmp/out" || fail "-h: no usage"
-for o in --memory --direction --method --size --start --grow --numa-node --flush --cputiming --units --device; do
+for o in -m --memory --direction --method --size --start --grow --numa-node --flush --cputiming --units --device; do
     grep -q -- "$o" "$tmp/out" || fail "-h does not list $o"
 done
 run --version
@@ -47,6 +47,8 @@ bad "--memory D --direction htod: no sensible" --memory D --direction htod
 bad "--memory managed-device: no sensible" --memory P,MD --direction htod
 bad "--memory M: unknown 'M'" --memory M
 bad "--end 1024" --start 4K --end 1K
+bad "-m 4K:1K: MIN (4096) is larger than MAX (1024)" -m 4K:1K
+bad "-m 4K: give one of -m, --size or --start/--end" -m 4K --size 1M
 bad "--grow 1" --start 1K --end 1M --grow 1
 bad "--factor 4: a size range grows with --grow F" --start 1K --end 1M --factor 4
 bad "--step 1K --grow 2" --start 1K --end 1M --step 1K --grow 2

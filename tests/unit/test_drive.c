@@ -95,6 +95,7 @@ static void kernel_driver(void)
     bad("--numa-node 0", "unknown option --numa-node");
     bad("--flush", "unknown option --flush");
     bad("--start 1K", "unknown option --start");
+    bad("-m 1K:8K", "unknown option -m");
     bad("--matrix=1", "unknown option --matrix=1");
     bad("--allow-oversubscription=1", "--allow-oversubscription=1: takes no value");
     bad("--full=1", "--full=1: takes no value");
@@ -202,6 +203,14 @@ int main(void)
     CHECK(parse("--start 1G --end 1G") == 0 && d.sizes[0] == (size_t)1 << 30);
     CHECK(parse("--start 1 --end 64G") == 0 && d.nsizes == 37);
     CHECK_CONTAINS(d.sizes_given, "1 to 64G");
+    /* -m as the MPI programs take it: MIN:MAX, MAX (from 1), MIN: (to the
+       largest quick size, 256M here); the powers of two between. */
+    CHECK(parse("-m 1K:8K") == 0 && sizes_are((size_t[]){1024, 2048, 4096, 8192}, 4));
+    CHECK_CONTAINS(d.sizes_given, "-m 1K:8K (1024 to 8192");
+    CHECK(parse("-m 3:100") == 0 && sizes_are((size_t[]){3, 4, 8, 16, 32, 64, 100}, 7));
+    CHECK(parse("-m 4") == 0 && sizes_are((size_t[]){1, 2, 4}, 3));
+    CHECK(parse("-m 64M:") == 0 && sizes_are((size_t[]){64 << 20, 128 << 20, 256 << 20}, 3));
+    CHECK(parse("-m 4K:4K") == 0 && sizes_are((size_t[]){4096}, 1));
 
     CHECK(parse("--device all") == 0 && d.all_devices);
     CHECK(parse("--device 3") == 0 && d.device == 3 && !d.all_devices);
@@ -220,6 +229,13 @@ int main(void)
     bad("--size lots", "--size lots");
     bad("--size 1X", "1X");
     bad("--size 4K --start 1K --end 2K", "not both");
+    bad("-m 8K:1K", "-m 8K:1K: MIN (8192) is larger than MAX (1024)");
+    bad("-m 0:1K", "-m 0:1K: expected MAX, MIN:MAX or MIN: in bytes from 1");
+    bad("-m 0", "-m 0: expected");
+    bad("-m :", "-m :: expected");
+    bad("-m 1K:2X", "-m 1K:2X: expected");
+    bad("-m 1K:8K --size 4K", "-m 1K:8K: give one of -m, --size or --start/--end");
+    bad("-m 1K:8K --start 1K --end 2K", "give one of -m");
     bad("--start 1K", "--end");
     bad("--end 1K", "--start");
     bad("--start 0 --end 1K", "--start 0");

@@ -46,6 +46,22 @@ int umb_parse_bytes(const char *s, size_t *out)
     return 0;
 }
 
+int umb_parse_size_range(const char *arg, size_t *lo, size_t *hi)
+{
+    const char *colon = strchr(arg, ':');
+    if (!colon) return umb_parse_bytes(arg, hi);
+    char first[64];
+    size_t len = (size_t)(colon - arg);
+    if (len >= sizeof first || (!len && !colon[1])) return -1;
+    memcpy(first, arg, len);
+    first[len] = '\0';
+    size_t l = *lo, h = *hi;
+    if ((len && umb_parse_bytes(first, &l)) || (colon[1] && umb_parse_bytes(colon + 1, &h))) return -1;
+    *lo = l;
+    *hi = h;
+    return 0;
+}
+
 int umb_parse_word(const char *opt, const char *a, const char *const words[], int *v, char *err, size_t n)
 {
     char list[128] = "";

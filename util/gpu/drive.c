@@ -14,46 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int add_size(umb_drive *d, size_t s, char *err, size_t n)
-{
-    if (d->nsizes >= UMB_DRIVE_MAX_SIZES)
-        return umb_errf(err, n, "too many sizes: at most %d per run", UMB_DRIVE_MAX_SIZES);
-    d->sizes[d->nsizes++] = s;
-    return 0;
-}
-
-int umb_drive_size_list(umb_drive *d, const char *list, const char *quick, char *err, size_t n)
-{
-    char copy[1024];
-    if (!strcmp(list, "quick")) list = quick;
-    if (strlen(list) >= sizeof copy) return umb_errf(err, n, "--size: list too long");
-    strcpy(copy, list);
-    d->nsizes = 0;
-    if (!copy[0] || copy[strlen(copy) - 1] == ',') goto bad;
-    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        size_t s;
-        if (umb_parse_bytes(t, &s)) goto bad;
-        if (s == 0) return umb_errf(err, n, "--size %s: sizes must be at least 1 byte", list);
-        if (add_size(d, s, err, n)) return 1;
-    }
-    return 0;
-bad:
-    return umb_errf(err, n, "--size %s: expected quick or bytes from 1 to %zu, comma-separated (K, M, G suffixes), e.g. --size 4K,1M,1G",
-                    list, (size_t)SIZE_MAX);
-}
-
-int umb_drive_size_range(umb_drive *d, size_t start, size_t end, size_t step, double factor,
-                         char *err, size_t n)
-{
-    d->nsizes = 0;
-    if (start == 0) return umb_errf(err, n, "--start 0: sizes must be at least 1 byte");
-    if (end < start) return umb_errf(err, n, "--end %zu is smaller than --start %zu", end, start);
-    for (size_t s = start;; s = umb_size_after(s, end, step, factor)) {  /* ends with end, always */
-        if (add_size(d, s, err, n)) return 1;
-        if (s == end) return 0;
-    }
-}
-
 enum { OPT_SIZE = 300, OPT_START, OPT_END, OPT_STEP, OPT_GROW, OPT_FACTOR_RENAMED, OPT_DEVICE, OPT_NUMA, OPT_FORMAT,
        OPT_UNITS, OPT_REPEAT, OPT_FLUSH, OPT_CPUTIMING, OPT_COUNTERS, OPT_OP, OPT_GRID, OPT_BLOCK, OPT_ALLOW };
 
@@ -97,42 +57,8 @@ static void option_table(const umb_drive_cli *cli, struct option *opts, size_t m
         if (!common[i].group || (g & common[i].group)) opts[k++] = common[i].o;
     for (const struct option *o = cli->own; o && o->name && k < max - 1; o++) opts[k++] = *o;
     memset(&opts[k], 0, sizeof opts[k]);
-    snprintf(shorts, ns, ":hvU%s%s", g & UMB_DRIVE_REPEAT ? "r:" : "", cli->own_short ? cli->own_short : "");
-}
-
-/* The size options as given, read together once all are seen. */
-typedef struct {
-    const char *size, *start, *end, *step, *grow;
-} size_args;
-
-static int parse_sizes(umb_drive *d, const umb_drive_cli *cli, const size_args *a, char *err, size_t n)
-{
-    int range = a->start || a->end || a->step || a->grow;
-    if (a->size && range) return umb_errf(err, n, "--size %s: give either --size or --start/--end, not both", a->size);
-    if (range) {
-        size_t start = 0, end = 0, step = 0;
-        double factor = 2;
-        if (!a->start || !a->end) return umb_errf(err, n, "a size range needs both --start and --end (with --step or --grow)");
-        if (a->step && a->grow) return umb_errf(err, n, "--step %s --grow %s: give one of them", a->step, a->grow);
-        if (umb_parse_bytes(a->start, &start)) return umb_errf(err, n, "--start %s: expected bytes from 1 to %zu (K, M, G suffixes)", a->start, (size_t)SIZE_MAX);
-        if (umb_parse_bytes(a->end, &end)) return umb_errf(err, n, "--end %s: expected bytes from 1 to %zu (K, M, G suffixes)", a->end, (size_t)SIZE_MAX);
-        if (a->step && (umb_parse_bytes(a->step, &step) || step == 0))
-            return umb_errf(err, n, "--step %s: expected bytes from 1 to %zu (K, M, G suffixes)", a->step, (size_t)SIZE_MAX);
-        if (a->grow) {
-            char *e;
-            errno = 0;
-            factor = strtod(a->grow, &e);
-            if (errno || *e || e == a->grow || !(factor > 1) || factor > 1e6)
-                return umb_errf(err, n, "--grow %s: expected a number above 1 and at most 1000000, e.g. 2", a->grow);
-        }
-        snprintf(d->sizes_given, sizeof d->sizes_given, "%s to %s, %s %s", a->start, a->end,
-                 a->step ? "step" : "grow", a->step ? a->step : a->grow ? a->grow : "2");
-        return umb_drive_size_range(d, start, end, step, factor, err, n);
-    }
-    const char *size = a->size ? a->size : "quick";
-    snprintf(d->sizes_given, sizeof d->sizes_given, "%s", size);
-    if (!strcmp(size, "quick")) snprintf(d->sizes_given, sizeof d->sizes_given, "quick (%.140s)", cli->quick);
-    return umb_drive_size_list(d, size, cli->quick, err, n);
+    snprintf(shorts, ns, ":hvU%s%s%s", g & UMB_DRIVE_REPEAT ? "r:" : "", g & UMB_DRIVE_SIZES ? "m:" : "",
+             cli->own_short ? cli->own_short : "");
 }
 
 static int parse_device(umb_drive *d, const umb_drive_cli *cli, const char *a, char *err, size_t n)
@@ -167,10 +93,11 @@ static int parse_kernel(umb_drive *d, int c, const char *a, char *err, size_t n)
 
 /* One common option: 0, 1 with the line in err, or -1 when c is none. */
 static int common_opt(umb_drive *d, const umb_drive_cli *cli, int c, const char *name, const char *a,
-                      size_args *sz, char *err, size_t n)
+                      umb_drive_size_args *sz, char *err, size_t n)
 {
     long v, max = cli->repeat_max > 0 ? cli->repeat_max : 100000;
     switch (c) {
+    case 'm': sz->m = a; return 0;
     case OPT_SIZE: sz->size = a; return 0;
     case OPT_START: sz->start = a; return 0;
     case OPT_END: sz->end = a; return 0;
@@ -208,7 +135,7 @@ int umb_drive_parse(umb_drive *d, const umb_drive_cli *cli, int argc, char **arg
 {
     struct option opts[NCOMMON + 32];
     char shorts[64];
-    size_args sz = {0};
+    umb_drive_size_args sz = {0};
     memset(d, 0, sizeof *d);
     d->numa_node = -1;
     d->repeat = cli->repeat > 0 ? cli->repeat : 10;
@@ -239,7 +166,7 @@ int umb_drive_parse(umb_drive *d, const umb_drive_cli *cli, int argc, char **arg
     }
     if (d->help || d->version) return 0;
     if (optind < argc) return umb_errf(err, n, "unexpected argument '%s'; see %s -h", argv[optind], cli->program);
-    return groups(cli) & UMB_DRIVE_SIZES ? parse_sizes(d, cli, &sz, err, n) : 0;
+    return groups(cli) & UMB_DRIVE_SIZES ? umb_drive_sizes(d, cli->quick, &sz, err, n) : 0;
 }
 
 void umb_drive_usage(const umb_drive_cli *cli, FILE *f)
@@ -249,6 +176,8 @@ void umb_drive_usage(const umb_drive_cli *cli, FILE *f)
     if (g & UMB_DRIVE_SIZES)
         fprintf(f,
             "Sizes (K, M, G = 2^10, 2^20, 2^30):\n"
+            "  -m MIN:MAX                    as the MPI programs take it (also -m MAX, -m MIN:; MIN default 1,\n"
+            "                                MAX the largest quick size): MIN, the powers of two between, MAX\n"
             "      --size LIST|quick         sizes, comma-separated (default quick: %s)\n"
             "      --start S --end E         a range from S to E, with\n"
             "      --step B | --grow F       B bytes apart, or each F times the last, then E\n"

@@ -26,7 +26,7 @@
    --format, -U/--counters, -h and -v are always there. An own option may
    reuse the name of a common one the driver leaves out (umb_um's --size). */
 enum {
-    UMB_DRIVE_SIZES = 1 << 0,   /* --size LIST|quick, --start, --end, --step, --grow */
+    UMB_DRIVE_SIZES = 1 << 0,   /* -m MIN:MAX, --size LIST|quick, --start, --end, --step, --grow */
     UMB_DRIVE_ALL = 1 << 1,     /* --device all (without it: one GPU, made current by umb_drive_start) */
     UMB_DRIVE_HOST = 1 << 2,    /* --numa-node, --flush, --cputiming */
     UMB_DRIVE_UNITS = 1 << 3,   /* --units GB|GiB */
@@ -82,6 +82,13 @@ int umb_drive_size_list(umb_drive *d, const char *list, const char *quick, char 
    2: the powers of two between), then END, always (umb_size_after). */
 int umb_drive_size_range(umb_drive *d, size_t start, size_t end, size_t step, double factor,
                          char *err, size_t n);
+/* The size options as given (NULL: not given), read together once all are seen. */
+typedef struct {
+    const char *m, *size, *start, *end, *step, *grow;
+} umb_drive_size_args;
+/* The sizes they give (drive_sizes.c): one of -m, --size or a range, else
+   the quick set. 0, or 1 with one line in err. */
+int umb_drive_sizes(umb_drive *d, const char *quick, const umb_drive_size_args *a, char *err, size_t n);
 void umb_drive_usage(const umb_drive_cli *cli, FILE *f);
 
 /* Parses; answers -h and -v (exit 0); bad input (own_check's too): one

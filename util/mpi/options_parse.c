@@ -26,28 +26,15 @@ static int parse_count(const char *s, long *out)
 /* -m MAX, MIN:MAX or MIN: */
 static int parse_sizes(umb_options *o, const char *arg, char *err, size_t n)
 {
-    const char *colon = strchr(arg, ':');
     size_t lo = o->min_size, hi = o->max_size;
-    if (!colon) {
-        if (umb_parse_bytes(arg, &hi)) goto bad;
-    } else {
-        char first[64];
-        size_t len = (size_t)(colon - arg);
-        if (len >= sizeof first) goto bad;
-        memcpy(first, arg, len);
-        first[len] = '\0';
-        if (len && umb_parse_bytes(first, &lo)) goto bad;
-        if (colon[1] && umb_parse_bytes(colon + 1, &hi)) goto bad;
-        if (!len && !colon[1]) goto bad;
-    }
+    if (umb_parse_size_range(arg, &lo, &hi))
+        return umb_errf(err, n, "-m %s: expected MAX, MIN:MAX or MIN: in bytes from 0 to %zu (K, M, G suffixes allowed), e.g. -m 8:4M",
+                        arg, (size_t)SIZE_MAX);
     if (lo > hi)
         return umb_errf(err, n, "-m %s: MIN (%zu) is larger than MAX (%zu)", arg, lo, hi);
     o->min_size = lo;
     o->max_size = hi;
     return 0;
-bad:
-    return umb_errf(err, n, "-m %s: expected MAX, MIN:MAX or MIN: in bytes from 0 to %zu (K, M, G suffixes allowed), e.g. -m 8:4M",
-                    arg, (size_t)SIZE_MAX);
 }
 
 enum { OPT_FORMAT = 256, OPT_PLACE_WITH, OPT_PLACE, OPT_ADVISE, OPT_DEVICE, OPT_TIMEOUT,

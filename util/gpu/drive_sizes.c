@@ -1,0 +1,101 @@
+/* The single-node drivers' sizes (util/gpu/drive.h): a list or the quick
+   set (--size), a range (--start/--end with --step or --grow), or -m
+   MIN:MAX as the MPI programs take it (util/core/parse.h: one parser of -m,
+   one rule of the sizes between). */
+#include "drive.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int add_size(umb_drive *d, size_t s, char *err, size_t n)
+{
+    if (d->nsizes >= UMB_DRIVE_MAX_SIZES)
+        return umb_errf(err, n, "too many sizes: at most %d per run", UMB_DRIVE_MAX_SIZES);
+    d->sizes[d->nsizes++] = s;
+    return 0;
+}
+
+int umb_drive_size_list(umb_drive *d, const char *list, const char *quick, char *err, size_t n)
+{
+    char copy[1024];
+    if (!strcmp(list, "quick")) list = quick;
+    if (strlen(list) >= sizeof copy) return umb_errf(err, n, "--size: list too long");
+    strcpy(copy, list);
+    d->nsizes = 0;
+    if (!copy[0] || copy[strlen(copy) - 1] == ',') goto bad;
+    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        size_t s;
+        if (umb_parse_bytes(t, &s)) goto bad;
+        if (s == 0) return umb_errf(err, n, "--size %s: sizes must be at least 1 byte", list);
+        if (add_size(d, s, err, n)) return 1;
+    }
+    return 0;
+bad:
+    return umb_errf(err, n, "--size %s: expected quick or bytes from 1 to %zu, comma-separated (K, M, G suffixes), e.g. --size 4K,1M,1G",
+                    list, (size_t)SIZE_MAX);
+}
+
+int umb_drive_size_range(umb_drive *d, size_t start, size_t end, size_t step, double factor,
+                         char *err, size_t n)
+{
+    d->nsizes = 0;
+    if (start == 0) return umb_errf(err, n, "--start 0: sizes must be at least 1 byte");
+    if (end < start) return umb_errf(err, n, "--end %zu is smaller than --start %zu", end, start);
+    for (size_t s = start;; s = umb_size_after(s, end, step, factor)) {  /* ends with end, always */
+        if (add_size(d, s, err, n)) return 1;
+        if (s == end) return 0;
+    }
+}
+
+/* -m MAX, MIN:MAX or MIN: from MIN (default 1 byte) to MAX (default the
+   largest quick size), the powers of two between: what --start MIN --end
+   MAX measures. */
+static int size_m(umb_drive *d, const char *quick, const char *m, char *err, size_t n)
+{
+    size_t lo = 1, hi = 0;
+    if (umb_drive_size_list(d, "quick", quick, err, n)) return 1;
+    for (int i = 0; i < d->nsizes; i++)
+        if (d->sizes[i] > hi) hi = d->sizes[i];
+    if (umb_parse_size_range(m, &lo, &hi) || lo == 0 || hi == 0)
+        return umb_errf(err, n, "-m %s: expected MAX, MIN:MAX or MIN: in bytes from 1 to %zu (K, M, G suffixes), e.g. -m 4K:1G",
+                        m, (size_t)SIZE_MAX);
+    if (lo > hi) return umb_errf(err, n, "-m %s: MIN (%zu) is larger than MAX (%zu)", m, lo, hi);
+    snprintf(d->sizes_given, sizeof d->sizes_given, "-m %.60s (%zu to %zu, the powers of two between)", m, lo, hi);
+    return umb_drive_size_range(d, lo, hi, 0, 2, err, n);
+}
+
+int umb_drive_sizes(umb_drive *d, const char *quick, const umb_drive_size_args *a, char *err, size_t n)
+{
+    int range = a->start || a->end || a->step || a->grow;
+    if (a->m && (a->size || range)) return umb_errf(err, n, "-m %s: give one of -m, --size or --start/--end", a->m);
+    if (a->m) return size_m(d, quick, a->m, err, n);
+    if (a->size && range) return umb_errf(err, n, "--size %s: give either --size or --start/--end, not both", a->size);
+    if (range) {
+        size_t start = 0, end = 0, step = 0;
+        double factor = 2;
+        if (!a->start || !a->end) return umb_errf(err, n, "a size range needs both --start and --end (with --step or --grow)");
+        if (a->step && a->grow) return umb_errf(err, n, "--step %s --grow %s: give one of them", a->step, a->grow);
+        if (umb_parse_bytes(a->start, &start)) return umb_errf(err, n, "--start %s: expected bytes from 1 to %zu (K, M, G suffixes)", a->start, (size_t)SIZE_MAX);
+        if (umb_parse_bytes(a->end, &end)) return umb_errf(err, n, "--end %s: expected bytes from 1 to %zu (K, M, G suffixes)", a->end, (size_t)SIZE_MAX);
+        if (a->step && (umb_parse_bytes(a->step, &step) || step == 0))
+            return umb_errf(err, n, "--step %s: expected bytes from 1 to %zu (K, M, G suffixes)", a->step, (size_t)SIZE_MAX);
+        if (a->grow) {
+            char *e;
+            errno = 0;
+            factor = strtod(a->grow, &e);
+            if (errno || *e || e == a->grow || !(factor > 1) || factor > 1e6)
+                return umb_errf(err, n, "--grow %s: expected a number above 1 and at most 1000000, e.g. 2", a->grow);
+        }
+        snprintf(d->sizes_given, sizeof d->sizes_given, "%s to %s, %s %s", a->start, a->end,
+                 a->step ? "step" : "grow", a->step ? a->step : a->grow ? a->grow : "2");
+        return umb_drive_size_range(d, start, end, step, factor, err, n);
+    }
+    const char *size = a->size ? a->size : "quick";
+    snprintf(d->sizes_given, sizeof d->sizes_given, "%s", size);
+    if (!strcmp(size, "quick")) snprintf(d->sizes_given, sizeof d->sizes_given, "quick (%.140s)", quick);
+    return umb_drive_size_list(d, size, quick, err, n);
+}
+

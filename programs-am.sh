@@ -15,7 +15,7 @@ NF == 0 { next }
     if ($5 == "gpu") printf "if HAVE_CUDA\nbin_PROGRAMS += %s\nendif\n", p
     else printf "bin_PROGRAMS += %s\n", p
     printf "%s_SOURCES = %s\n", v, srcs
-    if ($5 == "gpu") printf "%s_CPPFLAGS = $(DRIVER_INCLUDES)\n%s_LDADD = $(GPU_LIBS)\n%s_LDFLAGS = $(AS_NEEDED)\n", v, v, v
+    if ($5 == "gpu") printf "%s_CPPFLAGS = $(DRIVER_INCLUDES)\n%s_LDADD = $(DRIVER_LIBS)\n%s_LDFLAGS = $(AS_NEEDED)\n", v, v, v
 }
 BEGIN { print "# Made by programs-am.sh from programs.txt: edit that, not this." }
 '

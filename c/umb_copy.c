@@ -3,7 +3,7 @@
    holds the command line, the run over combinations, GPUs and sizes, and
    the output; copy_combos.c the combinations, copy_measure.c the timed
    batch; the common command line, sizes, NUMA and the header are
-   util/gpu/drive.c's, the buffers util/gpu/buffer.c's. */
+   util/drive/drive.c's, the buffers util/gpu/buffer.c's. */
 #include "copy_combos.h"
 #include "copy_measure.h"
 #include "counters.h"

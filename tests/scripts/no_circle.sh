@@ -1,6 +1,6 @@
 #!/bin/sh
-# The house has no circle (issue 34): between the files of util/mpi, util/gpu
-# and util/core, a file calls another only where that one calls it back
+# The house has no circle (issue 34): between the files of util/mpi,
+# util/drive, util/gpu and util/core, a file calls another only where that one calls it back
 # through no chain. Read from the objects' symbols (nm), so a call is a
 # call, not a name in a comment. A file and its header are one room, and
 # an #include is an arrow too (issue 50): an observer that includes the
@@ -11,7 +11,7 @@ command -v nm >/dev/null || skip "no nm"
 [ -n "${PYTHON3:-}" ] || skip "python3 not found"
 # The families and observers sit in folders of their own under util/mpi
 # (docs/architecture.md): every folder below the three libraries counts.
-(cd "$top_builddir" && find util/mpi util/gpu util/core -name '*.o' | sort) | while read -r o; do
+(cd "$top_builddir" && find util/mpi util/drive util/gpu util/core -name '*.o' | sort) | while read -r o; do
     f=$(basename "$o" .o); f=$(dirname "$o")/${f#lib*_a-}
     # An object whose source is gone (renamed or moved since this build
     # folder was made) is no file of the house.
@@ -29,11 +29,11 @@ for kind, f, sym in lines:
 for kind, f, sym in lines:
     if kind == "use" and sym in where and where[sym] != f:
         edges.setdefault(f, set()).add(where[sym])
-# Includes: beside the including file first, then the three layers' folders.
-# util/gpu is not read for them yet: drive.c and drive_header.c, counters.c
-# and cupti_um.c each include the other's header (issue 50, step 2).
-top, dirs, includes = sys.argv[2], ("util/core", "util/gpu", "util/mpi"), 0
-for d, _, names in [w for layer in ("util/core", "util/mpi") for w in os.walk(os.path.join(top, layer))]:
+# Includes: beside the including file first, then the layers' folders.
+# util/gpu is not read for them yet: counters.c and cupti_um.c each include
+# the other's header (issue 50, step 2).
+top, dirs, includes = sys.argv[2], ("util/core", "util/gpu", "util/drive", "util/mpi"), 0
+for d, _, names in [w for layer in ("util/core", "util/drive", "util/mpi") for w in os.walk(os.path.join(top, layer))]:
     for name in names:
         if not name.endswith((".c", ".h", ".cu")):
             continue

@@ -1,8 +1,8 @@
-/* The single-node drivers' sizes (util/gpu/drive.h): a list or the quick
+/* The single-node drivers' sizes (util/drive/drive.h): a list or the quick
    set (--size), a range (--start/--end with --step or --grow), or -m
    MIN:MAX as the MPI programs take it (util/core/parse.h: one parser of -m,
    one rule of the sizes between). */
-#include "drive.h"
+#include "drive_sizes.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* The single-node drivers' report (drive.h): the header (with the PCIe
    limit of util/core/link.h), the counter columns and the end of a run. */
-#include "drive.h"
+#include "drive_header.h"
 
 #include "counters.h"
 #include "cupti_um.h"

@@ -46,7 +46,8 @@ int umb_parse_bytes(const char *s, size_t *out)
     return 0;
 }
 
-int umb_parse_size_range(const char *arg, size_t *lo, size_t *hi)
+/* The forms alone: 0, or -1. */
+static int size_range_form(const char *arg, size_t *lo, size_t *hi)
 {
     const char *colon = strchr(arg, ':');
     if (!colon) return umb_parse_bytes(arg, hi);
@@ -55,8 +56,18 @@ int umb_parse_size_range(const char *arg, size_t *lo, size_t *hi)
     if (len >= sizeof first || (!len && !colon[1])) return -1;
     memcpy(first, arg, len);
     first[len] = '\0';
+    if (len && umb_parse_bytes(first, lo)) return -1;
+    return colon[1] && umb_parse_bytes(colon + 1, hi) ? -1 : 0;
+}
+
+int umb_parse_size_range(const char *arg, size_t least, const char *example, size_t *lo, size_t *hi,
+                         char *err, size_t n)
+{
     size_t l = *lo, h = *hi;
-    if ((len && umb_parse_bytes(first, &l)) || (colon[1] && umb_parse_bytes(colon + 1, &h))) return -1;
+    if (size_range_form(arg, &l, &h) || l < least || h < least)
+        return umb_errf(err, n, "-m %s: expected MAX, MIN:MAX or MIN: in bytes from %zu to %zu (K, M, G suffixes allowed), e.g. -m %s",
+                        arg, least, (size_t)SIZE_MAX, example);
+    if (l > h) return umb_errf(err, n, "-m %s: MIN (%zu) is larger than MAX (%zu)", arg, l, h);
     *lo = l;
     *hi = h;
     return 0;

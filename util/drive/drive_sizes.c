@@ -59,10 +59,7 @@ static int size_m(umb_drive *d, const char *quick, const char *m, char *err, siz
     if (umb_drive_size_list(d, "quick", quick, err, n)) return 1;
     for (int i = 0; i < d->nsizes; i++)
         if (d->sizes[i] > hi) hi = d->sizes[i];
-    if (umb_parse_size_range(m, &lo, &hi) || lo == 0 || hi == 0)
-        return umb_errf(err, n, "-m %s: expected MAX, MIN:MAX or MIN: in bytes from 1 to %zu (K, M, G suffixes), e.g. -m 4K:1G",
-                        m, (size_t)SIZE_MAX);
-    if (lo > hi) return umb_errf(err, n, "-m %s: MIN (%zu) is larger than MAX (%zu)", m, lo, hi);
+    if (umb_parse_size_range(m, 1, "4K:1G", &lo, &hi, err, n)) return 1;
     snprintf(d->sizes_given, sizeof d->sizes_given, "-m %.60s (%zu to %zu, the powers of two between)", m, lo, hi);
     return umb_drive_size_range(d, lo, hi, 0, 2, err, n);
 }

@@ -26,15 +26,7 @@ static int parse_count(const char *s, long *out)
 /* -m MAX, MIN:MAX or MIN: */
 static int parse_sizes(umb_options *o, const char *arg, char *err, size_t n)
 {
-    size_t lo = o->min_size, hi = o->max_size;
-    if (umb_parse_size_range(arg, &lo, &hi))
-        return umb_errf(err, n, "-m %s: expected MAX, MIN:MAX or MIN: in bytes from 0 to %zu (K, M, G suffixes allowed), e.g. -m 8:4M",
-                        arg, (size_t)SIZE_MAX);
-    if (lo > hi)
-        return umb_errf(err, n, "-m %s: MIN (%zu) is larger than MAX (%zu)", arg, lo, hi);
-    o->min_size = lo;
-    o->max_size = hi;
-    return 0;
+    return umb_parse_size_range(arg, 0, "8:4M", &o->min_size, &o->max_size, err, n);
 }
 
 enum { OPT_FORMAT = 256, OPT_PLACE_WITH, OPT_PLACE, OPT_ADVISE, OPT_DEVICE, OPT_TIMEOUT,

@@ -140,8 +140,9 @@ UMB_TEST_CORRUPT_SIZE=8 rf broken --system local -t host -t umb_latency
 [ $rc -ne 0 ] && grep -q "FAILED .*1 failure(s)" "$tmp/broken.log" && grep -q "validation did not pass at sizes \[8\]" "$tmp/broken.log" \
     || { tail -40 "$tmp/broken.log"; fail "a validation failure did not fail the check"; }
 
-# 3. The placement rule on recorded rows: managed rows under the threshold,
-#    or without a placement check, fail; at or over it they pass. The
+# 3. The placement rule on recorded rows: managed rows under the threshold
+#    (with 95% confidence where the row says over how many iterations), or
+#    without a placement check, fail; at or over it they pass. The
 #    drivers' rules (rates against the link and the memory peak) likewise.
 "$RFPY" - "$LIB" <<'PY' || fail "the sanity's rules"
 import sys
@@ -153,6 +154,16 @@ ok = [row(8, placed_pct=96.2), row(16, placed_pct=99.0), end]
 assert u.judge(ok, True, 90, True) is None
 assert u.judge(ok, True, 97, True) == "placement held under 97% at 8: 96.2%", u.judge(ok, True, 97, True)
 assert "placement was not checked at sizes [8]" in u.judge([row(8), end], True, 90, True)
+# Over a row's iterations the rule takes 95% confidence (one-sided Wilson
+# bound): 17 of 20 held is no evidence of under 90%, 15 of 20 and 85 of 100 are.
+few = lambda pct, n, **k: row(64, placed_pct=pct, iterations=n, **k)
+assert u.judge([few(85.0, 20), end], True, 90, True) is None
+why = u.judge([few(75.0, 20), end], True, 90, True)
+assert why == "placement held under 90% at 64: 75.0% of 20 iterations (at most 87.3% with 95% confidence)", why
+assert "64: 85.0% of 100 iterations" in u.judge([few(85.0, 100), end], True, 90, True)
+assert u.judge([few(85.0, 96, not_placed=4), end], True, 85, True) is None
+assert "64: 95.0% of 20 iterations" in u.judge([few(95.0, 20), end], True, 100, True)  # 100: no miss at all
+assert u.judge([few(100, 20), end], True, 100, True) is None
 assert u.judge([row(8), end], True, 90, False) is None  # host buffers: nothing to place
 assert u.judge([row(8, validation="fail"), end], True, 90, False) == "validation did not pass at sizes [8]"
 assert u.judge([row(8)], True, 90, False) == "no end record: the output was cut short"

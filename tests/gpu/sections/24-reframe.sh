@@ -41,5 +41,8 @@ echo "reframe: $limit s for ReFrame"
     -S "options=${UMB_RF_OPTIONS:--i,20,-x,2,--precision,off}" -r ) >"$out/reframe.log" 2>&1 || status=1
 grep -E "^\[ *(OK|FAIL|SKIP) |Ran |PASSED|FAILED" "$out/reframe.log" | tail -150
 tar -czf "$out/reframe-perflogs.tar.gz" -C "$rf" perflogs reframe.out 2>/dev/null
+# Every check's output (output/ for those that passed, stage/ for the
+# others), so that the sanity's rules can be tried again on what the GPUs printed.
+( cd "$rf" && find output stage -name 'rfm_job.*' -print0 2>/dev/null | tar -czf "$out/reframe-outputs.tar.gz" --null -T - )
 head -3 "$rf"/perflogs/local/default/umbench_pt2pt.log 2>/dev/null
 }

@@ -1,0 +1,34 @@
+#!/bin/sh
+# The ReFrame checks' sanity (reframe-checks/umbench_judge.py) on what GPUs
+# printed: tests/data/reframe/MACHINE/ENV-CHECK/ holds one check's run from
+# `tests/gpu/run-all OUT reframe` (its `command`, the lines of its output
+# the judge reads in `out`, and `call`: which judge, with what). Each passed
+# there and must pass here; the four managed runs that held 17 of 20 first
+# placements at a size must be the ones the plain 90% comparison fails
+# (docs/reframe.md, "How a run is judged"). No GPU, MPI or ReFrame.
+. "$top_srcdir/tests/lib.sh"
+"$PYTHON3" - "$top_srcdir/reframe-checks" "$top_srcdir/tests/data/reframe" <<'PY' || fail "the recorded ReFrame runs"
+import os, sys
+sys.path.insert(0, sys.argv[1])
+import umbench_judge as u
+runs = sorted(os.path.join(m, r) for m in os.listdir(sys.argv[2]) for r in os.listdir(os.path.join(sys.argv[2], m)))
+assert len(runs) >= 16, runs
+plain_low = []
+for run in runs:
+    d = os.path.join(sys.argv[2], run)
+    how, *kv = open(os.path.join(d, 'call')).read().split()
+    k = {a: b == '1' for a, b in (x.split('=') for x in kv)}
+    recs = u.records(os.path.join(d, 'out'))
+    assert u.exit_status(os.path.join(d, 'out')) == 0, run
+    if how == 'judge':
+        why = u.judge(recs, k['validate'], 90, k['managed'])
+    else:
+        why = u.judge_driver(recs, 90, k['managed'], k['link_bound'])
+    assert why is None, '%s: %s' % (run, why)
+    # The same rows without their iteration counts: the plain comparison.
+    bare = [dict((a, b) for a, b in r.items() if a != 'iterations') for r in recs]
+    if how == 'judge' and u.judge(bare, k['validate'], 90, k['managed']):
+        plain_low.append(run)
+        assert '% of 20 iterations' in u.judge(recs, True, 94, True), run  # 17 of 20: a bound of 93.8%
+assert len(plain_low) == 4 and all('collective' in r for r in plain_low), plain_low
+PY

@@ -31,6 +31,12 @@ import re, sys
 sys.path.insert(0, sys.argv[1])
 from umbench import sets
 print("\n".join(sorted({p for p, _, _ in sets.commands("full", re.compile(""), [])})))
+# The quick and full sets place with a prefetch (docs/method.md, "Which
+# placement the sets use"), before the user's options, which may say otherwise.
+for name in ("quick", "full"):
+    for p, pair, args in sets.commands(name, re.compile(""), ["--place-with", "kernel"]):
+        at = [i for i, a in enumerate(args) if a == "--place-with"]
+        assert [args[i + 1] for i in at] == ["prefetch", "kernel"], (name, p, pair, args)
 PY
     mpi_programs | sed 's|.*/||' | sort | cmp -s - "$tmp/full" || { cat "$tmp/full"; fail "umb-run --set full is not every MPI program of programs.txt"; }
 fi

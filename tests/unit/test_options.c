@@ -130,6 +130,9 @@ int main(void)
     CHECK(parse(&o, "--full --validation") == 0 && o.full && o.validate);
     CHECK(parse(&o, "--format json --place-with prefetch --place once") == 0);
     CHECK(o.format == UMB_FMT_JSON && o.place_with == UMB_PLACE_PREFETCH && o.place_when == UMB_PLACE_ONCE);
+    /* The last one wins: umb-run's sets give --place-with prefetch, and the
+       user's options come after them ("umb-run --set full -- --place-with kernel"). */
+    CHECK(parse(&o, "--place-with prefetch --place-with kernel") == 0 && o.place_with == UMB_PLACE_KERNEL);
     CHECK(parse(&o, "--format csv") == 0 && o.format == UMB_FMT_CSV);
     CHECK(parse(&o, "--advise preferred=gpu,accessed-by=cpu,read-mostly") == 0);
     CHECK(o.advise == (UMB_ADV_PREFERRED_GPU | UMB_ADV_ACCESSED_BY_CPU | UMB_ADV_READ_MOSTLY));

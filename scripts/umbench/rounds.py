@@ -4,6 +4,7 @@ import os
 import time
 
 from . import findings, judge, results, stats, watch
+from .standing import note_standing, standing_skip
 
 
 def run_rounds(run):
@@ -12,7 +13,7 @@ def run_rounds(run):
     a, m, configs = run.a, run.manifest, run.a.config
     plain = a.rounds == 1 and len(configs) == 1 and not run.offset
     total, i = a.rounds * len(run.items) * len(configs), 0
-    standing = {}  # (configuration, STANDING index) -> the skip that stands for it (note_standing)
+    standing = {}  # (configuration, STANDING index, what it covers) -> the skip that stands for it (note_standing)
     for k in range(1, a.rounds + 1):
         rnd = run.offset + k
         turn = (rnd - 1) % len(configs)  # by the folder's round: --append one round at a time turns too
@@ -51,47 +52,6 @@ def nothing_left(run):
     """Whether every benchmark, pair and configuration was dropped or cannot start: no round would run anything."""
     return all((it[0], it[1], c["name"]) in run.dropped or c["name"] in run.cannot_start
                for it in run.items for c in run.a.config)
-
-
-def needs_gpu(pair):
-    """Whether a buffer pair (or placement) holds a kind that needs a GPU: all but H."""
-    return any(kind != "H" for kind in pair.split())
-
-
-def needs_aware(pair):
-    """Whether a buffer pair holds D, which only a CUDA-aware MPI takes."""
-    return "D" in pair.split()
-
-
-# Skips (exit 77) that stand for every later pair of the same configuration
-# that they cover, kept as skipped without starting: (the pairs covered, the
-# programs' words for it, what umb-run says; %s: the configuration).
-# - No GPU for the ranks ("need a CUDA GPU", as umb-suite reads it).
-# - A library that is not CUDA-aware ("buffer D needs a CUDA-aware MPI, but
-#   LIBRARY is not"): the library is the same, so is its verdict. A
-#   program's refusal of D for its own CPU part (a reduction) names only
-#   that program, and stands for nothing else.
-STANDING = (
-    (needs_gpu, "need a CUDA GPU",
-     "no GPU for the ranks%s: every later pair that needs one is skipped without starting it"),
-    (needs_aware, "buffer D needs a CUDA-aware MPI, but ",
-     "the MPI library%s is not CUDA-aware: every later pair with D is skipped without starting it"),
-)
-
-
-def standing_skip(standing, item, cfg):
-    """Why this pair is skipped unstarted, from an earlier run of its configuration; None to run it."""
-    return next((standing[cfg["name"], i] for i, (covers, _, _) in enumerate(STANDING)
-                 if (cfg["name"], i) in standing and covers(item[1])), None)
-
-
-def note_standing(run, standing, item, cfg, rec):
-    """A run's skip that stands for its configuration (STANDING), kept, and said once."""
-    why = rec.get("skipped") or ""
-    for i, (covers, words, say) in enumerate(STANDING):
-        if rec["status"] == 77 and covers(item[1]) and words in why and (cfg["name"], i) not in standing:
-            standing[cfg["name"], i] = why
-            run.say("umb-run: " + say % ("" if cfg["name"] == "default" else " of configuration " + cfg["name"]))
 
 
 def skip_unstarted(run, item, cfg, rnd, plain, why):

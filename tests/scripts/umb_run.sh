@@ -256,6 +256,29 @@ assert got == [("umb_latency", "H H", 0, False), ("umb_latency", "H D", 77, Fals
 assert all("needs a CUDA-aware MPI, but Open MPI v0 is not" in r["skipped"] for r in runs if r["status"] == 77), runs
 PY
 
+# A library that makes no window over a kind of memory: the first one-sided
+# pair whose window (rank 1's buffer) is of that kind says so, and every later
+# one-sided pair with such a window, of any one-sided program, is kept as
+# skipped without starting; other windows still run. Stand-ins refuse an MH
+# window as rma.c does.
+for p in $(programs_of rma); do
+    name=${p##*/}
+    printf '#!/bin/sh\ncase " $* " in *" MH "*) echo "%s: rank 0 on x: this MPI cannot make a window (MPI_Win_create: stand-in); Open MPI: try --mca osc ucx" >&2; exit 77 ;; esac\nexec "%s" "$@"\n' \
+        "$name" "$top_builddir/$p" >"$tmp/fake/$name"
+    chmod +x "$tmp/fake/$name"
+done
+$PYTHON3 "$top_srcdir/scripts/umb-run" --bindir "$tmp/fake" --set full --match '^umb_(put|get)_latency H (H|MH)$' --out "$tmp/window" \
+    -- -m 8:8 -i 10 -x 1 >"$tmp/run-w.log" 2>&1 || { cat "$tmp/run-w.log"; fail "umb-run --set full with a library that makes no managed window"; }
+[ "$(grep -c '^umb-run: the MPI library makes no window over MH memory: every later one-sided pair whose window is MH is skipped without starting it$' "$tmp/run-w.log")" = 1 ] \
+    && [ "$(grep '^\[' "$tmp/run-w.log" | awk '{ printf "%s %s %s;", $3, $4, $5 }')" = "umb_put_latency H H;umb_put_latency H MH;umb_get_latency H H;" ] \
+    || { cat "$tmp/run-w.log"; fail "umb-run: one-sided pairs with an MH window started after the library made none"; }
+"$PYTHON3" - "$tmp/window/run.json" <<'PY' || { cat "$tmp/run-w.log"; fail "umb-run: run.json of the one-sided pairs"; }
+import json, sys
+got = [(r["program"], r["buffers"], r["status"], r.get("not_started", False)) for r in json.load(open(sys.argv[1]))["runs"]]
+assert got == [("umb_put_latency", "H H", 0, False), ("umb_put_latency", "H MH", 77, False),
+               ("umb_get_latency", "H H", 0, False), ("umb_get_latency", "H MH", 77, True)], got
+PY
+
 # The launcher is found from the batch system: srun inside Slurm, jsrun
 # inside LSF, each with its rank-count flags. Fake ones on PATH log their
 # arguments and hand the run to the real launcher, outside the "job".

@@ -2,6 +2,8 @@
 every later pair of its configuration that it covers (no GPU, a library
 that is not CUDA-aware, no window over a kind of memory), so that umb-run
 keeps those as skipped without starting them (docs/output.md)."""
+import functools
+
 from . import programs
 
 
@@ -15,10 +17,16 @@ def needs_aware(prog, pair):
     return "" if "D" in pair.split() else None
 
 
+@functools.lru_cache(maxsize=None)
+def one_sided():
+    """The registry's one-sided programs, read once: window_kind is asked twice for every run."""
+    return frozenset(programs.of_family("rma"))
+
+
 def window_kind(prog, pair):
     """The kind of rank 1's window (the pair's second) where PROG is one-sided, else None."""
     kinds = pair.split()
-    return kinds[1] if len(kinds) == 2 and prog in programs.of_family("rma") else None
+    return kinds[1] if len(kinds) == 2 and prog in one_sided() else None
 
 
 # Skips (exit 77) that stand for every later pair of the same configuration

@@ -45,9 +45,8 @@ def placement_low(row, placed_min):
     so that 20 iterations with one miss too many (85.0% is 17 of 20, a bound
     of 93.8%) do not fail a node whose placement holds in 95% of them, and
     100 iterations at 85% still do (docs/reframe.md)."""
-    pct = row['placed_pct']
-    n = row.get('iterations', 0) + row.get('not_placed', 0) if isinstance(row.get('iterations'), int) \
-        and isinstance(row.get('not_placed', 0), int) else 0
+    pct, timed, left_out = row['placed_pct'], row.get('iterations'), row.get('not_placed', 0)
+    n = timed + left_out if isinstance(timed, int) and isinstance(left_out, int) else 0
     if n <= 0:
         return None if pct >= placed_min else '%s: %.1f%%' % (row['size'], pct)
     p, z = min(max(pct / 100, 0.0), 1.0), 1.645
@@ -77,8 +76,7 @@ def judge(recs, validate, placed_min, managed):
         unplaced = [r['size'] for r in rows if not isinstance(r.get('placed_pct'), (int, float))]
         if unplaced:
             return 'placement was not checked at sizes %s (managed buffers: the label is not verified)' % unplaced
-        low = [placement_low(r, placed_min) for r in rows]
-        low = [w for w in low if w]
+        low = [w for w in (placement_low(r, placed_min) for r in rows) if w]
         if low:
             return 'placement held under %g%% at %s' % (placed_min, ', '.join(low))
     failed = [c for c in recs if c.get('type') == 'check' and c.get('result') != 'pass']

@@ -6,6 +6,25 @@
 
 step() { echo; echo "=== $* ($(date +%T))"; }
 
+# seconds_var NAME DEFAULT: the value of the variable NAME, whole seconds
+# (DEFAULT where it is unset or empty; nothing where that is empty too);
+# anything else is one line on stderr and status 1. The one reader of the sections' time variables: shell
+# arithmetic would evaluate what it is given (a[$(cmd)] runs cmd).
+seconds_var() {
+    local v=${!1:-$2}
+    [ -n "$v" ] || return 0
+    [[ $v =~ ^[0123456789]{1,12}$ ]] || { echo "$1=$(printf %q "$v"): expected whole seconds" >&2; return 1; }
+    echo $(( 10#$v ))
+}
+
+# deadline_left: the seconds left before UMB_DEADLINE (seconds since the
+# epoch), nothing where it is unset; status 1 where it is not a number.
+deadline_left() {
+    local at
+    at=$(seconds_var UMB_DEADLINE "") || return 1
+    [ -z "$at" ] || echo $(( at - $(date +%s) ))
+}
+
 # The registry of programs (programs.txt) through its one shell reader,
 # never a list written here: programs FIELD=VALUE... [--path] prints their
 # names, window_programs BUILD the bandwidth ones (programs.sh).

@@ -99,4 +99,16 @@ run_all "$tmp/o3" latency latncy
 [ "$rc" -eq 1 ] || fail "run-all OUT latncy: exit $rc, expected 1"
 grep -q 'run-all: unknown section latncy (check .*latency' "$tmp/out" || { cat "$tmp/out"; fail "misspelt section: no message naming it"; }
 ! grep -q '^reached' "$tmp/out" || fail "misspelt section: a section ran anyway"
+
+# The sections' time variables through their one reader (run-lib.sh): a
+# number is taken, nothing where unset, and anything else is one line and
+# status 1, never evaluated by shell arithmetic.
+bash -c 'top=$1; . "$top/tests/gpu/run-lib.sh"
+    [ "$(UMB_DEADLINE= deadline_left)" = "" ] && [ "$(UMB_DEADLINE=$(( $(date +%s) + 100 )) deadline_left)" -ge 98 ] \
+        && [ "$(UMB_RF_LIMIT= seconds_var UMB_RF_LIMIT 600)" = 600 ] && [ "$(UMB_RF_LIMIT=08 seconds_var UMB_RF_LIMIT 600)" = 8 ] || exit 2
+    for v in "a[\$(touch $2/ran)]" 1e3 -5 " 7" 9999999999999; do
+        UMB_DEADLINE=$v deadline_left >"$2/got" 2>"$2/err" && exit 3
+        [ ! -s "$2/got" ] && [ "$(wc -l <"$2/err")" = 1 ] && grep -q "^UMB_DEADLINE=.*: expected whole seconds$" "$2/err" || exit 4
+    done
+    [ ! -e "$2/ran" ]' x "$top_srcdir" "$tmp" || fail "run-lib.sh: the sections' time variables (exit $?)"
 echo "run-all: $(wc -l <"$tmp/defined") sections reached by name; check builds and runs make check"

@@ -22,9 +22,11 @@ stack_built mpich4-cuda && builds+=(--build "mpich4-cuda=/tmp/umb-stack-mpich4-c
 local n budget
 n=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 libs_compare() {  # NAME NP MATCH SHARE: umb-run --build over every library, NP ranks, then umb-compare
+    local left
     budget=
-    if [ -n "${UMB_DEADLINE:-}" ]; then
-        budget=$(( (UMB_DEADLINE - $(date +%s)) / $4 ))
+    left=$(deadline_left) || { status=1; return; }
+    if [ -n "$left" ]; then
+        budget=$(( left / $4 ))
         [ "$budget" -ge 30 ] || { echo "libraries $1: not run, $budget s left before UMB_DEADLINE"; return; }
     fi
     timeout 900 python3 "$top/scripts/umb-run" --set "${UMB_LIBS_SET:-quick}" --match "$3" --np "$2" --rounds 8 ${budget:+--budget $budget} \

@@ -30,8 +30,9 @@ done
 n=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 # UMB_RF_LIMIT (default 600 s), or what is left before UMB_DEADLINE (seconds
 # since the epoch; the builds before this section came out of it).
-local limit=${UMB_RF_LIMIT:-600}
-[ -n "${UMB_DEADLINE:-}" ] && [ $(( UMB_DEADLINE - $(date +%s) )) -lt "$limit" ] && limit=$(( UMB_DEADLINE - $(date +%s) ))
+local limit left
+limit=$(seconds_var UMB_RF_LIMIT 600) && left=$(deadline_left) || { status=1; return; }
+[ -n "$left" ] && [ "$left" -lt "$limit" ] && limit=$left
 [ "$limit" -ge 60 ] || { echo "reframe: not run, $limit s left before UMB_DEADLINE"; status=1; return; }
 echo "reframe: $limit s for ReFrame"
 ( cd "$rf" && UMBENCH_RUN_AS_ROOT=1 UMBENCH_ENVIRONS=${environs# } UMBENCH_PERFLOG="$rf/perflogs" UMBENCH_GPU_SLOTS=1 \

@@ -236,18 +236,31 @@ fi
 # without starting. Stand-ins refuse D as the programs do, and run the
 # real program otherwise.
 mkdir "$tmp/fake"
-for p in pt2pt/umb_latency collective/umb_bcast; do
-    name=${p#*/}
-    printf '#!/bin/sh\ncase " $* " in *" D "*) echo "%s: buffer D needs a CUDA-aware MPI, but Open MPI v0 is not: stand-in; use MD or MH" >&2; exit 77 ;; esac\nexec "%s" "$@"\n' \
-        "$name" "$top_builddir/mpi/$p" >"$tmp/fake/$name"
-    chmod +x "$tmp/fake/$name"
+# stand_in PROGRAM WORD WHY: $tmp/fake/NAME, which refuses with "NAME: WHY"
+# (exit 77) where WORD is one of its arguments, and otherwise runs PROGRAM
+# (DIR/NAME under the build).
+stand_in() {
+    printf '#!/bin/sh\ncase " $* " in *" %s "*) echo "%s: %s" >&2; exit 77 ;; esac\nexec "%s" "$@"\n' \
+        "$2" "${1##*/}" "$3" "$top_builddir/$1" >"$tmp/fake/${1##*/}"
+    chmod +x "$tmp/fake/${1##*/}"
+}
+for p in mpi/pt2pt/umb_latency mpi/collective/umb_bcast; do
+    stand_in "$p" D "buffer D needs a CUDA-aware MPI, but Open MPI v0 is not: stand-in; use MD or MH"
 done
-$PYTHON3 "$top_srcdir/scripts/umb-run" --bindir "$tmp/fake" --set full --match '^umb_(latency|bcast) (H|D)( H| D)?$' --out "$tmp/aware" \
-    -- -m 8:8 -i 10 -x 1 >"$tmp/run-a.log" 2>&1 || { cat "$tmp/run-a.log"; fail "umb-run --set full with a library that is not CUDA-aware"; }
-[ "$(grep -c '^umb-run: the MPI library is not CUDA-aware: every later pair with D is skipped without starting it$' "$tmp/run-a.log")" = 1 ] \
-    && [ "$(grep '^\[' "$tmp/run-a.log" | awk '{ printf "%s %s %s;", $3, $4, $5 }')" = "umb_latency H H;umb_latency H D;umb_bcast H ;" ] \
-    || { cat "$tmp/run-a.log"; fail "umb-run: pairs with D started after the library was found not CUDA-aware"; }
-"$PYTHON3" - "$tmp/aware/run.json" <<'PY' || { cat "$tmp/run-a.log"; fail "umb-run: run.json of the pairs with D"; }
+# standing NAME MATCH SAID STARTED: umb-run --set full over the stand-ins,
+# the pairs MATCH finds, into $tmp/NAME (log $tmp/run-NAME.log): SAID is
+# said once, and only the pairs STARTED ("program pair;" each) start.
+standing() {
+    $PYTHON3 "$top_srcdir/scripts/umb-run" --bindir "$tmp/fake" --set full --match "$2" --out "$tmp/$1" \
+        -- -m 8:8 -i 10 -x 1 >"$tmp/run-$1.log" 2>&1 || { cat "$tmp/run-$1.log"; fail "umb-run --set full over the stand-ins ($1)"; }
+    [ "$(grep -cxF "umb-run: $3" "$tmp/run-$1.log")" = 1 ] \
+        && [ "$(grep '^\[' "$tmp/run-$1.log" | awk '{ printf "%s %s %s;", $3, $4, $5 }')" = "$4" ] \
+        || { cat "$tmp/run-$1.log"; fail "umb-run: pairs started after a skip that stands for them ($1)"; }
+}
+standing aware '^umb_(latency|bcast) (H|D)( H| D)?$' \
+    "the MPI library is not CUDA-aware: every later pair with D is skipped without starting it" \
+    "umb_latency H H;umb_latency H D;umb_bcast H ;"
+"$PYTHON3" - "$tmp/aware/run.json" <<'PY' || { cat "$tmp/run-aware.log"; fail "umb-run: run.json of the pairs with D"; }
 import json, sys
 runs = json.load(open(sys.argv[1]))["runs"]
 got = [(r["program"], r["buffers"], r["status"], r.get("not_started", False)) for r in runs]
@@ -262,17 +275,12 @@ PY
 # skipped without starting; other windows still run. Stand-ins refuse an MH
 # window as rma.c does.
 for p in $(programs_of rma); do
-    name=${p##*/}
-    printf '#!/bin/sh\ncase " $* " in *" MH "*) echo "%s: rank 0 on x: this MPI cannot make a window (MPI_Win_create: stand-in); Open MPI: try --mca osc ucx" >&2; exit 77 ;; esac\nexec "%s" "$@"\n' \
-        "$name" "$top_builddir/$p" >"$tmp/fake/$name"
-    chmod +x "$tmp/fake/$name"
+    stand_in "$p" MH "rank 0 on x: this MPI cannot make a window (MPI_Win_create: stand-in); Open MPI: try --mca osc ucx"
 done
-$PYTHON3 "$top_srcdir/scripts/umb-run" --bindir "$tmp/fake" --set full --match '^umb_(put|get)_latency H (H|MH)$' --out "$tmp/window" \
-    -- -m 8:8 -i 10 -x 1 >"$tmp/run-w.log" 2>&1 || { cat "$tmp/run-w.log"; fail "umb-run --set full with a library that makes no managed window"; }
-[ "$(grep -c '^umb-run: the MPI library makes no window over MH memory: every later one-sided pair whose window is MH is skipped without starting it$' "$tmp/run-w.log")" = 1 ] \
-    && [ "$(grep '^\[' "$tmp/run-w.log" | awk '{ printf "%s %s %s;", $3, $4, $5 }')" = "umb_put_latency H H;umb_put_latency H MH;umb_get_latency H H;" ] \
-    || { cat "$tmp/run-w.log"; fail "umb-run: one-sided pairs with an MH window started after the library made none"; }
-"$PYTHON3" - "$tmp/window/run.json" <<'PY' || { cat "$tmp/run-w.log"; fail "umb-run: run.json of the one-sided pairs"; }
+standing window '^umb_(put|get)_latency H (H|MH)$' \
+    "the MPI library makes no window over MH memory: every later one-sided pair whose window is MH is skipped without starting it" \
+    "umb_put_latency H H;umb_put_latency H MH;umb_get_latency H H;"
+"$PYTHON3" - "$tmp/window/run.json" <<'PY' || { cat "$tmp/run-window.log"; fail "umb-run: run.json of the one-sided pairs"; }
 import json, sys
 got = [(r["program"], r["buffers"], r["status"], r.get("not_started", False)) for r in json.load(open(sys.argv[1]))["runs"]]
 assert got == [("umb_put_latency", "H H", 0, False), ("umb_put_latency", "H MH", 77, False),

@@ -93,5 +93,16 @@ int main(void)
     CHECK(umb_precision_next(100, 0, 1.0, 0.02, 0.001, 1e9, 700) == 700);
     CHECK(umb_precision_next(100, 10, 0.04, 0.02, 1.1, 3.0, 1000000) == 290);  /* 10 ms each: 300 fit, less the warm-up */
     CHECK(umb_precision_next(100, 10, 0.04, 0.02, 1.1, 1.5, 1000000) == 0);    /* 140 fit: not worth another attempt */
+    /* The first attempt: at least the 30 a mean's interval needs (OMB's 20
+       windows at 16 KiB gave none, so every such size ran twice); OMB's
+       count where the budget cannot hold 30, no more than it holds. */
+    CHECK(umb_precision_first(20, 2, 0, 3.0) == UMB_PRECISION_MEAN_MIN);      /* the first size: nothing known */
+    CHECK(umb_precision_first(100, 10, 0, 3.0) == 100);
+    CHECK(umb_precision_first(20, 2, 0.001, 3.0) == UMB_PRECISION_MEAN_MIN);  /* 2998 fit */
+    CHECK(umb_precision_first(100, 10, 0.0234375, 3.0) == 100);              /* 128 fit: OMB's 100 */
+    CHECK(umb_precision_first(100, 10, 0.0625, 3.0) == 38);                  /* 48 fit: 38 after warm-up */
+    CHECK(umb_precision_first(20, 2, 0.117, 3.0) == 20);                     /* 23 after warm-up, fewer than 30: OMB's 20 */
+    CHECK(umb_precision_first(20, 2, 0.25, 3.0) == 10);                      /* 12 fit: 10 after warm-up */
+    CHECK(umb_precision_first(20, 2, 10.0, 3.0) == 1);                       /* none fits: one, measured */
     return check_done("test_precision");
 }

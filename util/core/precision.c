@@ -73,3 +73,15 @@ long umb_precision_next(long n, long skip, double reached, double target, double
     }
     return want > (double)n ? (long)want : 0;
 }
+
+long umb_precision_first(long iters, long skip, double per, double budget)
+{
+    long want = iters > UMB_PRECISION_MEAN_MIN ? iters : UMB_PRECISION_MEAN_MIN;
+    if (!(per > 0)) return want;
+    double fits = floor(budget / per) - (double)skip;
+    if (fits >= (double)want) return want;
+    if (fits >= UMB_PRECISION_MEAN_MIN) return (long)fits;
+    /* No interval can come within the budget: the count it had, bounded. */
+    if (fits < 1) return 1;
+    return fits < (double)iters ? (long)fits : iters;
+}

@@ -39,4 +39,13 @@ int umb_precision_met(const double *samples, long n, umb_precision_of of, double
    0: stop (the target is met, or no larger attempt fits). */
 long umb_precision_next(long n, long skip, double reached, double target, double seconds, double left, long most);
 
+/* The timed iterations of a size's first attempt, from `iters` (OMB's
+   count, capped) behind `skip` warm-up ones: at least the UMB_PRECISION_MEAN_MIN
+   a mean's interval needs, so that a first attempt is not spent only to
+   learn that it had too few; where `per` (seconds an iteration is expected
+   to take, from the size before; 0 unknown) says the budget holds fewer
+   than that, `iters` as before, no more than the budget holds (at least 1);
+   and never more than the budget holds. */
+long umb_precision_first(long iters, long skip, double per, double budget);
+
 #endif

@@ -122,6 +122,7 @@ void umb_bench_sweep(umb_bench *b, const umb_sweep *sw, void *ctx)
         umb_row row = {.size = size, .metric = sw->metric, .payload = sw->payload ? sw->payload(b, ctx, size) : NAN};
         umb_row_facts_unknown(&row.facts);
         umb_iterations(&b->opt, b->cli, size, &row.iters, &row.skip);
+        EACH_OBSERVER(o) if ((*o)->plan) (*o)->plan(b, &row);
         umb_progress_size(size);
         int valid;
         for (;; row.attempt++) {  /* until no observer asks for another attempt (--precision) */

@@ -45,6 +45,9 @@ typedef struct {
     void (*header)(umb_bench *b, umb_header *h, umb_header_part part);
     /* Rank 0: the titles of its columns; returns how many. */
     int (*titles)(umb_bench *b, const umb_metric *m, umb_col *cols);
+    /* Before a size's first attempt, on every rank alike, no MPI: may set
+       its timed iterations (row->iters). */
+    void (*plan)(umb_bench *b, umb_row *row);
     /* Before the size's first iteration (warm-up included). */
     void (*begin)(umb_bench *b, umb_row *row);
     /* Right after the loop, on this rank alone: stop counting. */

@@ -24,6 +24,8 @@ static struct {
     double reached;                 /* the size's last attempt, over ranks (the widest) */
     double first_s;                 /* the size's first attempt, over ranks (the longest) */
     double sizes_s, again_s;        /* all sizes, whole; of that, the attempts after each first */
+    double per;                     /* seconds an iteration took at the size before (0: none yet), over ranks */
+    size_t per_size;                /* that size */
     int missed, rows;               /* rank 0: sizes that did not get there, of how many */
     size_t missed_size[LISTED];
     double missed_pct[LISTED];
@@ -49,6 +51,16 @@ static int titles(umb_bench *b, const umb_metric *m, umb_col *cols)
     if (!target(b)) return 0;
     umb_num_col(&cols[0], "+-% (95%)", "precision_pct", 0, 1);
     return 1;
+}
+
+/* The first attempt: enough iterations for an interval, within the
+   budget at the pace of the size before, scaled by size (a bandwidth
+   run's time grows with it; a latency run's far less, so this errs long). */
+static void plan(umb_bench *b, umb_row *row)
+{
+    if (!target(b) || b->opt.iters_given) return;
+    double per = S.per_size ? S.per * ((double)row->size > (double)S.per_size ? (double)row->size / (double)S.per_size : 1) : 0;
+    row->iters = umb_precision_first(row->iters, row->skip, per, b->opt.size_budget);
 }
 
 static void begin(umb_bench *b, umb_row *row)
@@ -77,6 +89,8 @@ static void end(umb_bench *b, umb_row *row)
     S.reached = all[0] < 0 ? INFINITY : all[0];
     row->again = umb_precision_next(row->iters, row->skip, S.reached, target(b), all[1], b->opt.size_budget - all[2], MOST_ITERS);
     if (row->attempt == 0) S.first_s = all[1];
+    S.per = all[1] / (double)(row->iters + row->skip);
+    S.per_size = row->size;
     if (!row->again) {  /* the size is done: what it cost, and what the loop added to its first attempt */
         S.sizes_s += all[2];
         S.again_s += all[2] - S.first_s;
@@ -134,6 +148,7 @@ const umb_observer umb_precision_observer = {
     .name = "precision",
     .header = header,
     .titles = titles,
+    .plan = plan,
     .begin = begin,
     .end = end,
     .columns = row_columns,

@@ -40,7 +40,7 @@ int umb_precision_met(const double *samples, long n, umb_precision_of of, double
 long umb_precision_next(long n, long skip, double reached, double target, double seconds, double left, long most);
 
 /* The timed iterations of a size's first attempt, from `iters` (OMB's
-   count, capped) behind `skip` warm-up ones: at least the UMB_PRECISION_MEAN_MIN
+   count, or the first attempt's cap if lower) behind `skip` warm-up ones: at least the UMB_PRECISION_MEAN_MIN
    a mean's interval needs, so that a first attempt is not spent only to
    learn that it had too few; where `per` (seconds an iteration is expected
    to take, from the size before; 0 unknown) says the budget holds fewer

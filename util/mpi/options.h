@@ -8,6 +8,7 @@
 #include "output.h"
 #include "parse.h"
 #include "placement.h"
+#include "precision.h"
 
 #include <getopt.h>
 #include <stddef.h>
@@ -102,7 +103,7 @@ int umb_options_handshake(const umb_options *o);
 #define UMB_DEFAULT_MEM_LIMIT ((size_t)512 << 20)  /* OMB's default -M */
 #define UMB_DEFAULT_SIZE_BUDGET 3.0              /* --size-budget, seconds */
 #define UMB_DEFAULT_MANAGED_PRECISION 0.05       /* placed managed buffers without -i */
-#define UMB_PRECISION_FIRST_ITERS 100            /* a precision's first attempt without -i */
+#define UMB_PRECISION_FIRST_ITERS UMB_PRECISION_MEAN_MIN  /* a precision's first attempt without -i: the fewest with an interval */
 
 /* Parses argv. Returns 0; 1 with one line in err (no newline) naming the
    bad value and the accepted ones; or 2 for an unknown option (the caller

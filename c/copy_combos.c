@@ -1,5 +1,7 @@
 #include "copy_combos.h"
 
+#include "parse.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,15 +43,20 @@ static unsigned all_bits(int which) { return which == COPY_OPT_MEMORY ? COPY_KIN
 
 static int parse_list(copy_opts *o, int which, const char *opt, const char *arg, char *err, size_t n)
 {
-    char copy[256], list[160] = "";
+    char copy[256], list[160] = "", *items[32];
+    int count, again;
     for (int i = 0; i < list_count(which); i++)
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", value_name(which, i));
-    if (strlen(arg) >= sizeof copy || !arg[0] || arg[strlen(arg) - 1] == ',') {
-        snprintf(err, n, "%s %s: expected a comma-separated list of %s, all", opt, arg, list);
+    if (umb_list_items(arg, copy, sizeof copy, items, 32, &count)) {
+        snprintf(err, n, "%s %s: expected a comma-separated list of %s, all (no empty item)", opt, arg, list);
         return 1;
     }
-    strcpy(copy, arg);
-    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    if ((again = umb_list_repeat(items, count)) >= 0) {
+        snprintf(err, n, "%s %s: '%s' named twice; each once", opt, arg, items[again]);
+        return 1;
+    }
+    for (int i = 0; i < count; i++) {
+        const char *t = items[i];
         if (!strcmp(t, "all")) {
             o->sel[which] |= all_bits(which);
             continue;

@@ -44,12 +44,13 @@ static umb_fold_check check; /* every read pass's sum against what was written (
 /* A comma-separated list of names; each index at most once. */
 static int parse_names(const char *list, const char *const *names, int nnames, int *out, int *n)
 {
-    char copy[256];
+    char copy[256], *items[32];
     unsigned seen = 0;
+    int count;
     *n = 0;
-    if (!*list || strlen(list) >= sizeof copy) return -1;
-    strcpy(copy, list);
-    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    if (umb_list_items(list, copy, sizeof copy, items, 32, &count)) return -1;  /* "grid,,block" too */
+    for (int i = 0; i < count; i++) {
+        const char *t = items[i];
         int k = -1;
         for (int i = 0; i < nnames; i++)
             if (!strcmp(t, names[i])) k = i;
@@ -92,6 +93,18 @@ static int own_parse(void *ctx, int val, const char *name, const char *a, char *
     return 1;
 }
 
+/* A factor above 1 without --allow-oversubscription is refused with the
+   other bad input, before any GPU is looked for (without a GPU it gave 77). */
+static int own_check(void *ctx, char *err, size_t n)
+{
+    const config *c = ctx;
+    for (int i = 0; i < c->nfactors && !drv.allow_oversub; i++)
+        if (c->factors[i] > 1)
+            return umb_errf(err, n, "--factor %g: above 1 oversubscribes the GPU's memory; refused unless "
+                            "--allow-oversubscription (never on a shared GPU)", c->factors[i]);
+    return 0;
+}
+
 static const struct option own_options[] = {
     {"factor", required_argument, 0, O_FACTOR}, {"pattern", required_argument, 0, O_PATTERN},
     {"mode", required_argument, 0, O_MODE}, {"steps", required_argument, 0, O_STEPS}, {0, 0, 0, 0}};
@@ -102,6 +115,7 @@ static const umb_drive_cli cli = {
     .common = UMB_DRIVE_KERNEL,
     .own = own_options,
     .own_parse = own_parse,
+    .own_check = own_check,
     .ctx = &cfg,
     .exit_usage = "Exit status: 0 ok, 1 bad input or error, 2 the read check failed, 77 no GPU.",
     .own_usage =

@@ -27,7 +27,8 @@ def env(name, default, pattern, accepted):
 
 ROOT_OK = {'OMPI_ALLOW_RUN_AS_ROOT': '1', 'OMPI_ALLOW_RUN_AS_ROOT_CONFIRM': '1'} \
     if env('UMBENCH_RUN_AS_ROOT', '0', '[01]?', '1 (let Open MPI run as root) or 0') == '1' else {}
-PERFLOG = env('UMBENCH_PERFLOG', 'perflogs', r'[^\x00-\x1f]{1,4096}', 'a folder name, not empty')
+# Not blanks alone, and no control character (DEL included), as every name a message shows.
+PERFLOG = env('UMBENCH_PERFLOG', 'perflogs', r'(?=.*[^ ])[^\x00-\x1f\x7f]{1,4096}', 'a folder name, not empty or blank')
 # More MPI libraries as environments of "local": UMBENCH_ENVIRONS="NAME=BINDIR
 # ..." makes an environment NAME per library, with BINDIR (its mpicc and
 # mpirun) first on PATH; e.g. ompi4-cuda=/opt/umb-stacks/ompi4-cuda/bin

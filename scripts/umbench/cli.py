@@ -17,11 +17,13 @@ from .fail import Fail
 
 def parser(prog, doc):
     """An ArgumentParser whose errors are one line and exit 1."""
-    ap = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0],
+    # allow_abbrev=False: "--ou X" was taken for --out, where the help says
+    # that anything not one of the options is refused.
+    ap = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0], allow_abbrev=False,
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=_rest(doc))
 
     def error(message):
-        raise Fail(_dash_value(message) or message)
+        raise Fail(_dash_value(message) or _dash_operand(ap, message) or message)
     ap.error = error
     parse = ap.parse_known_args  # parse_args calls it too
 
@@ -42,6 +44,21 @@ def _dash_value(message):
         if name in args and args.index(name) + 1 < len(args) and args[args.index(name) + 1].startswith("-"):
             value = args[args.index(name) + 1]
             return "%s %s: a value that starts with '-' reads as an option; give it as %s=%s" % (name, shown(value), name, shown(value))
+    return None
+
+
+def _dash_operand(ap, message):
+    """argparse's "arguments are required" or "unrecognized" where an
+    operand starts with '-' (a folder named -dash): it was taken for an
+    option, and the line named neither it nor the way to give it."""
+    if not message.startswith(("the following arguments are required", "unrecognized arguments")):
+        return None
+    known = {o for action in ap._actions for o in action.option_strings}
+    for arg in sys.argv[1:]:
+        if arg == "--":
+            break
+        if arg.startswith("-") and arg != "-" and arg.split("=", 1)[0] not in known:
+            return "%s: not an option of %s; a name that starts with '-' is given as ./%s" % (shown(arg), ap.prog, arg)
     return None
 
 
@@ -105,9 +122,11 @@ def regex(text, option="--match"):
         return re.compile(text or "")
     except re.error as e:
         raise Fail("%s %s: not a regular expression (%s)" % (option, text, e))
+    except (RecursionError, OverflowError, MemoryError):  # 5000 nested groups: deeper than the compiler goes
+        raise Fail("%s %s: a regular expression nested too deeply to compile" % (option, clip(text, 60)))
 
 
-PERCENT = re.compile(r"^(\d+(\.\d*)?|\.\d+)%$")
+PERCENT = re.compile(r"^(\d+(\.\d*)?|\.\d+)%$", re.ASCII)  # \d: ASCII digits only, as count() reads
 
 
 def percent(text, option, low=0.0, high=10.0, low_open=False):
@@ -123,7 +142,7 @@ def percent(text, option, low=0.0, high=10.0, low_open=False):
     return v
 
 
-NUMBER = re.compile(r"^(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$")
+NUMBER = re.compile(r"^(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$", re.ASCII)
 
 
 def seconds(text, option):
@@ -171,6 +190,9 @@ def main(prog, body):
     disk is a failure too. UMB_DEBUG=1 shows the traceback of a bug. Every
     command reads or writes files checked by their schemas: jsonschema first."""
     status, debug = 0, False
+    _readable_streams()
+    for s in STOPS:  # an interrupt, until the body installs its own handler
+        signal.signal(s, _interrupted)
     try:
         need_module("jsonschema", "Debian/Ubuntu: python3-jsonschema", prog)
         debug = env.debug()  # read before the body: a malformed value is refused, not met in a bug
@@ -181,7 +203,9 @@ def main(prog, body):
     except Fail as e:
         status = _say(prog, str(e), 1)
     except KeyboardInterrupt:
-        status = _say(prog, "interrupted", 130)
+        signum = _signalled[-1] if _signalled else signal.SIGINT
+        status = _say(prog, "interrupted" if signum == signal.SIGINT else "stopped by %s" % signal.Signals(signum).name,
+                      128 + signum)
     except BrokenPipeError:
         status = 1  # the reader went away: nothing to tell it
     except OSError as e:
@@ -209,6 +233,24 @@ def escaped(text):
     return CONTROL.sub(lambda m: repr(m.group())[1:-1], str(text))
 
 
+_signalled = []
+
+
+def _interrupted(signum, frame):
+    _signalled.append(signum)
+    raise KeyboardInterrupt
+
+
+def _readable_streams():
+    """A name the terminal's encoding cannot show (a folder called 結果 under
+    LANG=C) is written with backslash escapes, not a UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):
+            pass
+
+
 def _say(prog, text, status):
     text = escaped(text)
     try:
@@ -234,7 +276,13 @@ def _quiet_stdout():
         pass
 
 
+# Every signal whose default would end the command at once: each stops it
+# its own way (the run's processes ended, the folder consistent). SIGQUIT,
+# SIGUSR1/2 and SIGALRM used to end umb-run and leave its run's ranks.
+STOPS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM)
+
+
 def interrupts(handler):
-    """SIGINT, SIGTERM and SIGHUP all call handler(signum)."""
-    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    """Every signal of STOPS calls handler(signum)."""
+    for s in STOPS:
         signal.signal(s, lambda signum, frame: handler(signum))

@@ -39,7 +39,7 @@ def load_sides(folders, problems):
             raise cli.Fail("%s: not a folder" % f)
         got, unfinished = results.load(f, problems)
         if not got:
-            raise cli.Fail("%s: no finished results%s" % (f, results.why_empty(f)))
+            raise cli.Fail("%s: no finished results%s" % (f, results.why_empty(f, problems)))
         if got[0].manifest.get("state") == "running":
             print("# %s: its run.json says umb-run is still writing it (or was killed): read as it stands" % cli.escaped(f))
         if unfinished:

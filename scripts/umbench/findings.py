@@ -222,9 +222,11 @@ def _pooled_runs(folders, problems):
         # As umb-compare: a folder whose finished runs hold no readable result
         # (a file cut short, unreadable) is no evidence; it was counted as
         # finished runs with "no findings" and exit 0.
+        unread = results.Problems()
         if not any(o["type"] == "result" for r in m["runs"] if results.finished(r)
-                   for _, o in results.read_objects(os.path.join(folder, r["file"]), results.Problems())):
-            raise cli.Fail("%s: no finished results (no result line of its finished runs could be read)" % folder)
+                   for _, o in results.read_objects(os.path.join(folder, r["file"]), unread)):
+            raise cli.Fail("%s: no finished results (no result line of its finished runs could be read%s)"
+                           % (folder, "; the first: %s" % cli.clip(unread.first, 200) if unread.first else ""))
         for r in m["runs"]:
             runs.append(dict(r, file=os.path.join(folder, r["file"]), round=(i, r.get("round", 1))))
             if results.finished(runs[-1]):

@@ -7,7 +7,7 @@ import shutil
 import signal
 import subprocess
 
-from . import env, programs, schema, watch
+from . import env, paths, programs, schema, watch
 from .cli import Fail
 
 def words(text, name):
@@ -22,17 +22,21 @@ def find_launcher(choice):
     cmd = env.mpiexec()
     if cmd:
         if not shutil.which(cmd[0]):
-            raise Fail("MPIEXEC %r: %s not found" % (" ".join(cmd), cmd[0]))
+            there = os.path.sep in cmd[0] and os.path.exists(cmd[0])
+            raise Fail("MPIEXEC %r: %s %s" % (" ".join(cmd), cmd[0], "is not an executable file" if there else "not found"))
         return cmd, "MPIEXEC"
     if choice == "auto":
         if env.slurm_job() and shutil.which("srun"):
             choice = "srun"
         elif env.lsf_job() and shutil.which("jsrun"):
             choice = "jsrun"
+        elif not shutil.which("mpirun") and not shutil.which("mpiexec"):
+            raise Fail("no MPI launcher on PATH (mpirun or mpiexec; srun in a Slurm job, jsrun in an LSF one): "
+                       "load your MPI, or set MPIEXEC")
         else:
             choice = "mpirun" if shutil.which("mpirun") else "mpiexec"
     if not shutil.which(choice):
-        raise Fail("launcher %s not found; accepted: auto, mpirun, srun, jsrun (or set MPIEXEC)" % choice)
+        raise Fail("--launcher %s: %s not found on PATH" % (choice, choice))
     return [choice], choice
 
 
@@ -133,8 +137,10 @@ class Launch:
 
 
 def folders(bindir):
-    """--bindir's folders (separated by ':'), or None without it."""
-    return bindir.split(os.pathsep) if bindir else None
+    """--bindir's folders (separated by ':'), or None without it; an empty
+    one (':', 'B:') is refused, as umb-tune does, where it was taken for the
+    current folder."""
+    return paths.in_folders(bindir, "--bindir") if bindir else None
 
 
 def find_program(dirs, prog, here):

@@ -8,6 +8,8 @@ Reads the JSON Lines the programs wrote, never their tables, and only the
 runs that finished. Needs matplotlib; umb-compare draws the same picture
 for several folders.
 """
+import contextlib
+import errno
 import os
 import statistics
 import textwrap
@@ -34,9 +36,14 @@ def need_matplotlib(who):
 
 
 def draw(sides, keys, path, who):
+    import warnings
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    # A glyph the font lacks (a folder named 結果) is drawn as a box: said in
+    # matplotlib's many-line warning, with its source lines, on a plot that
+    # is still written.
+    warnings.filterwarnings("ignore", category=UserWarning, module="matplotlib")
     fig, axes = plt.subplots(1, 2, figsize=(13, 5))
     # One colour per benchmark and buffer pair, one line style per side, so
     # the same pair is easy to follow from library to library.
@@ -58,13 +65,20 @@ def draw(sides, keys, path, who):
     fig.suptitle(textwrap.fill(" vs ".join("[%d] %s" % (i, " ".join((s.label + (": " + s.lib if s.lib else "")).split()))
                                            for i, s in enumerate(sides)), 170), fontsize=9)
     fig.tight_layout()
+    # Whole or not at all, as run.json: a full disk left an empty plot behind.
+    tmp = os.path.join(os.path.dirname(path) or ".", ".%s.%d.tmp" % (os.path.basename(path), os.getpid()))
     try:
-        fig.savefig(path, dpi=100, format=os.path.splitext(path)[1][1:].lower())
-        written = os.path.getsize(path)
+        with open(tmp, "wb") as f:
+            fig.savefig(f, dpi=100, format=os.path.splitext(path)[1][1:].lower())
+            f.flush()
+            os.fsync(f.fileno())
+        if not os.path.getsize(tmp):
+            raise OSError(errno.ENOSPC, "nothing was written: a full disk?")
+        os.replace(tmp, path)
     except OSError as e:
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
         raise cli.Fail("%s: cannot write it (%s)" % (path, e.strerror or e))
-    if not written:
-        raise cli.Fail("%s: cannot write it (nothing was written: a full disk?)" % path)
     print("\n%s: wrote %s" % (who, cli.escaped(path)))
 
 
@@ -98,7 +112,7 @@ def _plot():
     sides, _ = results.load(a.folder, problems)
     keys = sorted({k for s in sides for k in s.runs})
     if not keys:
-        raise cli.Fail("no finished results in %s" % a.folder)
+        raise cli.Fail("no finished results in %s%s" % (a.folder, results.why_empty(a.folder, problems)))
     draw(sides, keys, out, "umb-plot")
     if problems.count:
         print("# umb-plot: %s" % problems.summary())

@@ -13,7 +13,7 @@ import os
 
 from . import schema
 from .cli import Fail, clip, escaped
-from .paths import hold_lock, out_folder
+from .paths import first_missing, hold_lock, leave_untouched, out_folder
 from .manifest import MANIFEST, read_manifest
 from .stats import METRICS
 
@@ -86,14 +86,20 @@ def read_results(path, problems):
     return out
 
 
-def why_empty(folder):
-    """Why a folder has no finished run to read: its runs' failures, from run.json."""
+def why_empty(folder, problems=None):
+    """Why a folder has no finished run to read: its runs' failures, from
+    run.json, and the first file or line that could not be read (a run file
+    without read permission was "0 of 1 runs did not finish")."""
     runs = (read_manifest(folder) or {}).get("runs", [])
+    unread = "; could not read %s" % clip(problems.first, 200) if problems is not None and problems.first else ""
     if not runs:
-        return " (no run.json listing runs, and no result files)" if not result_files(folder) else ""
+        if not result_files(folder):
+            return " (no run.json listing runs, and no result files%s)" % unread
+        return " (%s)" % unread[2:] if unread else ""
     bad = [r for r in runs if not finished(r)]
     first = next((r.get("error") or r.get("skipped") for r in bad if r.get("error") or r.get("skipped")), "")
-    return " (%d of %d runs did not finish%s)" % (len(bad), len(runs), "; the first: %s" % clip(first, 200) if first else "")
+    return " (%d of %d runs did not finish%s%s)" % (len(bad), len(runs), "; the first: %s" % clip(first, 200) if first else "",
+                                                  unread)
 
 
 def finished(run):
@@ -188,10 +194,31 @@ def first_header(path):
     return objs[0][1] if objs and objs[0][1]["type"] == "header" else None
 
 
+# What umbench writes in a results folder besides run.json and the runs'
+# files: umb-run's lock, and a search's (umb-tune runs its rounds there).
+OWN = {LOCK, ".umb-tune.lock", "tune.json", "pilot"}
+
+
+def _not_elsewhere(folder):
+    """--out names a new folder, an empty one, or umbench's: a folder of
+    other files ($HOME, / from a batch script's UMB_OUT) had run.json, a
+    lock and the runs' files written among them."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return  # a new name (out_folder makes it), or one out_folder names in its own line
+    other = sorted(n for n in names if n not in OWN and n != MANIFEST and not n.endswith(".jsonl"))
+    if other and MANIFEST not in names and not any(n.endswith(".jsonl") for n in names):
+        raise Fail("--out %s: a folder of other files (%s%s), not a results folder; give a new folder or an empty one"
+                   % (folder, escaped(clip(other[0], 60)), " and %d more" % (len(other) - 1) if len(other) > 1 else ""))
+
+
 class Writer:
     """The one writer of a results folder, for the life of the process."""
 
     def __init__(self, folder, append, prog="umb-run"):
+        self.new_folders = first_missing(folder)  # what give_up may remove
+        _not_elsewhere(folder)
         self.folder, self.prog, self.made = out_folder(folder), prog, []
         self.lock = hold_lock(self.folder, LOCK, prog)
         self.manifest = read_manifest(folder)
@@ -248,6 +275,12 @@ class Writer:
         if not os.path.isdir(self.folder) or not os.path.isfile(self.path(LOCK)):
             raise Fail("--out %s: the results folder was moved or removed while umb-run wrote it; the runs it had "
                        "finished are listed in its run.json, wherever it went" % self.folder)
+
+    def give_up(self):
+        """Refused before anything of the run was written (run.json on a
+        full disk): the folder goes as it came, no folder left holding only
+        a lock."""
+        leave_untouched(self.folder, LOCK, self.new_folders)
 
     def undo(self, manifest):
         """Puts the folder back as it was before this writer: its files

@@ -160,7 +160,11 @@ class Run:
         out = a.out if a.out is not None else os.path.join("umb-results", "%s-%s" % (self.stamp, socket.gethostname()))
         self.writer = results.Writer(out, a.append)
         self.old = copy.deepcopy(self.writer.manifest)  # restored if an --append is refused once a run has begun
-        self.manifest, self.offset = self._manifest(how)
+        try:
+            self.manifest, self.offset = self._manifest(how)
+        except cli.Fail:
+            self.writer.give_up()
+            raise
         self.t0 = time.time()
 
     def _manifest(self, how):
@@ -236,7 +240,11 @@ class Run:
 
     def go(self):
         cli.interrupts(self.on_signal)
-        self.save()  # the folder is claimed before the first run
+        try:
+            self.save()  # the folder is claimed before the first run
+        except cli.Fail:
+            self.writer.give_up()
+            raise
         self.say_emulated()
         try:
             rounds.run_rounds(self)

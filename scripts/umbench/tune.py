@@ -49,7 +49,7 @@ import subprocess
 import sys
 import time
 
-from . import cli, configs, installed, paths, schema, sets, tune_plan, tune_rank, tune_report
+from . import cli, configs, installed, launch, paths, schema, sets, tune_plan, tune_rank, tune_report
 from . import env as environ  # start_mps names its argument env
 
 LOCK = ".umb-tune.lock"
@@ -217,6 +217,7 @@ def keep_mps(tried):
 
 
 def search(a, here):
+    launch.find_launcher("auto")  # no launcher: one line saying so, not every setting "not tried"
     catalogue = chosen(a, read_catalogue(a.catalogue))
     a.min_effect = 0.05 if a.min_effect is None else a.min_effect
     target = a.out if a.out is not None else os.path.join("umb-results", "tune-" + datetime.datetime.now().strftime("%Y%m%d-%H%M%S"))

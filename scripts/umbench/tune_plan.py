@@ -65,7 +65,8 @@ class Child:
             self.proc = subprocess.Popen(cmd, start_new_session=True)
         except OSError as e:
             raise cli.Fail("%s: cannot start it (%s)" % (cmd[1], e.strerror or e))
-        return self.proc.wait()
+        rc = self.proc.wait()
+        return 128 - rc if rc < 0 else rc  # ended by signal N: 128 + N, as a shell says (-2 became exit 254)
 
 
 def config_text(name, env):

@@ -2,6 +2,7 @@
 when the user asks, every process it started ended with it, and where its
 time went as its output shows it."""
 import contextlib
+import ctypes
 import datetime
 import json
 import os
@@ -33,6 +34,20 @@ PIECE_S = 1.0
 LINE_MOST = 1 << 20
 
 
+def _ends_with_parent(parent):
+    """In the launcher's child, before it runs: SIGTERM to it when umb-run
+    ends without ending it (SIGKILL, which no handler sees: the run's
+    launcher and ranks ran on). Linux's PR_SET_PDEATHSIG; elsewhere nothing."""
+    def arm():
+        try:
+            ctypes.CDLL(None).prctl(1, int(signal.SIGTERM))  # 1: PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            return
+        if os.getppid() != parent:  # umb-run died before the line above
+            os.kill(os.getpid(), signal.SIGTERM)
+    return arm
+
+
 class CannotStart(Fail):
     """The launcher could not be started at all (not found, not executable)."""
 
@@ -49,7 +64,8 @@ def run_one(cmd, env, out_path, limit, stop_asked):
     try:
         with open(out_path, "w") as f, tempfile.TemporaryFile("w+", errors="replace") as err:
             try:
-                child = subprocess.Popen(cmd, stdout=f, stderr=err, stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+                child = subprocess.Popen(cmd, stdout=f, stderr=err, stdin=subprocess.DEVNULL, env=env, start_new_session=True,
+                                         preexec_fn=_ends_with_parent(os.getpid()))
             except OSError as e:
                 raise CannotStart("%s: cannot start it (%s)" % (e.filename or cmd[0], e.strerror or e))
             with open(out_path, "rb") as seen:

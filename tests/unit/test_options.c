@@ -283,6 +283,27 @@ int main(void)
     CHECK(umb_parse_bytes("-1", &v) == -1);
     CHECK(umb_parse_bytes("", &v) == -1);
 
+    /* One decimal reader for every number option (an adversarial pass,
+       2026-11-28): plain digits and a point, an exponent where asked; none
+       of strtod's other forms. */
+    double d;
+    CHECK(umb_parse_decimal("1.5", 0, &d) == 0 && d == 1.5 && umb_parse_decimal(".5", 0, &d) == 0 && d == 0.5);
+    CHECK(umb_parse_decimal("2.", 0, &d) == 0 && d == 2 && umb_parse_decimal("1e3", 1, &d) == 0 && d == 1000);
+    const char *not_decimal[] = {"0x10", "+3", " 3", "3 ", "-1", "inf", "nan", "1e3", "", ".", "1e", "0x0.8p0", "\xd9\xa3"};
+    for (size_t i = 0; i < sizeof not_decimal / sizeof *not_decimal; i++)
+        CHECK(umb_parse_decimal(not_decimal[i], 0, &d) == -1);
+    CHECK(umb_parse_decimal("1e400", 1, &d) == -1 && umb_parse_decimal("1e+", 1, &d) == -1);
+    /* Lists: an empty item is refused wherever it stands, where strtok dropped it. */
+    char copy[64], *items[8];
+    int nitems;
+    CHECK(umb_list_items("a,b,c", copy, sizeof copy, items, 8, &nitems) == 0 && nitems == 3 && !strcmp(items[2], "c"));
+    const char *holes[] = {"", ",a", "a,", "a,,b", ","};
+    for (size_t i = 0; i < sizeof holes / sizeof *holes; i++)
+        CHECK(umb_list_items(holes[i], copy, sizeof copy, items, 8, &nitems) == -1);
+    CHECK(umb_list_items("a,b,c", copy, sizeof copy, items, 2, &nitems) == -1);  /* more than max */
+    CHECK(umb_list_items("a,b,a", copy, sizeof copy, items, 8, &nitems) == 0 && umb_list_repeat(items, nitems) == 2);
+    CHECK(umb_list_items("a,b", copy, sizeof copy, items, 8, &nitems) == 0 && umb_list_repeat(items, nitems) == -1);
+
     umb_kind k;
     int was_m;
     for (int i = 0; i <= UMB_MD; i++) {  /* the MPI kinds, by either name */
@@ -296,6 +317,14 @@ int main(void)
     CHECK(umb_advise_parse("accessed-by,read-mostly", &hints, err, sizeof err) == 0
           && hints == (UMB_ADV_ACCESSED_BY_GPU | UMB_ADV_READ_MOSTLY));
     CHECK(umb_advise_parse("preferred=tpu", &hints, err, sizeof err) == 1 && strstr(err, "preferred=tpu"));
+    CHECK(umb_advise_parse(",none", &hints, err, sizeof err) == 1 && strstr(err, "empty hint"));
+    CHECK(umb_advise_parse("read-mostly,read-mostly", &hints, err, sizeof err) == 1 && strstr(err, "named twice"));
+    CHECK(umb_advise_parse("none,read-mostly", &hints, err, sizeof err) == 1 && strstr(err, "none excludes"));
+    /* Both buffer kinds or none (OMB): one alone ran as SRC H. */
+    CHECK(parse(&o, "MD") == 1);
+    CHECK_CONTAINS(err, "buffer 'MD' alone");
+    CHECK(parse(&o, "--timeout 0x10") == 1 && parse(&o, "--timeout +3") == 1 && parse(&o, "--timeout 1e3") == 0);
+    CHECK(parse(&o, "--precision 5") == 0 && parse(&o, "--precision 0x5%") == 1 && parse(&o, "--precision 1e1%") == 1);
     CHECK(umb_kind_is_managed(UMB_MH) && umb_kind_is_managed(UMB_MD) && !umb_kind_is_managed(UMB_P));
     CHECK(!umb_kind_needs_gpu(UMB_H) && umb_kind_needs_gpu(UMB_P) && umb_kind_needs_gpu(UMB_D));
     /* Own options: parsed by the program's hook, beside the shared ones; unknown elsewhere. */

@@ -58,12 +58,20 @@ static unsigned hint_bit(const char *t)
 
 int umb_advise_parse(const char *list, unsigned *advise, char *err, size_t n)
 {
-    char copy[256];
+    char copy[256], *items[16];
     unsigned a = 0;
+    int count, again;
     if (strlen(list) >= sizeof copy) return umb_errf(err, n, "--advise: value too long (%zu characters)", strlen(list));
-    strcpy(copy, list);
-    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    if (umb_list_items(list, copy, sizeof copy, items, 16, &count))
+        return umb_errf(err, n, "--advise %s: an empty hint; accepted: preferred=cpu|gpu, accessed-by=gpu|cpu, read-mostly, "
+                        "none (comma-separated, each once)", list);
+    if ((again = umb_list_repeat(items, count)) >= 0)
+        return umb_errf(err, n, "--advise %s: '%s' named twice; each hint once", list, items[again]);
+    for (int i = 0; i < count; i++) {
+        const char *t = items[i];
         unsigned bit = hint_bit(t);
+        if (!bit && count > 1 && !strcmp(t, "none"))
+            return umb_errf(err, n, "--advise %s: none excludes every other hint", list);
         if (!bit && strcmp(t, "none"))
             return umb_errf(err, n, "--advise %s: unknown hint '%s'; accepted: preferred=cpu|gpu, accessed-by=gpu|cpu "
                             "(accessed-by alone: gpu), read-mostly, none (comma-separated)", list, t);

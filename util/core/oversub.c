@@ -1,4 +1,5 @@
 #include "oversub.h"
+#include "parse.h"
 
 #include <errno.h>
 #include <math.h>
@@ -8,11 +9,8 @@
 
 int umb_oversub_parse_factor(const char *s, double *f)
 {
-    char *end;
-    if (!s || !*s || !(s[0] == '.' || (s[0] >= '0' && s[0] <= '9'))) return -1;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || *end || !isfinite(v) || v <= 0 || v > 64) return -1;
+    double v;
+    if (umb_parse_decimal(s, 0, &v) || v <= 0 || v > 64) return -1;  /* 0x0.8p0 was taken */
     *f = v;
     return 0;
 }

@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,6 +25,50 @@ int umb_parse_long(const char *s, long lo, long hi, long *v)
     errno = 0;
     *v = strtol(s, &end, 10);
     return errno || *end || *v < lo || *v > hi ? -1 : 0;
+}
+
+int umb_parse_decimal(const char *s, int exponent, double *v)
+{
+    const char *p = s;
+    int digits = 0;
+    if (!s) return -1;
+    while (isdigit((unsigned char)*p)) p++, digits++;
+    if (*p == '.')
+        for (p++; isdigit((unsigned char)*p); p++) digits++;
+    if (!digits) return -1;
+    if (exponent && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (*p == '+' || *p == '-') p++;
+        if (!isdigit((unsigned char)*p)) return -1;
+        while (isdigit((unsigned char)*p)) p++;
+    }
+    if (*p) return -1;
+    errno = 0;
+    *v = strtod(s, NULL);
+    return errno || !isfinite(*v) ? -1 : 0;
+}
+
+int umb_list_items(const char *list, char *copy, size_t n, char **items, int max, int *count)
+{
+    *count = 0;
+    if (!list || strlen(list) >= n) return -1;
+    strcpy(copy, list);
+    for (char *p = copy;;) {
+        char *comma = strchr(p, ',');
+        if (comma) *comma = '\0';
+        if (!*p || *count >= max) return -1;
+        items[(*count)++] = p;
+        if (!comma) return 0;
+        p = comma + 1;
+    }
+}
+
+int umb_list_repeat(char *const *items, int count)
+{
+    for (int i = 1; i < count; i++)
+        for (int j = 0; j < i; j++)
+            if (!strcmp(items[i], items[j])) return i;
+    return -1;
 }
 
 int umb_parse_bytes(const char *s, size_t *out)

@@ -10,6 +10,18 @@
 int umb_errf(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* A decimal integer from lo to hi (no sign, no suffix): 0, else -1. */
 int umb_parse_long(const char *s, long lo, long hi, long *v);
+/* A decimal number as a user writes one: digits with an optional point
+   (.5, 2., 1.5) and, where `exponent`, an e-exponent (1e3): 0, else -1.
+   Nothing strtod also takes: no sign, blank, hex (0x10), inf or nan, so
+   that every number option of every program reads the same forms. */
+int umb_parse_decimal(const char *s, int exponent, double *v);
+/* The items of a comma-separated list, split into `copy` (n bytes):
+   their count (at most max) in *count, 0; or -1 where an item is empty
+   (",a", "a,,b", "a,") or the list is too long (strtok dropped empty items,
+   so "grid,,block" passed as "grid,block"). */
+int umb_list_items(const char *list, char *copy, size_t n, char **items, int max, int *count);
+/* The index of the first item named twice in items[0..count), else -1. */
+int umb_list_repeat(char *const *items, int count);
 /* A byte count with an optional K, M or G (powers of 1024) suffix: 0, else -1. */
 int umb_parse_bytes(const char *s, size_t *out);
 /* -m MAX, MIN:MAX or MIN: (every program's size range, the MPI programs'

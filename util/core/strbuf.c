@@ -32,10 +32,34 @@ void umb_sb_printf(umb_strbuf *b, const char *fmt, ...)
     b->len += (size_t)need;
 }
 
+/* The length of the valid UTF-8 sequence at p (2 to 4 bytes), else 0:
+   no overlong form, no surrogate, nothing above U+10FFFF. */
+static int utf8_length(const unsigned char *p)
+{
+    int len = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
+    if (!len || p[0] > 0xf4) return 0;
+    for (int i = 1; i < len; i++)
+        if ((p[i] & 0xc0) != 0x80) return 0;
+    if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] > 0x9f) || (p[0] == 0xf0 && p[1] < 0x90) ||
+        (p[0] == 0xf4 && p[1] > 0x8f))
+        return 0;
+    return len;
+}
+
+/* Every string a program writes into its JSON, escaped, and valid UTF-8
+   whatever it was given: a byte that is not (an environment value such as
+   OMPI_MCA_x=a\xffb in the header) is written as U+FFFD, where it made the
+   whole header line one that every reader refused. */
 void umb_sb_json_string(umb_strbuf *b, const char *t)
 {
     umb_sb_printf(b, "\"");
     for (const unsigned char *p = (const unsigned char *)(t ? t : ""); *p; p++) {
+        if (*p >= 0x80) {
+            int len = utf8_length(p);
+            if (len) umb_sb_printf(b, "%.*s", len, (const char *)p), p += len - 1;
+            else umb_sb_printf(b, "\\ufffd");
+            continue;
+        }
         switch (*p) {
         case '"': umb_sb_printf(b, "\\\""); break;
         case '\\': umb_sb_printf(b, "\\\\"); break;
@@ -43,7 +67,7 @@ void umb_sb_json_string(umb_strbuf *b, const char *t)
         case '\r': umb_sb_printf(b, "\\r"); break;
         case '\t': umb_sb_printf(b, "\\t"); break;
         default:
-            if (*p < 0x20) umb_sb_printf(b, "\\u%04x", *p);
+            if (*p < 0x20 || *p == 0x7f) umb_sb_printf(b, "\\u%04x", *p);
             else umb_sb_printf(b, "%c", *p);
         }
     }

@@ -3,6 +3,7 @@
    MIN:MAX as the MPI programs take it (util/core/parse.h: one parser of -m,
    one rule of the sizes between). */
 #include "drive_sizes.h"
+#include "parse.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -20,15 +21,15 @@ static int add_size(umb_drive *d, size_t s, char *err, size_t n)
 
 int umb_drive_size_list(umb_drive *d, const char *list, const char *quick, char *err, size_t n)
 {
-    char copy[1024];
+    char copy[1024], *items[256];
+    int count;
     if (!strcmp(list, "quick")) list = quick;
     if (strlen(list) >= sizeof copy) return umb_errf(err, n, "--size: list too long");
-    strcpy(copy, list);
     d->nsizes = 0;
-    if (!copy[0] || copy[strlen(copy) - 1] == ',') goto bad;
-    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    if (umb_list_items(list, copy, sizeof copy, items, 256, &count)) goto bad;
+    for (int i = 0; i < count; i++) {
         size_t s;
-        if (umb_parse_bytes(t, &s)) goto bad;
+        if (umb_parse_bytes(items[i], &s)) goto bad;
         if (s == 0) return umb_errf(err, n, "--size %s: sizes must be at least 1 byte", list);
         if (add_size(d, s, err, n)) return 1;
     }
@@ -80,10 +81,7 @@ int umb_drive_sizes(umb_drive *d, const char *quick, const umb_drive_size_args *
         if (a->step && (umb_parse_bytes(a->step, &step) || step == 0))
             return umb_errf(err, n, "--step %s: expected bytes from 1 to %zu (K, M, G suffixes)", a->step, (size_t)SIZE_MAX);
         if (a->grow) {
-            char *e;
-            errno = 0;
-            factor = strtod(a->grow, &e);
-            if (errno || *e || e == a->grow || !(factor > 1) || factor > 1e6)
+            if (umb_parse_decimal(a->grow, 1, &factor) || !(factor > 1) || factor > 1e6)
                 return umb_errf(err, n, "--grow %s: expected a number above 1 and at most 1000000, e.g. 2", a->grow);
         }
         snprintf(d->sizes_given, sizeof d->sizes_given, "%s to %s, %s %s", a->start, a->end,

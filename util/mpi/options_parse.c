@@ -163,25 +163,29 @@ static int parse_omb_option(umb_options *o, const umb_cli *cli, int c, const cha
 /* Seconds, fractions allowed, from 0 to SECONDS_MAX: 0, else -1. */
 static int parse_seconds(const char *a, double *t)
 {
-    char *end;
-    errno = 0;
-    *t = strtod(a, &end);
-    return errno || *end || end == a || !(*t >= 0) || *t > SECONDS_MAX ? -1 : 0;
+    return umb_parse_decimal(a, 1, t) || *t > SECONDS_MAX ? -1 : 0;
 }
 
 /* --precision P% (P in (0, 100], the % may be left out) or off. */
 static int parse_precision(umb_options *o, const char *a, char *err, size_t n)
 {
-    char *end;
     if (!strcmp(a, "off")) {
         o->precision = 0;
         o->precision_given = -1;
         return 0;
     }
-    errno = 0;
-    double p = strtod(a, &end);
-    if (*end == '%') end++;
-    if (errno || *end || end == a || !(p > 0) || p > 100)
+    /* Plain digits, then the % sign (it may be left out): 0x5%, +5% and 1e1% were taken. */
+    char digits[32];
+    size_t len = strlen(a);
+    double p = 0;
+    if (len && a[len - 1] == '%') len--;
+    int bad = len >= sizeof digits;
+    if (!bad) {
+        memcpy(digits, a, len);
+        digits[len] = '\0';
+        bad = umb_parse_decimal(digits, 0, &p) != 0;
+    }
+    if (bad || !(p > 0) || p > 100)
         return umb_errf(err, n, "--precision %s: expected a percentage above 0 and at most 100 (e.g. 2%%), or off", a);
     o->precision = p / 100;
     o->precision_given = 1;
@@ -291,6 +295,9 @@ static int parse_buffer_kinds(umb_options *o, const umb_cli *cli, int npos, char
             o->m_given |= was_m;
         }
     }
+    if (npos && npos < cli->nbuffers)  /* as OMB: both kinds or none; one alone was run as "SRC H", unsaid */
+        return umb_errf(err, n, "buffer '%s' alone: %s takes %d buffer kinds, SRC DST (e.g. %s H), or none for H H",
+                        pos[0], cli->program, cli->nbuffers, pos[0]);
     return 0;
 }
 

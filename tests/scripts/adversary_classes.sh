@@ -1,0 +1,183 @@
+#!/bin/sh
+# The failing kinds of the adversarial pass of 2026-11-28 (issue 47's
+# "after"), each a case, each fixed as a class in one reader: numbers read
+# as ASCII digits only, no option abbreviations, a name the terminal cannot
+# show, a regular expression too deep, an empty --bindir folder, launcher
+# messages, --out over other files, a refusal that leaves no folder, signals
+# umb-run did not handle (and SIGKILL), Ctrl-C while a command loads, an
+# operand that starts with '-', the batch scripts' two-node layout in a
+# job of one node, ReFrame's perflog folder, run-all's sections, and
+# non-UTF-8 bytes in a program's JSON. The C readers' cases (decimal
+# numbers, lists) are in tests/unit/test_options.c. Every case runs; the
+# test ends with how many failed.
+. "$top_srcdir/tests/lib.sh"
+[ -n "${PYTHON3:-}" ] || skip "python3 not found"
+S=$top_srcdir/scripts
+RUN="$PYTHON3 $S/umb-run --bindir $PT2PT --match ^umb_latency.H.H$"
+export MPIEXEC MPIEXEC_FLAGS="$mpi_flags"
+Q="-- -m 8:8 -i 10 -x 1"
+cases=0 failed=0
+try() {
+    cases=$((cases + 1))
+    ( "$2" ) || { failed=$((failed + 1)); echo "FAILED: $1" >&2; }
+}
+$RUN --out "$tmp/a" $Q >/dev/null 2>&1 || fail "a first run"
+
+ascii_digits() {  # \d took any script's digits: --budget ٣ was 3 s
+    one_line 1 "--budget ٣: expected a finite number of seconds above 0" $RUN --budget ٣ --out "$tmp/n1"
+    one_line 1 "--precision ٥%" $RUN --precision ٥% --out "$tmp/n1"
+    [ ! -e "$tmp/n1" ] || fail "a refused number made the folder"
+}
+try "unicode digits" ascii_digits
+
+no_abbreviations() {  # --ou was --out; the help says anything else is refused
+    one_line 1 "--ou" $RUN --ou "$tmp/ab" $Q
+    [ ! -e "$tmp/ab" ] || fail "--ou made the folder"
+    one_line 1 "--js" "$PYTHON3" "$S/umb-findings" --js "$tmp/a"
+}
+try "option abbreviations" no_abbreviations
+
+other_encoding() {  # a name the terminal's encoding cannot show: escaped, no UnicodeEncodeError
+    rc=0; PYTHONIOENCODING=ascii $RUN --out "$tmp/結果" $Q >"$tmp/o" 2>&1 || rc=$?
+    [ $rc -eq 0 ] && ! grep -q "internal error\|Traceback" "$tmp/o" || { cat "$tmp/o"; fail "umb-run under an ASCII stdout: $rc"; }
+    rc=0; PYTHONIOENCODING=ascii "$PYTHON3" "$S/umb-compare" "$tmp/結果" "$tmp/a" >"$tmp/o" 2>&1 || rc=$?
+    [ $rc -eq 0 ] && ! grep -q "internal error\|Traceback" "$tmp/o" || { cat "$tmp/o"; fail "umb-compare under an ASCII stdout: $rc"; }
+}
+try "an encoding that cannot show a name" other_encoding
+
+deep_regex() {
+    deep=$("$PYTHON3" -c 'print("(" * 5000 + "a" + ")" * 5000)')
+    one_line 1 "nested too deeply" $RUN --match "$deep" --out "$tmp/re"
+    one_line 1 "nested too deeply" "$PYTHON3" "$S/umb-findings" --match "$deep" "$tmp/a"
+}
+try "a regular expression nested too deeply" deep_regex
+
+empty_bindir() {  # an empty component was the current folder
+    for b in : "$PT2PT:" ":$PT2PT"; do
+        one_line 1 "an empty folder name" "$PYTHON3" "$S/umb-run" --bindir "$b" --out "$tmp/bd" $Q
+    done
+    [ ! -e "$tmp/bd" ] || fail "--bindir with an empty folder made the folder"
+}
+try "--bindir with an empty folder" empty_bindir
+
+launchers() {
+    (MPIEXEC=/etc/passwd; export MPIEXEC; one_line 1 "/etc/passwd is not an executable file" $RUN --out "$tmp/l1" $Q)
+    mkdir -p "$tmp/nompi" && ln -sf "$(command -v "$PYTHON3")" "$tmp/nompi/python3"
+    one_line 1 "no MPI launcher on PATH" env -u MPIEXEC PATH="$tmp/nompi" "$tmp/nompi/python3" "$S/umb-run" \
+        --bindir "$PT2PT" --out "$tmp/l2" $Q
+    [ ! -e "$tmp/l1" ] && [ ! -e "$tmp/l2" ] || fail "a launcher refused made the folder"
+}
+try "launcher messages" launchers
+
+out_over_other_files() {  # --out names a new folder: run.json among a user's files was accepted
+    mkdir -p "$tmp/home" && echo keep >"$tmp/home/notes.txt"
+    one_line 1 "a folder of other files (notes.txt)" $RUN --out "$tmp/home" $Q
+    [ "$(ls -A "$tmp/home")" = notes.txt ] || fail "the refused folder changed: $(ls -A "$tmp/home")"
+    mkdir -p "$tmp/empty" && $RUN --out "$tmp/empty" $Q >/dev/null 2>&1 || fail "an empty folder refused"
+}
+try "--out over a folder of other files" out_over_other_files
+
+first_save_fails() {  # run.json cannot be written: no folder left holding only the lock
+    [ "$(id -u)" -eq 0 ] || return 0  # the read-only folder needs a mount; root only
+    mkdir -p "$tmp/ro" && mount -t tmpfs -o size=64k tmpfs "$tmp/ro" 2>/dev/null || return 0
+    cat /dev/zero >"$tmp/ro/fill" 2>/dev/null  # until the disk is full
+    rc=0; $RUN --out "$tmp/ro/r" $Q >"$tmp/o" 2>&1 || rc=$?
+    left=$(ls -A "$tmp/ro/r" 2>/dev/null)
+    umount "$tmp/ro"
+    [ $rc -eq 1 ] && [ -z "$left" ] || { cat "$tmp/o"; fail "full disk: exit $rc, left '$left'"; }
+}
+try "a full disk at the first run.json" first_save_fails
+
+# A stand-in launcher whose rank never ends: what a signal to umb-run leaves.
+cat >"$tmp/hang" <<'EOF'
+#!/bin/sh
+[ "${1:-}" != --version ] || { echo "a stand-in"; exit 0; }
+echo '{"type":"header","program":"umb_latency","buffers":"H H"}'
+exec sleep 300
+EOF
+chmod +x "$tmp/hang"
+signals() {
+    for sig in QUIT USR1 USR2 ALRM KILL; do
+        MPIEXEC="$tmp/hang" MPIEXEC_FLAGS= $PYTHON3 "$S/umb-run" --bindir "$PT2PT" --match '^umb_latency H H$' \
+            --out "$tmp/s$sig" >/dev/null 2>&1 &
+        pid=$!
+        for _ in $(seq 100); do [ -f "$tmp/s$sig/run.json" ] && pgrep -f "sleep 300" >/dev/null && break; sleep 0.1; done
+        kill -s "$sig" "$pid"; wait "$pid" 2>/dev/null
+        for _ in $(seq 60); do pgrep -f "^sleep 300" >/dev/null || break; sleep 0.1; done
+        if pgrep -f "^sleep 300" >/dev/null; then pkill -f "^sleep 300"; fail "SIG$sig to umb-run left its run's rank"; fi
+    done
+}
+try "signals umb-run did not handle, and SIGKILL" signals
+
+early_interrupt() {  # Ctrl-C while the package loads: no traceback, whenever it lands
+    # Where it lands cannot be chosen from outside: each Python command gives
+    # SIGINT back to its default before it imports the package.
+    for f in $(grep -l '^#!/usr/bin/env python3' "$S"/umb-*); do
+        awk '/signal.signal\(signal.SIGINT, signal.SIG_DFL\)/ {quiet = NR} /^ *from umbench import/ && !seen {seen = NR}
+             END {exit !(quiet && seen && quiet < seen)}' "$f" || fail "$f imports the package before it quiets Ctrl-C"
+    done
+    for cmd in umb-findings umb-compare umb-plot; do
+        "$PYTHON3" "$S/$cmd" "$tmp/a" "$tmp/a" >/dev/null 2>"$tmp/e" &
+        pid=$!
+        # Once the command has set SIGINT back to its default (its first lines), not before:
+        # a signal inside Python's own start is Python's.
+        for _ in $(seq 200); do
+            caught=$(awk '/^SigCgt/ {print $2}' "/proc/$pid/status" 2>/dev/null) || break
+            [ -n "$caught" ] && [ $(( 0x$caught & 2 )) -eq 0 ] && break
+            sleep 0.005
+        done
+        kill -INT "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+        ! grep -q Traceback "$tmp/e" || { cat "$tmp/e"; fail "$cmd: a traceback on Ctrl-C"; }
+    done
+}
+try "Ctrl-C while a command loads" early_interrupt
+
+dash_operand() {
+    one_line 1 "a name that starts with '-' is given as ./-dash" "$PYTHON3" "$S/umb-findings" -dash
+}
+try "an operand that starts with '-'" dash_operand
+
+unreadable_run() {  # the reason a folder has nothing to read is named
+    [ "$(id -u)" -ne 0 ] || return 0  # root reads it anyway
+    cp -r "$tmp/a" "$tmp/u" && chmod 000 "$tmp/u"/*.jsonl
+    one_line 1 "Permission denied" "$PYTHON3" "$S/umb-compare" "$tmp/u" "$tmp/a"
+}
+try "an unreadable run file" unreadable_run
+
+batch_two_nodes() {  # two-nodes in a job of one node: refused, not srun --nodes=2 every run
+    one_line 1 "SLURM_NNODES='1': accepted: 2 or more for UMB_LAYOUT=two-nodes" \
+        env SLURM_NNODES=1 SLURM_JOB_ID=7 UMB_BINDIR="$S" bash "$S/slurm/umb.sbatch"
+    one_line 1 "LSB_HOSTS='hostA': accepted: two hosts or more" \
+        env LSB_HOSTS=hostA LSB_JOBID=7 UMB_BINDIR="$S" bash "$S/lsf/umb.lsf"
+}
+try "the batch scripts' two-node layout in a job of one node" batch_two_nodes
+
+perflog() {
+    for v in '   ' "$(printf 'a\177b')"; do
+        rc=0; UMBENCH_PERFLOG=$v "$PYTHON3" -c "import runpy; runpy.run_path('$top_srcdir/reframe-checks/umbench_config.py')" \
+            >/dev/null 2>"$tmp/e" || rc=$?
+        [ $rc -eq 1 ] && grep -q "UMBENCH_PERFLOG" "$tmp/e" || { cat "$tmp/e"; fail "UMBENCH_PERFLOG=$v: exit $rc"; }
+    done
+}
+try "ReFrame's perflog folder blank or with a control character" perflog
+
+run_all_sections() {  # refused before anything runs: the build folder is not removed, no OUTDIR made
+    mkdir -p "$tmp/keep" && echo k >"$tmp/keep/keep.txt"
+    (cd "$tmp" && touch x.png && UMB_GPU_BUILD="$tmp/keep" && export UMB_GPU_BUILD \
+        && one_line 1 "unknown section bogus" bash "$top_srcdir/tests/gpu/run-all" "$tmp/ro2" bogus)
+    (cd "$tmp" && one_line 1 "unknown section *" bash "$top_srcdir/tests/gpu/run-all" "$tmp/ro2" '*')
+    [ -f "$tmp/keep/keep.txt" ] && [ ! -e "$tmp/ro2" ] || fail "run-all touched a folder before refusing"
+    one_line 1 "cannot make the output folder" bash "$top_srcdir/tests/gpu/run-all" /dev/null/x latency
+}
+try "run-all's sections" run_all_sections
+
+utf8_header() {  # a byte that is not UTF-8 in the environment: the header stays one its readers read
+    rc=0; OMPI_MCA_umb_test=$(printf 'a\377b') $RUN --out "$tmp/u8" $Q >/dev/null 2>&1 || rc=$?
+    [ $rc -eq 0 ] || fail "umb-run with a non-UTF-8 variable: $rc"
+    "$PYTHON3" "$S/umb-findings" "$tmp/u8" >"$tmp/o" 2>&1 && ! grep -q "bad line" "$tmp/o" \
+        || { cat "$tmp/o"; fail "a reader skipped the header"; }
+}
+try "a non-UTF-8 byte in a program's JSON" utf8_header
+
+echo "adversary_classes: $failed failed of $cases"
+[ "$failed" -eq 0 ]

@@ -43,7 +43,7 @@ def draw(sides, keys, path, who):
     # A glyph the font lacks (a folder named 結果) is drawn as a box: said in
     # matplotlib's many-line warning, with its source lines, on a plot that
     # is still written.
-    warnings.filterwarnings("ignore", category=UserWarning, module="matplotlib")
+    warnings.filterwarnings("ignore", message="Glyph .* missing from", category=UserWarning)
     fig, axes = plt.subplots(1, 2, figsize=(13, 5))
     # One colour per benchmark and buffer pair, one line style per side, so
     # the same pair is easy to follow from library to library.

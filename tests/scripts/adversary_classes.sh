@@ -8,8 +8,10 @@
 # operand that starts with '-', the batch scripts' two-node layout in a
 # job of one node, ReFrame's perflog folder, run-all's sections, and
 # non-UTF-8 bytes in a program's JSON. The C readers' cases (decimal
-# numbers, lists) are in tests/unit/test_options.c. Every case runs; the
-# test ends with how many failed.
+# numbers, lists) are in tests/unit/test_options.c. Also: umb-plot's
+# warnings and a full disk, umb-suite's options, shell commands writing to
+# a full disk, the drivers' lists. Every case runs; the test ends with how
+# many failed.
 . "$top_srcdir/tests/lib.sh"
 [ -n "${PYTHON3:-}" ] || skip "python3 not found"
 S=$top_srcdir/scripts
@@ -178,6 +180,42 @@ utf8_header() {  # a byte that is not UTF-8 in the environment: the header stays
         || { cat "$tmp/o"; fail "a reader skipped the header"; }
 }
 try "a non-UTF-8 byte in a program's JSON" utf8_header
+
+plot_writes() {  # a glyph the font lacks: no matplotlib warning; a full disk: no empty plot left
+    "$PYTHON3" -c "import matplotlib" 2>/dev/null || return 0
+    cp -r "$tmp/a" "$tmp/結果"
+    rc=0; "$PYTHON3" "$S/umb-plot" "$tmp/結果" --out "$tmp/p.png" >"$tmp/o" 2>&1 || rc=$?
+    [ $rc -eq 0 ] && ! grep -q "Warning" "$tmp/o" || { cat "$tmp/o"; fail "umb-plot of a folder named 結果: $rc"; }
+    [ "$(id -u)" -eq 0 ] || return 0
+    mkdir -p "$tmp/pf" && mount -t tmpfs -o size=64k tmpfs "$tmp/pf" 2>/dev/null || return 0
+    cat /dev/zero >"$tmp/pf/fill" 2>/dev/null
+    rc=0; "$PYTHON3" "$S/umb-plot" "$tmp/a" --out "$tmp/pf/p.png" >"$tmp/o" 2>&1 || rc=$?
+    left=$(ls -A "$tmp/pf" | grep -v '^fill$')
+    umount "$tmp/pf"
+    [ $rc -eq 1 ] && [ -z "$left" ] || { cat "$tmp/o"; fail "umb-plot on a full disk: exit $rc, left '$left'"; }
+}
+try "umb-plot's warnings and a full disk" plot_writes
+
+suite_options() {  # a bad benchmark option: the program's one line, once, not nine failed runs
+    one_line 1 "umb_latency: -i 0" env UMB_BINDIR="$PT2PT" sh "$S/umb-suite" -i 0
+}
+try "umb-suite with a bad option" suite_options
+
+full_output() {  # a write that fails is a failure, in one line
+    one_line 1 "standard output: cannot write to it" sh -c "sh '$S/umb-suite' -h >/dev/full"
+    one_line 1 "standard output: cannot write to it" sh -c "bash '$S/umb-stack' list >/dev/full"
+    one_line 1 "pack /dev/full: not a regular file" bash "$S/umb-stack" --prefix "$tmp/stacks" pack /dev/full ucx-cu13
+}
+try "shell commands writing to a full disk" full_output
+
+driver_lists() {  # the drivers' lists and a factor above 1, refused before any GPU is looked for
+    [ -x "$top_builddir/c/umb_oversub" ] || return 0
+    one_line 1 "--factor 1.5: above 1" "$top_builddir/c/umb_oversub" --factor 1.5
+    one_line 1 "--pattern grid,,block" "$top_builddir/c/umb_oversub" --pattern grid,,block
+    one_line 1 "--size 4K,,8K" "$top_builddir/c/umb_copy" --size 4K,,8K
+    one_line 1 "--advise ,none" "$top_builddir/c/umb_um" --advise ,none
+}
+try "the drivers' lists" driver_lists
 
 echo "adversary_classes: $failed failed of $cases"
 [ "$failed" -eq 0 ]

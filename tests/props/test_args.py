@@ -35,6 +35,26 @@ def arglists(opts, positional):
     return st.tuples(lead, st.lists(item, max_size=5), tail).map(lambda t: t[0] + [w for i in t[1] for w in i] + t[2])
 
 
+# Every number option of the commands, and whether it takes a percentage.
+NUMBER_OPTIONS = {"umb-run": {"--budget": 0, "--run-limit": 0, "--rounds": 0, "--np": 0, "--precision": 1},
+                  "umb-compare": {"--min-effect": 1}, "umb-tune": {"--budget": 0, "--run-limit": 0, "--rounds": 0,
+                                                               "--np": 0, "--min-effect": 1}}
+# The zero of other scripts' digits: Python's \d and int() read them all.
+ZEROS = [0x660, 0x6F0, 0x966, 0x9E6, 0xFF10, 0x1D7CE]
+
+
+def odd_number(percent):
+    """A number a user might mean, written in a form no number option takes:
+    other digits, a sign, a blank, hex, an underscore."""
+    def form(t):
+        n, how, zero = t
+        text = {"script": "".join(chr(zero + int(d)) for d in str(n)), "plus": "+%d" % n, "blank": " %d" % n,
+                "trailing": "%d " % n, "hex": "0x%x" % n, "underscore": "1_%d" % n}[how]
+        return text + ("%" if percent and how != "trailing" else "")
+    return st.tuples(st.integers(1, 99), st.sampled_from(["script", "plus", "blank", "trailing", "hex", "underscore"]),
+                     st.sampled_from(ZEROS)).map(form)
+
+
 class Args(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -100,6 +120,34 @@ class Args(unittest.TestCase):
     @given(st.data())
     def test_tune_args(self, data):
         self.command_args(data, "umb-tune", ["--bindir", self.stage.stub, "--budget", "5", "--run-limit", "5"], False, True)
+
+    @settings(max_examples=scale(12))
+    @given(st.data())
+    def test_number_forms(self, data):
+        """A number option takes plain ASCII digits only (the adversarial pass
+        of 2026-11-28: --budget ٣ ran for 3 s): any other form is a refusal in
+        one line that writes nothing."""
+        name = data.draw(st.sampled_from(sorted(NUMBER_OPTIONS)), label="command")
+        option, percent = data.draw(st.sampled_from(sorted(NUMBER_OPTIONS[name].items())), label="option")
+        value = data.draw(odd_number(percent), label="value")
+        lead = ["{BASE}", "{BASE}"] if name == "umb-compare" else ["--bindir", self.stage.stub]
+        r = self.check("number_forms", command(name), lead + [option, value], long_run_ok=True)
+        self.assertEqual(r.rc, 1, "%s %s %r was taken:\n%s" % (name, option, value, r.show()))
+
+    @settings(max_examples=scale(12))
+    @given(st.data())
+    def test_no_abbreviation(self, data):
+        """An option's abbreviation is not the option: refused, nothing written."""
+        name = data.draw(st.sampled_from(["umb-run", "umb-compare", "umb-findings", "umb-plot", "umb-tune"]), label="command")
+        argv = command(name)
+        opts = [o for o in self.opts_of(name, argv, self.stage.env()) if o.startswith("--") and len(o) > 4]
+        option = data.draw(st.sampled_from(opts), label="option")
+        cut = data.draw(st.integers(3, len(option) - 1), label="cut")
+        if option[:cut] in opts:
+            return
+        lead = ["{BASE}"] if name in ("umb-compare", "umb-findings", "umb-plot") else ["--bindir", self.stage.stub]
+        r = self.check("no_abbreviation", argv, lead + [option[:cut], "{NEW}"], long_run_ok=True)
+        self.assertEqual(r.rc, 1, "%s took %s for %s:\n%s" % (name, option[:cut], option, r.show()))
 
     def test_tune_nothing_to_try(self):
         """The property's known case: umb-tune where no setting can be tried

@@ -7,7 +7,7 @@ import os
 import stat
 import time
 
-from .cli import Fail, shown
+from .cli import Fail, clip, escaped, shown
 
 
 def out_folder(path, option="--out"):
@@ -138,3 +138,18 @@ def leave_untouched(folder, lock, made):
         while made and (path == made or path.startswith(made + os.sep)):
             os.rmdir(path)  # an OSError (not empty: another writer's) ends the walk
             path = os.path.dirname(path)
+
+
+def not_elsewhere(folder, ours, results):
+    """--out names a new folder, an empty one, or umbench's (OURS(name):
+    a name umbench writes there; RESULTS(name): one that makes it a results
+    folder): a folder of other files ($HOME, / from a batch script's
+    UMB_OUT) had run.json, a lock and the runs' files written among them."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return  # a new name (out_folder makes it), or one out_folder names in its own line
+    other = sorted(n for n in names if not ours(n))
+    if other and not any(results(n) for n in names):
+        raise Fail("--out %s: a folder of other files (%s%s), not a results folder; give a new folder or an empty one"
+                   % (folder, escaped(clip(other[0], 60)), " and %d more" % (len(other) - 1) if len(other) > 1 else ""))

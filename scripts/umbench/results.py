@@ -13,7 +13,7 @@ import os
 
 from . import schema
 from .cli import Fail, clip, escaped
-from .paths import first_missing, hold_lock, leave_untouched, out_folder
+from .paths import first_missing, hold_lock, leave_untouched, not_elsewhere, out_folder
 from .manifest import MANIFEST, read_manifest
 from .stats import METRICS
 
@@ -199,18 +199,8 @@ def first_header(path):
 OWN = {LOCK, ".umb-tune.lock", "tune.json", "pilot"}
 
 
-def _not_elsewhere(folder):
-    """--out names a new folder, an empty one, or umbench's: a folder of
-    other files ($HOME, / from a batch script's UMB_OUT) had run.json, a
-    lock and the runs' files written among them."""
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return  # a new name (out_folder makes it), or one out_folder names in its own line
-    other = sorted(n for n in names if n not in OWN and n != MANIFEST and not n.endswith(".jsonl"))
-    if other and MANIFEST not in names and not any(n.endswith(".jsonl") for n in names):
-        raise Fail("--out %s: a folder of other files (%s%s), not a results folder; give a new folder or an empty one"
-                   % (folder, escaped(clip(other[0], 60)), " and %d more" % (len(other) - 1) if len(other) > 1 else ""))
+def _result(name):
+    return name == MANIFEST or name.endswith(".jsonl")
 
 
 class Writer:
@@ -218,7 +208,7 @@ class Writer:
 
     def __init__(self, folder, append, prog="umb-run"):
         self.new_folders = first_missing(folder)  # what give_up may remove
-        _not_elsewhere(folder)
+        not_elsewhere(folder, lambda n: n in OWN or _result(n), _result)
         self.folder, self.prog, self.made = out_folder(folder), prog, []
         self.lock = hold_lock(self.folder, LOCK, prog)
         self.manifest = read_manifest(folder)

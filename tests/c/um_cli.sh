@@ -85,6 +85,9 @@ bad "$ov" "--factor 65" --factor 65
 bad "$ov" "--factor nan" --factor nan
 bad "$ov" "--pattern zigzag" --pattern zigzag
 bad "$ov" "--pattern grid,grid" --pattern grid,grid
+bad "$ov" "--pattern grid,,block" --pattern grid,,block
+# Above 1 is refused with the other bad input, before any GPU is looked for.
+bad "$ov" "--factor 1.5: above 1 oversubscribes" --factor 1.5
 bad "$ov" "--mode stripe-8K" --mode stripe-8K
 bad "$ov" "--steps 0" --steps 0
 # What umb_oversub does not take (umb_copy's sizes, a repeat count).
@@ -101,7 +104,7 @@ fi
 # No GPU: one line, exit 77, even for a request that a GPU would refuse.
 export CUDA_VISIBLE_DEVICES=
 # Every option each accepts gets this far (none is taken for a bad one).
-for cmd in "$um --repeat 1" "$um -r 2 --matrix" "$ov --factor 0.1" "$ov --factor 1.5" \
+for cmd in "$um --repeat 1" "$um -r 2 --matrix" "$ov --factor 0.1" "$ov --factor 1.5 --allow-oversubscription" \
            "$um -f -U --device 0 --grid 64 --block 128 --format csv --allow-oversubscription --op write" \
            "$um --memory M --advise accessed-by,read-mostly --prefetch blocks:64M" "$um --memory P" \
            "$um --memory device --op write" "$um --memory pinned --touch-on-host" \

@@ -216,7 +216,7 @@ def placement(hh, observe, enforce, mh, nopagemap, counted, bcast_h, bcast_md):
           "not placed %d, p50 %.2f us, place p50 %.2f us, check p50 %.2f us"
           % (h["p50_latency_us"], ob["placed_pct"], ob["held_p50_latency_us"], ob["unheld_p50_latency_us"],
              en["placed_pct"], en["replacements"], en["not_placed"], en["p50_latency_us"], en["place_p50_us"], en["check_p50_us"]))
-    check(ob["placed_pct"] < 100, "kernel placement at 4 KiB with the CPU writing between rounds: observe under 100%% held (%.1f%%)" % ob["placed_pct"])
+    check(ob["placed_pct"] < 100, "kernel placement at 4 KiB, pages preferred on the CPU: observe under 100%% held (%.1f%%)" % ob["placed_pct"])
     check(ob["held_n"] + ob["unheld_n"] == ob["iterations"], "observe: held and not-held iterations add up to the row's")
     check(ob["replacements"] == 0, "observe places nothing again")
     check(en["placed_pct"] == 100 or en["replacements"] > 0, "enforce: placed 100%% or re-placed (%.1f%%, %d)" % (en["placed_pct"], en["replacements"]))

@@ -49,7 +49,7 @@ batch() {
 slurm=$top_srcdir/scripts/slurm/umb.sbatch lsf=$top_srcdir/scripts/lsf/umb.lsf
 batch slurm-one-node "$slurm" "$tmp/bin" one-node SLURM_JOB_ID=42
 batch slurm-per-gpu "$slurm" "$tmp/bin" per-gpu SLURM_JOB_ID=42 SLURM_NNODES=1 SLURM_GPUS_PER_NODE=2
-batch lsf-two-nodes "$lsf" "$tmp/bin" two-nodes LSB_JOBID=42
+batch lsf-two-nodes "$lsf" "$tmp/bin" two-nodes LSB_JOBID=42 LSB_HOSTS="launch hostA hostB"
 batch lsf-mpirun "$lsf" "$tmp/nojsrun" one-node LSB_JOBID=42 LSB_HOSTS="hostA hostA"
 # LSF's per-gpu as Slurm's: 4 ranks for the collectives, 2 for the programs
 # of two ranks (jsrun's -n, which umb-run sets), not 4 for every program.

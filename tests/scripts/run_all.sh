@@ -97,7 +97,7 @@ run_env=
 # A misspelt section: refused with the names there are, exit 1, none run.
 run_all "$tmp/o3" latency latncy
 [ "$rc" -eq 1 ] || fail "run-all OUT latncy: exit $rc, expected 1"
-grep -q 'run-all: unknown section latncy (check .*latency' "$tmp/out" || { cat "$tmp/out"; fail "misspelt section: no message naming it"; }
+grep -q 'run-all: unknown section latncy (check .*latency' "$tmp/err" || { cat "$tmp/out" "$tmp/err"; fail "misspelt section: no message naming it"; }
 ! grep -q '^reached' "$tmp/out" || fail "misspelt section: a section ran anyway"
 
 # The sections' time variables through their one reader (run-lib.sh): a

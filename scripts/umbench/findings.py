@@ -267,11 +267,11 @@ def _findings():
     want = cli.regex(a.match)
     problems = results.Problems()
     folders, twice = paths.distinct_folders(a.folders)
-    for note in twice:
-        print("umb-findings: " + note, file=sys.stderr)
     runs = [r for r in _pooled_runs(folders, problems) if want.search("%s %s" % (r.get("program"), r.get("buffers")))]
     if not any(results.finished(r) for r in runs):
         raise cli.Fail("--match %s: no finished run of %s matches" % (a.match, " ".join(folders)))
+    for note in twice:  # once the folders are read: a refusal stays one line (the property found it)
+        print("umb-findings: " + note, file=sys.stderr)
     found = gather("", runs, problems)
     if a.json:
         print(json.dumps(found, indent=1))

@@ -73,8 +73,13 @@ mkdir "$tmp/none" "$tmp/junk" "$tmp/hang"
 printf '#!/bin/sh\necho "No devices were found"\nexit 9\n' >"$tmp/junk/nvidia-smi"
 printf '#!/bin/sh\nexec sleep 100\n' >"$tmp/hang/nvidia-smi"
 chmod +x "$tmp/junk/nvidia-smi" "$tmp/hang/nvidia-smi"
+# The system's commands without its nvidia-smi (a GPU machine has one in /usr/bin).
+mkdir "$tmp/sys"
+for f in /usr/bin/* /bin/*; do
+    case ${f##*/} in nvidia-smi) ;; *) [ -e "$tmp/sys/${f##*/}" ] || ln -s "$f" "$tmp/sys/${f##*/}" ;; esac
+done
 for b in none junk hang; do
-    refused "smi$b" "1 GPUs asked for, 0 here: the ranks share them" 1 PATH="$tmp/$b:/usr/bin:/bin"
+    refused "smi$b" "1 GPUs asked for, 0 here: the ranks share them" 1 PATH="$tmp/$b:$tmp/sys"
 done
 # ReFrame's --trap-job-errors puts "trap _onerror ERR" (exit) atop the job script; with set -E it reaches functions.
 PATH="$tmp/junk:/usr/bin:/bin" bash -c 'set -E; trap "exit 9" ERR; . "$0" 1 2>/dev/null; echo alive' "$SLOT" >"$tmp/errtrap" || true

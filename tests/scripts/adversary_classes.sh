@@ -136,6 +136,9 @@ try "Ctrl-C while a command loads" early_interrupt
 
 dash_operand() {
     one_line 1 "a name that starts with '-' is given as ./-dash" "$PYTHON3" "$S/umb-findings" -dash
+    # A folder named twice and one that is refused: the refusal alone (a property found it on the GPU machine).
+    mkdir -p "$tmp/nothing"
+    one_line 1 "no run.json listing runs" "$PYTHON3" "$S/umb-findings" "$tmp/nothing" "$tmp/a" "$tmp/a"
 }
 try "an operand that starts with '-'" dash_operand
 

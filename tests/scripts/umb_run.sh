@@ -277,15 +277,28 @@ PY
 for p in $(programs_of rma); do
     stand_in "$p" MH "rank 0 on x: this MPI cannot make a window (MPI_Win_create: stand-in); Open MPI: try --mca osc ucx"
 done
+# It needs a window over H: where the default osc makes none (Ubuntu's Open
+# MPI without InfiniBand, the GPU machine's), the UCX osc, as umbench's own
+# message advises; where neither does, the case is said and left out.
+wflags=$mpi_flags
+rc=0; $MPIEXEC $mpi_flags -np 2 "$top_builddir/mpi/rma/umb_put_latency" -m 8:8 -i 2 -x 1 </dev/null >/dev/null 2>&1 || rc=$?
+[ $rc -ne 77 ] || wflags="$mpi_flags --mca osc ucx --mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any"
+rc=0; $MPIEXEC $wflags -np 2 "$top_builddir/mpi/rma/umb_put_latency" -m 8:8 -i 2 -x 1 </dev/null >/dev/null 2>&1 || rc=$?
+if [ $rc -eq 77 ]; then
+    echo "no window over H memory here, with the default osc or the UCX one: the window case is left out"
+else
+MPIEXEC_FLAGS=$wflags
 standing window '^umb_(put|get)_latency H (H|MH)$' \
     "the MPI library makes no window over MH memory: every later one-sided pair whose window is MH is skipped without starting it" \
     "umb_put_latency H H;umb_put_latency H MH;umb_get_latency H H;"
+MPIEXEC_FLAGS=$mpi_flags
 "$PYTHON3" - "$tmp/window/run.json" <<'PY' || { cat "$tmp/run-window.log"; fail "umb-run: run.json of the one-sided pairs"; }
 import json, sys
 got = [(r["program"], r["buffers"], r["status"], r.get("not_started", False)) for r in json.load(open(sys.argv[1]))["runs"]]
 assert got == [("umb_put_latency", "H H", 0, False), ("umb_put_latency", "H MH", 77, False),
                ("umb_get_latency", "H H", 0, False), ("umb_get_latency", "H MH", 77, True)], got
 PY
+fi
 
 # The launcher is found from the batch system: srun inside Slurm, jsrun
 # inside LSF, each with its rank-count flags. Fake ones on PATH log their

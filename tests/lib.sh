@@ -61,6 +61,18 @@ one_line() {
         || { cat "$tmp/o" "$tmp/e"; fail "$*: exit $rc (expected $want), or not one line with '$text'"; }
 }
 skip() { echo "SKIP: $*" >&2; exit 77; }
+# A test of many cases: try NAME FUNCTION runs one in a subshell, so that a
+# failure is counted and the rest go on; cases_done NAME ends the test with
+# how many failed.
+cases=0 failed=0
+try() {
+    cases=$((cases + 1))
+    ( "$2" ) || { failed=$((failed + 1)); echo "FAILED: $1" >&2; }
+}
+cases_done() {
+    echo "$1: $failed failed of $cases"
+    [ "$failed" -eq 0 ]
+}
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -18,11 +18,6 @@ S=$top_srcdir/scripts
 RUN="$PYTHON3 $S/umb-run --bindir $PT2PT --match ^umb_latency.H.H$"
 export MPIEXEC MPIEXEC_FLAGS="$mpi_flags"
 Q="-- -m 8:8 -i 10 -x 1"
-cases=0 failed=0
-try() {
-    cases=$((cases + 1))
-    ( "$2" ) || { failed=$((failed + 1)); echo "FAILED: $1" >&2; }
-}
 $RUN --out "$tmp/a" $Q >/dev/null 2>&1 || fail "a first run"
 
 ascii_digits() {  # \d took any script's digits: --budget ٣ was 3 s
@@ -220,5 +215,4 @@ driver_lists() {  # the drivers' lists and a factor above 1, refused before any 
 }
 try "the drivers' lists" driver_lists
 
-echo "adversary_classes: $failed failed of $cases"
-[ "$failed" -eq 0 ]
+cases_done adversary_classes

@@ -15,12 +15,6 @@ CMP="$PYTHON3 $S/umb-compare"
 FND="$PYTHON3 $S/umb-findings"
 export MPIEXEC MPIEXEC_FLAGS="$mpi_flags"
 Q="-- -m 8:8 -i 10 -x 1"
-cases=0 failed=0
-# try NAME FUNCTION: one case, in a subshell, so that a failure is counted and the rest go on.
-try() {
-    cases=$((cases + 1))
-    ( "$2" ) || { failed=$((failed + 1)); echo "FAILED: $1" >&2; }
-}
 # manifest DIR PYTHON-ASSERTIONS: run.json is whole JSON; m is it, d the folder.
 manifest() {
     "$PYTHON3" -c "import json, os, sys; d = sys.argv[1]; m = json.load(open(os.path.join(d, 'run.json'))); $2" "$1" \
@@ -432,5 +426,4 @@ bad_extras() {
 }
 try "bad benchmark options after --" bad_extras
 
-echo "adversary_more: $failed failed of $cases"
-[ "$failed" -eq 0 ]
+cases_done adversary_more

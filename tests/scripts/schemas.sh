@@ -12,11 +12,6 @@ S=$top_srcdir/scripts
 RUN="$PYTHON3 $S/umb-run --bindir $PT2PT:$top_builddir/mpi/collective --match ^umb_latency.H.H$"
 export MPIEXEC MPIEXEC_FLAGS="$mpi_flags"
 Q="-- -m 8:8 -i 10 -x 1"
-failed=0 cases=0
-try() {
-    cases=$((cases + 1))
-    ( "$2" ) || { failed=$((failed + 1)); echo "FAILED: $1" >&2; }
-}
 # A stand-in launcher (as in adversary_more.sh): one header, one result at 8 bytes, the end record.
 cat >"$tmp/emit" <<'EOF'
 #!/bin/sh
@@ -173,5 +168,4 @@ no_jsonschema() {
 [ "$("$PYTHON3" -c 'import os, sys; print(os.path.realpath(sys.executable))')" = "$(realpath /usr/bin/python3 2>/dev/null)" ] \
     && try "no jsonschema" no_jsonschema
 
-echo "schemas: $failed failed of $cases"
-[ "$failed" -eq 0 ]
+cases_done schemas

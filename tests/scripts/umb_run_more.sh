@@ -10,11 +10,6 @@
 [ -n "${PYTHON3:-}" ] || skip "python3 not found"
 S=$top_srcdir/scripts
 unset MPIEXEC_FLAGS MPIEXEC_NP_FLAG SLURM_JOB_ID LSB_JOBID UMB_DEBUG
-cases=0 failed=0
-try() {
-    cases=$((cases + 1))
-    ( "$2" ) || { failed=$((failed + 1)); echo "FAILED: $1" >&2; }
-}
 manifest() {
     "$PYTHON3" -c "import json, os, sys; d = sys.argv[1]; m = json.load(open(os.path.join(d, 'run.json'))); $2" "$1" \
         || fail "$1/run.json: $2"
@@ -248,5 +243,4 @@ named_config() {
 }
 try "a named configuration: across nodes, emulated" named_config
 
-echo "$cases cases, $failed failed"
-[ "$failed" -eq 0 ]
+cases_done umb_run_more

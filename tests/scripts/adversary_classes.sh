@@ -86,11 +86,13 @@ first_save_fails() {  # run.json cannot be written: no folder left holding only 
 try "a full disk at the first run.json" first_save_fails
 
 # A stand-in launcher whose rank never ends: what a signal to umb-run leaves.
-cat >"$tmp/hang" <<'EOF'
+# Its sleep is this test's own (300.PID): another test run on the machine has its own.
+hang="sleep 300.$$"
+cat >"$tmp/hang" <<EOF
 #!/bin/sh
-[ "${1:-}" != --version ] || { echo "a stand-in"; exit 0; }
+[ "\${1:-}" != --version ] || { echo "a stand-in"; exit 0; }
 echo '{"type":"header","program":"umb_latency","buffers":"H H"}'
-exec sleep 300
+exec $hang
 EOF
 chmod +x "$tmp/hang"
 signals() {
@@ -98,10 +100,10 @@ signals() {
         MPIEXEC="$tmp/hang" MPIEXEC_FLAGS= $PYTHON3 "$S/umb-run" --bindir "$PT2PT" --match '^umb_latency H H$' \
             --out "$tmp/s$sig" >/dev/null 2>&1 &
         pid=$!
-        for _ in $(seq 100); do [ -f "$tmp/s$sig/run.json" ] && pgrep -f "sleep 300" >/dev/null && break; sleep 0.1; done
+        for _ in $(seq 100); do [ -f "$tmp/s$sig/run.json" ] && pgrep -fx "$hang" >/dev/null && break; sleep 0.1; done
         kill -s "$sig" "$pid"; wait "$pid" 2>/dev/null
-        for _ in $(seq 60); do pgrep -f "^sleep 300" >/dev/null || break; sleep 0.1; done
-        if pgrep -f "^sleep 300" >/dev/null; then pkill -f "^sleep 300"; fail "SIG$sig to umb-run left its run's rank"; fi
+        for _ in $(seq 100); do pgrep -fx "$hang" >/dev/null || break; sleep 0.1; done
+        if pgrep -fx "$hang" >/dev/null; then pkill -fx "$hang"; fail "SIG$sig to umb-run left its run's rank"; fi
     done
 }
 try "signals umb-run did not handle, and SIGKILL" signals

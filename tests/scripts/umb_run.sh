@@ -174,7 +174,10 @@ assert abs(s["start"] + s["measure"] + s["end"] + s["umb_run"] - m["elapsed_s"])
 PY
 
 # With --precision, the attempts after each size's first are named apart.
-$RUN --match '^umb_latency H H$' --out "$tmp/prec" -- -m 8:16 --precision 0.001% --size-budget 0.2 >"$tmp/run-p.log" 2>&1 \
+# A first attempt of 5 (-i) and 2 s a size: a second attempt fits even where
+# the ranks are starved for CPU (MPICH's polling ranks took 21 s for 30
+# iterations on a loaded 2-core machine, and 0.2 s held no second attempt).
+$RUN --match '^umb_latency H H$' --out "$tmp/prec" -- -m 8:16 -i 5 -x 1 --precision 0.001% --size-budget 2 >"$tmp/run-p.log" 2>&1 \
     && grep -q "^# Where the time went .*, measuring [0-9.]* s (of it: the precision loop's attempts after each size's first [0-9.]* s)" "$tmp/run-p.log" \
     && "$PYTHON3" -c "import json,sys; m=json.load(open(sys.argv[1])); t=m['time_s']; assert 0 < t['again'] <= t['measure'] + 0.2, t" "$tmp/prec/run.json" \
     || { cat "$tmp/run-p.log"; fail "umb-run --precision: the precision loop's time not named"; }

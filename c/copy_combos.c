@@ -47,8 +47,10 @@ static int parse_list(copy_opts *o, int which, const char *opt, const char *arg,
     int count, again;
     for (int i = 0; i < list_count(which); i++)
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", value_name(which, i));
-    if (umb_list_items(arg, copy, sizeof copy, items, 32, &count)) {
-        snprintf(err, n, "%s %s: expected a comma-separated list of %s, all (no empty item)", opt, arg, list);
+    int how = umb_list_items(arg, copy, sizeof copy, items, 32, &count);
+    if (how) {
+        snprintf(err, n, how == -2 ? "%s %s: more than 32 items; expected a comma-separated list of %s, all, each once"
+                                   : "%s %s: expected a comma-separated list of %s, all (no empty item)", opt, arg, list);
         return 1;
     }
     if ((again = umb_list_repeat(items, count)) >= 0) {

@@ -300,7 +300,11 @@ int main(void)
     const char *holes[] = {"", ",a", "a,", "a,,b", ","};
     for (size_t i = 0; i < sizeof holes / sizeof *holes; i++)
         CHECK(umb_list_items(holes[i], copy, sizeof copy, items, 8, &nitems) == -1);
-    CHECK(umb_list_items("a,b,c", copy, sizeof copy, items, 2, &nitems) == -1);  /* more than max */
+    /* More items than max, or more bytes than the copy holds: -2, a message of its own. */
+    CHECK(umb_list_items("a,b,c", copy, sizeof copy, items, 2, &nitems) == -2);
+    CHECK(umb_list_items("a,b,c", copy, 5, items, 8, &nitems) == -2 && umb_list_items("a,,cd", copy, 5, items, 8, &nitems) == -2);
+    bad("--advise none,none,none,none,none,none,none,none,none,none,none,none,none,none,none,none,none",
+        "--advise none,none,none,none,none,none,none,none,none,none,none,none,none,none,none,none,none: more than 16 hints; each hint once");
     CHECK(umb_list_items("a,b,a", copy, sizeof copy, items, 8, &nitems) == 0 && umb_list_repeat(items, nitems) == 2);
     CHECK(umb_list_items("a,b", copy, sizeof copy, items, 8, &nitems) == 0 && umb_list_repeat(items, nitems) == -1);
 

@@ -62,7 +62,9 @@ int umb_advise_parse(const char *list, unsigned *advise, char *err, size_t n)
     unsigned a = 0;
     int count, again;
     if (strlen(list) >= sizeof copy) return umb_errf(err, n, "--advise: value too long (%zu characters)", strlen(list));
-    if (umb_list_items(list, copy, sizeof copy, items, 16, &count))
+    int how = umb_list_items(list, copy, sizeof copy, items, 16, &count);
+    if (how == -2) return umb_errf(err, n, "--advise %s: more than 16 hints; each hint once", list);
+    if (how)
         return umb_errf(err, n, "--advise %s: an empty hint; accepted: preferred=cpu|gpu, accessed-by=gpu|cpu, read-mostly, "
                         "none (comma-separated, each once)", list);
     if ((again = umb_list_repeat(items, count)) >= 0)

@@ -51,12 +51,14 @@ int umb_parse_decimal(const char *s, int exponent, double *v)
 int umb_list_items(const char *list, char *copy, size_t n, char **items, int max, int *count)
 {
     *count = 0;
-    if (!list || strlen(list) >= n) return -1;
+    if (!list) return -1;
+    if (strlen(list) >= n) return -2;
     strcpy(copy, list);
     for (char *p = copy;;) {
         char *comma = strchr(p, ',');
         if (comma) *comma = '\0';
-        if (!*p || *count >= max) return -1;
+        if (!*p) return -1;
+        if (*count >= max) return -2;
         items[(*count)++] = p;
         if (!comma) return 0;
         p = comma + 1;

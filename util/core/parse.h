@@ -16,9 +16,10 @@ int umb_parse_long(const char *s, long lo, long hi, long *v);
    that every number option of every program reads the same forms. */
 int umb_parse_decimal(const char *s, int exponent, double *v);
 /* The items of a comma-separated list, split into `copy` (n bytes):
-   their count (at most max) in *count, 0; or -1 where an item is empty
-   (",a", "a,,b", "a,") or the list is too long (strtok dropped empty items,
-   so "grid,,block" passed as "grid,block"). */
+   their count (at most max) in *count, 0; -1 where an item is empty
+   (",a", "a,,b", "a,": strtok dropped empty items, so "grid,,block" passed
+   as "grid,block"); -2 where the list has more than max items or does not
+   fit in n bytes, so that each gets its own message. */
 int umb_list_items(const char *list, char *copy, size_t n, char **items, int max, int *count);
 /* The index of the first item named twice in items[0..count), else -1. */
 int umb_list_repeat(char *const *items, int count);

@@ -26,7 +26,9 @@ int umb_drive_size_list(umb_drive *d, const char *list, const char *quick, char 
     if (!strcmp(list, "quick")) list = quick;
     if (strlen(list) >= sizeof copy) return umb_errf(err, n, "--size: list too long");
     d->nsizes = 0;
-    if (umb_list_items(list, copy, sizeof copy, items, 256, &count)) goto bad;
+    int how = umb_list_items(list, copy, sizeof copy, items, 256, &count);
+    if (how == -2) return umb_errf(err, n, "--size %s: more than 256 sizes", list);
+    if (how) goto bad;
     for (int i = 0; i < count; i++) {
         size_t s;
         if (umb_parse_bytes(items[i], &s)) goto bad;

@@ -5,7 +5,7 @@
 # finds nothing in any shell script under scripts/ (known by its first
 # line, so a new one is checked too) nor in .ci/run. Skipped without
 # pyflakes, a failure when UMB_NEED_LINT=1 (as in CI), as is a missing
-# shellcheck.
+# shellcheck. And the tests' own time limits (below).
 . "$top_srcdir/tests/lib.sh"
 [ -n "${PYTHON3:-}" ] || skip "python3 not found"
 S=$top_srcdir/scripts
@@ -43,6 +43,22 @@ for path in sys.argv[1:]:
     for node in ast.walk(ast.parse(text)):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno - node.lineno + 1 > 60:
             bad.append("%s:%d: %s has %d lines" % (path, node.lineno, node.name, node.end_lineno - node.lineno + 1))
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+# The tests' own limits hold on a busy machine (docs/hardening.md, "Tests
+# on a busy machine"): a --run-limit under 30 s stops only what never ends
+# or a stand-in, and the comments just above it say so ("below 30 s").
+"$PYTHON3" - "$top_srcdir"/tests/*/*.sh <<'PY' || fail "a --run-limit under 30 s without its reason (above)"
+import re, sys
+bad = []
+for path in sys.argv[1:]:
+    lines = open(path, encoding="utf-8", errors="replace").read().split("\n")
+    for i, line in enumerate(lines):
+        for v in re.findall(r"--run-limit[ =]([0-9.]+)", line):
+            above = " ".join(lines[max(0, i - 12):i + 1]).lower()
+            if 0 < float(v) < 30 and "below 30 s" not in above:  # 0 is refused: nothing runs
+                bad.append("%s:%d: --run-limit %s" % (path, i + 1, v))
 print("\n".join(bad))
 sys.exit(1 if bad else 0)
 PY

@@ -38,7 +38,9 @@ printf '#!/bin/sh\nif [ -n "${UMB_TEST_STALL:-}" ]; then [ -z "${UMB_TEST_DEAF:-
     "$MPIEXEC" >"$tmp/launch"
 chmod +x "$tmp/launch"
 STALL="--config stall:UMB_TEST_STALL=1"
-MPIEXEC="$tmp/launch" $RUN --out "$tmp/b" $STALL --run-limit 2 $Q >"$tmp/b.log" 2>&1 &
+# 30 s, not less: the default configuration's run is a real one
+# (tests/README.md, "Time limits").
+MPIEXEC="$tmp/launch" $RUN --out "$tmp/b" $STALL --run-limit 30 $Q >"$tmp/b.log" 2>&1 &
 first=$!
 i=0; until [ -f "$tmp/b/run.json" ] || [ $i -ge 200 ]; do i=$((i + 1)); sleep 0.05; done
 one_line 1 "in use by umb-run pid $first" $RUN --out "$tmp/b" $Q

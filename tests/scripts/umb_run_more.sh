@@ -78,6 +78,8 @@ try "--append mixes runs that do not belong together" append_mismatch
 # 2. --precision waits no more for a benchmark that was dropped: the
 # other one's rounds decide (identical values: within any precision from
 # the 6th round on), and the dropped one is said to be.
+# Limits below 30 s: the programs and the launcher are stand-ins (shell
+# scripts), and the stalled start never ends.
 precision_dropped() {
     rc=0; UMB_T_STALL_AT=2 UMB_T_COUNT="$tmp/count" $PYTHON3 "$S/umb-run" --bindir "$tmp/prog" --match '^umb_(latency|bw) H H$' \
         --precision 5% --rounds 9 --run-limit 2 --out "$tmp/pd" -- -m 8:8 >"$tmp/pd.log" 2>&1 || rc=$?

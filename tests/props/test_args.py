@@ -161,6 +161,19 @@ class Args(unittest.TestCase):
         env = self.stage.env(UMB_BINDIR=self.stage.stub)
         self.check("umb-suite_args", ["sh", os.path.join(common.SCRIPTS, "umb-suite")], words, env=env, long_run_ok=True)
 
+    @settings(max_examples=scale(12))
+    @given(st.lists(st.tuples(st.sampled_from(["--prefix", "--cache", "--jobs"]), mutate.hostile()), max_size=2),
+           st.sampled_from(["list", "build", "env", "module", "pack", "", "bogus", "-x"]), st.lists(mutate.hostile(), max_size=3))
+    def test_stack_args(self, opts, verb, words):
+        """umb-stack over generated arguments, always --dry-run with its
+        prefix in the example's folder (no step runs, nothing fetched): exit 0
+        or 1, a refusal in one line, and never a line of bash's own
+        ("umb-stack: line 335: ..."): its own lines name the bad value."""
+        stack = os.path.join(common.SCRIPTS, "umb-stack")
+        lead = ["--dry-run", "--prefix", "{DIR}/stacks", "--cache", "{DIR}/cache"]
+        r = self.check("umb-stack_args", ["bash", stack], lead + [w for o in opts for w in o] + ([verb] if verb else []) + words)
+        self.assertNotRegex(r.err, r"umb-stack: line [0-9]+: ", "bash's own line:\n" + r.show())
+
 
 if __name__ == "__main__":
     unittest.main()

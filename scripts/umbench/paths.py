@@ -87,8 +87,17 @@ def hold_lock(folder, name, who):
     its pid in it; when another holds it, says which in one line. The lock
     dies with its holder: a killed writer leaves none behind."""
     path = os.path.join(folder, name)
+    # Never through a link or into a FIFO or device planted under the
+    # lock's name: the pid went into the link's target, and a FIFO was taken
+    # for a folder moved away (docs/hardening.md, "What a writer opens").
+    if os.path.lexists(path) and not stat.S_ISREG(os.lstat(path).st_mode):
+        raise Fail("--out %s: %s is not a regular file (a link, a FIFO or a folder); remove it, or choose another folder"
+                   % (folder, name))
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # put there between the two lines above
+            os.close(fd)
+            raise Fail("--out %s: %s is not a regular file; remove it, or choose another folder" % (folder, name))
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as e:
         if e.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):

@@ -10,6 +10,7 @@ import contextlib
 import glob
 import math
 import os
+import tempfile
 
 from . import schema
 from .cli import Fail, clip, escaped
@@ -282,19 +283,18 @@ class Writer:
 
 
 def write_whole(path, data, kind, kept=""):
-    """A JSON file, whole or not at all: a temporary file, synced, then a
-    rename over the old one (run.json, tune.json). `kept` ends the message
-    when it cannot be written. It must be a valid KIND first (its readers'
-    schema): what they would refuse is not written (schema.dumps)."""
-    text = schema.dumps(data, kind, path, indent=1) + "\n"
-    tmp = os.path.join(os.path.dirname(path), ".%s.%d.tmp" % (os.path.basename(path), os.getpid()))
-    try:
-        with open(tmp, "w") as f:
+    """A JSON file (run.json, tune.json) whole or not at all: a temporary file, synced, renamed over
+    the old; `kept` ends the message when it cannot be. What its readers' schema refuses is not written."""
+    text, tmp = schema.dumps(data, kind, path, indent=1) + "\n", None
+    try:  # a name of its own, made new (mkstemp: O_EXCL, never through a planted link), mode 644
+        fd, tmp = tempfile.mkstemp(prefix=".%s." % os.path.basename(path), suffix=".tmp", dir=os.path.dirname(path) or ".")
+        os.fchmod(fd, 0o644)
+        with os.fdopen(fd, "w") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
     except OSError as e:
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError, TypeError):
             os.remove(tmp)
         raise Fail("%s: cannot write it (%s)%s" % (path, e.strerror or e, kept))

@@ -49,7 +49,7 @@ import subprocess
 import sys
 import time
 
-from . import cli, configs, installed, launch, paths, schema, sets, tune_plan, tune_rank, tune_report
+from . import cli, configs, installed, launch, paths, results, schema, sets, tune_plan, tune_rank, tune_report
 from . import env as environ  # start_mps names its argument env
 
 LOCK = ".umb-tune.lock"
@@ -222,19 +222,29 @@ def search(a, here):
     a.min_effect = 0.05 if a.min_effect is None else a.min_effect
     target = a.out if a.out is not None else os.path.join("umb-results", "tune-" + datetime.datetime.now().strftime("%Y%m%d-%H%M%S"))
     made = paths.first_missing(target)
+    refuse_taken(target)  # before the lock: a refusal leaves the folder as it was
     out = paths.out_folder(target)
     paths.hold_lock(out, LOCK, "umb-tune")
     try:
+        refuse_taken(out)  # again under the lock: another search may have begun meanwhile
         return searched(a, here, out, catalogue)
     finally:  # a search that wrote nothing of its own leaves no folder holding only its lock
         paths.leave_untouched(out, LOCK, made)
 
 
-def searched(a, here, out, catalogue):
-    kind = tune_report.held(out)
+def refuse_taken(out):
+    """--out names a new or empty folder, never one of other files (as
+    umb-run's: its rounds ran there and were refused after the pilot), nor
+    one that holds results or a search."""
+    ours = lambda n: n in results.OWN or n == results.MANIFEST or n.endswith(".jsonl")  # noqa: E731
+    paths.not_elsewhere(out, ours, lambda n: ours(n) and n != LOCK)
+    kind = tune_report.held(out) if os.path.isdir(out) else None
     if kind:  # each line names only a command that works on this folder
         why = "holds an earlier search (umb-tune --report %s reports it)" % out if kind == "search" else tune_report.no_search(out)
         raise cli.Fail("--out %s: %s%s" % (out, why, "" if kind == "pilot" else "; choose a new folder"))
+
+
+def searched(a, here, out, catalogue):
     t0 = time.time()
     lib = installed.Installed()
     print("# umb-tune: %s%s; min effect %g%%%s" % (lib.names.get(lib.mpi) or "MPI unknown", ", " + lib.names["ucx"] if lib.ucx else "",

@@ -31,6 +31,18 @@ def parser(prog, doc):
         a, rest = parse(args, namespace)
         return no_blanks(ap, a), rest
     ap.parse_known_args = parse_known_args
+
+    def parse_intermixed_args(args=None, namespace=None):
+        # argparse's intermixed parsing sets usage to the formatted usage and
+        # formats it again: a '%' in it ("P%") was read as a format.
+        if ap.usage is None:
+            ap.usage = ap.format_usage()[len("usage: "):].rstrip("\n").replace("%", "%%")
+        # After "--" every word is a folder, and intermixed parsing lost them.
+        if "--" in (sys.argv[1:] if args is None else args):
+            return ap.parse_args(args, namespace)
+        return intermixed(args, namespace)
+    intermixed = ap.parse_intermixed_args
+    ap.parse_intermixed_args = parse_intermixed_args
     return ap
 
 

@@ -144,7 +144,7 @@ def _compare():
     ap.add_argument("--plot", metavar="PNG")
     ap.add_argument("--match", metavar="REGEX", help='keep only "program buffers" this finds, e.g. "umb_latency (D D|MD MD)"')
     ap.add_argument("--min-effect", metavar="P%", default="0%", help="changes smaller than this are the same (default 0%%)")
-    a = ap.parse_args()
+    a = ap.parse_intermixed_args()  # folders after options too ("A --match X B" refused B)
     want = cli.regex(a.match)
     min_effect = cli.percent(a.min_effect, "--min-effect")
     if a.plot:

@@ -263,7 +263,7 @@ def _findings():
     ap.add_argument("folders", nargs="+")
     ap.add_argument("--match", metavar="REGEX", help='keep only "program buffers" this finds')
     ap.add_argument("--json", action="store_true", help="print the findings as one JSON list")
-    a = ap.parse_args()
+    a = ap.parse_intermixed_args()  # folders after options too ("A --json B" refused B)
     want = cli.regex(a.match)
     problems = results.Problems()
     folders, twice = paths.distinct_folders(a.folders)

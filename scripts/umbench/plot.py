@@ -103,7 +103,7 @@ def _plot():
     ap = cli.parser("umb-plot", __doc__)
     ap.add_argument("folder")
     ap.add_argument("--out", metavar="PNG", help="default: FOLDER/plot.png")
-    a = ap.parse_args()
+    a = ap.parse_intermixed_args()  # a folder after an option too (it was refused)
     if not os.path.isdir(a.folder):
         raise cli.Fail("%s: not a folder" % a.folder)
     out = out_name(a.out or os.path.join(a.folder, "plot.png"), "--out")

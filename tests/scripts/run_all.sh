@@ -112,3 +112,18 @@ bash -c 'top=$1; . "$top/tests/gpu/run-lib.sh"
     done
     [ ! -e "$2/ran" ]' x "$top_srcdir" "$tmp" || fail "run-lib.sh: the sections' time variables (exit $?)"
 echo "run-all: $(wc -l <"$tmp/defined") sections reached by name; check builds and runs make check"
+
+# A misspelt UMB_GPU_TESTS is refused in one line before anything runs; a
+# machine without a GPU gets 77 and a line (it ran every section, exit 0).
+run_env="UMB_GPU_TESTS=tests/gpu/nosuch.sh" run_all "$tmp/o9" check
+[ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^run-all: UMB_GPU_TESTS: no test tests/gpu/nosuch.sh; accepted: none" "$tmp/err" \
+    && [ ! -e "$tmp/o9/build.log" ] || { cat "$tmp/out" "$tmp/err"; fail "run-all with UMB_GPU_TESTS=tests/gpu/nosuch.sh: exit $rc"; }
+if ! PATH=/usr/bin:/bin command -v nvidia-smi >/dev/null; then
+    mkdir -p "$tmp/bin2" && cp "$tmp/bin/mpirun" "$tmp/bin/nvcc" "$tmp/bin/make" "$tmp/bin2/"
+    rc=0; env PATH="$tmp/bin2:/usr/bin:/bin" UMB_GPU_BUILD="$tmp/build" timeout 60 bash "$fake/tests/gpu/run-all" "$tmp/o10" latency \
+        </dev/null >"$tmp/out" 2>"$tmp/err" || rc=$?
+    [ "$rc" -eq 77 ] && grep -q "^run-all: no NVIDIA GPU here" "$tmp/err" && ! grep -q "^reached" "$tmp/out" \
+        || { cat "$tmp/out" "$tmp/err"; fail "run-all without a GPU: exit $rc"; }
+else
+    echo "this machine has nvidia-smi: run-all's no-GPU case not tried"
+fi

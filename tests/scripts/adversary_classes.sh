@@ -10,8 +10,8 @@
 # non-UTF-8 bytes in a program's JSON. The C readers' cases (decimal
 # numbers, lists) are in tests/unit/test_options.c. Also: umb-plot's
 # warnings and a full disk, umb-suite's options, shell commands writing to
-# a full disk, the drivers' lists. Every case runs; the test ends with how
-# many failed.
+# a full disk, the drivers' lists. Then the fifth pass's kinds (below).
+# Every case runs; the test ends with how many failed.
 . "$top_srcdir/tests/lib.sh"
 [ -n "${PYTHON3:-}" ] || skip "python3 not found"
 S=$top_srcdir/scripts
@@ -216,5 +216,42 @@ driver_lists() {  # the drivers' lists and a factor above 1, refused before any 
     one_line 1 "--advise ,none" "$top_builddir/c/umb_um" --advise ,none
 }
 try "the drivers' lists" driver_lists
+
+# The fifth pass (2026-11-28, later): what a writer opens, umb-tune's
+# --out, umb-stack's --jobs and pack, a folder after an option.
+planted_lock() {  # a link or FIFO under the lock's name: refused, and its target untouched
+    mkdir "$tmp/lk" "$tmp/lf" && echo precious >"$tmp/victim" && ln -s "$tmp/victim" "$tmp/lk/.umb-run.lock" && mkfifo "$tmp/lf/.umb-run.lock"
+    one_line 1 ".umb-run.lock is not a regular file" $RUN --out "$tmp/lk" $Q
+    one_line 1 ".umb-run.lock is not a regular file" $RUN --out "$tmp/lf" $Q
+    [ "$(cat "$tmp/victim")" = precious ] && [ -p "$tmp/lf/.umb-run.lock" ] || fail "the planted lock's target changed"
+}
+try "a link or FIFO planted under the lock's name" planted_lock
+
+tune_out() {  # umb-tune --out: a folder of other files, or umb-run's, refused before its lock
+    mkdir "$tmp/nt" && echo hi >"$tmp/nt/notes.txt"
+    one_line 1 "--out $tmp/nt: a folder of other files (notes.txt)" "$PYTHON3" "$S/umb-tune" --bindir "$PT2PT" --out "$tmp/nt"
+    cp -R "$tmp/a" "$tmp/ta" && (cd "$tmp/ta" && ls -A) >"$tmp/ta.before"
+    one_line 1 "umb-run's results (run.json), not a search's" "$PYTHON3" "$S/umb-tune" --bindir "$PT2PT" --out "$tmp/ta"
+    [ "$(ls -A "$tmp/nt")" = notes.txt ] && (cd "$tmp/ta" && ls -A) | cmp -s - "$tmp/ta.before" || fail "a refused umb-tune left files"
+}
+try "umb-tune --out a folder not its own" tune_out
+
+stack_values() {  # make -j's number, pack's file, the modulefile never through a planted link
+    one_line 1 "--jobs '00': expected a whole number from 1 to 9999" bash "$S/umb-stack" --jobs 00 --dry-run list
+    one_line 1 "pack '': expected the tarball's name" bash "$S/umb-stack" --prefix "$tmp/st" pack '' ucx-cu13
+    one_line 1 "pack $tmp/nowhere/x.tgz: the folder $tmp/nowhere does not exist" bash "$S/umb-stack" --prefix "$tmp/st" pack "$tmp/nowhere/x.tgz" ucx-cu13
+    mkdir -p "$tmp/st/ucx-cu13" "$tmp/st/modulefiles/umb-stack" && echo precious >"$tmp/victim2"
+    ln -s "$tmp/victim2" "$tmp/st/modulefiles/umb-stack/.ucx-cu13.lua.tmp"
+    bash "$S/umb-stack" --prefix "$tmp/st" module ucx-cu13 >"$tmp/o" 2>&1 || { cat "$tmp/o"; fail "umb-stack module"; }
+    [ "$(cat "$tmp/victim2")" = precious ] && [ -f "$tmp/st/modulefiles/umb-stack/ucx-cu13.lua" ] || fail "the modulefile went through a link"
+}
+try "umb-stack's values and files" stack_values
+
+folder_after_option() {  # "A --json B": B is a folder, not an unrecognized argument
+    cp -R "$tmp/a" "$tmp/a2"
+    "$PYTHON3" "$S/umb-findings" "$tmp/a" --json "$tmp/a2" >"$tmp/o" 2>&1 && "$PYTHON3" "$S/umb-compare" "$tmp/a" --match 'H H' "$tmp/a2" >"$tmp/o" 2>&1 \
+        && "$PYTHON3" "$S/umb-findings" -- "$tmp/a" >"$tmp/o" 2>&1 || { cat "$tmp/o"; fail "a folder after an option (or after --) was refused"; }
+}
+try "a folder after an option" folder_after_option
 
 cases_done adversary_classes

@@ -22,8 +22,16 @@ def read_manifest(folder, required=False):
     that is not a manifest stops the command with one line."""
     path = os.path.join(folder, MANIFEST)
     try:
-        return schema.load(path, "run", what="a manifest of umb-run")
+        m = schema.load(path, "run", what="a manifest of umb-run")
     except schema.Missing:
         if required:
             raise Fail("%s: no %s (not a results folder of umb-run)" % (folder, MANIFEST))
         return None
+    # One run, one file: a file listed twice counted twice (JSON Schema
+    # cannot say "unique by a field"; umb-run's new_file never writes it).
+    seen = {}
+    for i, r in enumerate(m.get("runs", [])):
+        if r["file"] in seen:
+            raise Fail("%s: runs[%d].file names %s, as runs[%d] does; each run has a file of its own" % (path, i, r["file"], seen[r["file"]]))
+        seen[r["file"]] = i
+    return m

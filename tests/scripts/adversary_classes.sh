@@ -254,4 +254,12 @@ folder_after_option() {  # "A --json B": B is a folder, not an unrecognized argu
 }
 try "a folder after an option" folder_after_option
 
+listed_twice() {  # run.json naming one file twice: refused by every reader, not counted twice
+    cp -R "$tmp/a" "$tmp/tw"
+    "$PYTHON3" -c "import json,sys; p=sys.argv[1]; m=json.load(open(p)); m['runs'].append(dict(m['runs'][0])); json.dump(m, open(p, 'w'))" "$tmp/tw/run.json"
+    one_line 1 "runs[1].file names umb_latency-H-H.jsonl, as runs[0] does" "$PYTHON3" "$S/umb-findings" "$tmp/tw"
+    one_line 1 "runs[1].file names umb_latency-H-H.jsonl, as runs[0] does" "$PYTHON3" "$S/umb-compare" "$tmp/tw" "$tmp/a"
+}
+try "run.json listing a file twice" listed_twice
+
 cases_done adversary_classes

@@ -214,9 +214,11 @@ def _pooled_runs(folders, problems):
     for i, folder in enumerate(folders):
         if not os.path.isdir(folder):
             raise cli.Fail("%s: not a folder" % folder)
-        m = results.read_manifest(folder)
-        if not m or not m.get("runs"):
-            raise cli.Fail("%s: no run.json listing runs (umb-run writes it)" % folder)
+        m = results.read_manifest(folder) or {}
+        if not m.get("runs"):  # a folder of program outputs, as umb-compare and umb-plot read it
+            m = dict(m, runs=own_outputs(folder, problems))
+        if not m["runs"]:
+            raise cli.Fail("%s: no run.json listing runs (umb-run writes it), and no program output with results" % folder)
         if not any(results.finished(r) for r in m["runs"]):
             raise cli.Fail("%s: no finished run%s" % (folder, results.why_empty(folder)))
         # As umb-compare: a folder whose finished runs hold no readable result
@@ -231,6 +233,18 @@ def _pooled_runs(folders, problems):
             runs.append(dict(r, file=os.path.join(folder, r["file"]), round=(i, r.get("round", 1))))
             if results.finished(runs[-1]):
                 same_configuration(seen, folder, m, runs[-1])
+    return runs
+
+
+def own_outputs(folder, problems):
+    """A folder without run.json (a user's own --format json outputs,
+    docs/output.md): each finished file with results is a run of round 1."""
+    runs = []
+    for path in results.finished_files(folder, None, problems)[0]:
+        r = results.read_results(path, problems)
+        if r["metric"]:
+            runs.append({"file": os.path.basename(path), "program": r["program"], "buffers": r["buffers"], "status": 0, "config": "default",
+                         "findings": of_file(path, problems)})
     return runs
 
 

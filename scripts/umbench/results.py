@@ -112,9 +112,8 @@ def result_files(folder, problems=None):
     """The folder's *.jsonl that are regular files; the others (a FIFO, a
     link to a device) are named in problems and never opened."""
     found = sorted(glob.glob(os.path.join(glob.escape(folder), "*.jsonl")))
-    for path in (p for p in found if not os.path.isfile(p)):
-        if problems is not None:
-            problems.add(path, 0, "not a regular file: not read")
+    for path in (p for p in found if not os.path.isfile(p) and problems is not None):
+        problems.add(path, 0, "not a regular file: not read")
     return [p for p in found if os.path.isfile(p)]
 
 
@@ -187,6 +186,7 @@ def load(folder, problems):
     sides = [Side(folder, n, by_config[n], manifest) for n in names]
     for s in sides:
         s.label += "" if len(names) == 1 else "/%s" % s.config
+        s.lib = s.lib or libs.get(s.config, ("",))[0].split(",")[0]  # no run.json: the runs' headers say it
     return sides, unfinished
 
 

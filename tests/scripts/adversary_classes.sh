@@ -262,4 +262,14 @@ listed_twice() {  # run.json naming one file twice: refused by every reader, not
 }
 try "run.json listing a file twice" listed_twice
 
+own_outputs() {  # a folder of a program's own --format json output: every reader reads it, naming the library
+    mkdir "$tmp/own"
+    run_mpi 2 "$PT2PT/umb_latency" -m 8:8 -i 10 -x 1 --format json && cp "$tmp/out" "$tmp/own/lat.jsonl" || fail "umb_latency --format json"
+    "$PYTHON3" "$S/umb-findings" "$tmp/own" >"$tmp/o" 2>&1 && grep -q "^# umb-findings: 1 folders, 1 finished runs" "$tmp/o" \
+        || { cat "$tmp/o"; fail "umb-findings refused a folder of program output"; }
+    "$PYTHON3" "$S/umb-compare" "$tmp/own" "$tmp/a" >"$tmp/o" 2>&1 && grep -q "^# \[0\] own: .*MPI" "$tmp/o" && ! grep -q "library unknown" "$tmp/o" \
+        || { cat "$tmp/o"; fail "umb-compare on a folder of program output"; }
+}
+try "a folder of a program's own output" own_outputs
+
 cases_done adversary_classes

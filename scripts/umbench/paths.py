@@ -5,8 +5,10 @@ import errno
 import fcntl
 import os
 import stat
+import tempfile
 import time
 
+from . import schema
 from .cli import Fail, clip, escaped, shown
 
 
@@ -90,14 +92,14 @@ def hold_lock(folder, name, who):
     # Never through a link or into a FIFO or device planted under the
     # lock's name: the pid went into the link's target, and a FIFO was taken
     # for a folder moved away (docs/hardening.md, "What a writer opens").
+    not_regular = "--out %s: %s is not a regular file (a link, a FIFO or a folder); remove it, or choose another folder" % (folder, name)
     if os.path.lexists(path) and not stat.S_ISREG(os.lstat(path).st_mode):
-        raise Fail("--out %s: %s is not a regular file (a link, a FIFO or a folder); remove it, or choose another folder"
-                   % (folder, name))
+        raise Fail(not_regular)
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # put there between the two lines above
             os.close(fd)
-            raise Fail("--out %s: %s is not a regular file; remove it, or choose another folder" % (folder, name))
+            raise Fail(not_regular)
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as e:
         if e.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
@@ -162,3 +164,24 @@ def not_elsewhere(folder, ours, results):
     if other and not any(results(n) for n in names):
         raise Fail("--out %s: a folder of other files (%s%s), not a results folder; give a new folder or an empty one"
                    % (folder, escaped(clip(other[0], 60)), " and %d more" % (len(other) - 1) if len(other) > 1 else ""))
+
+
+def write_whole(path, data, kind, kept=""):
+    """A JSON file, whole or not at all: a temporary file, synced, then a
+    rename over the old one (run.json, tune.json). `kept` ends the message
+    when it cannot be written. It must be a valid KIND first (its readers'
+    schema): what they would refuse is not written (schema.dumps)."""
+    text, tmp = schema.dumps(data, kind, path, indent=1) + "\n", None
+    try:  # a name of its own, made new (mkstemp: O_EXCL, never through a planted link), mode 644
+        fd, tmp = tempfile.mkstemp(prefix=".%s." % os.path.basename(path), suffix=".tmp", dir=os.path.dirname(path) or ".")
+        os.fchmod(fd, 0o644)
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as e:
+        if tmp:  # mkstemp made it
+            with contextlib.suppress(OSError):
+                os.remove(tmp)
+        raise Fail("%s: cannot write it (%s)%s" % (path, e.strerror or e, kept))

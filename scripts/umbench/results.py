@@ -10,11 +10,10 @@ import contextlib
 import glob
 import math
 import os
-import tempfile
 
 from . import schema
 from .cli import Fail, clip, escaped
-from .paths import first_missing, hold_lock, leave_untouched, not_elsewhere, out_folder
+from .paths import first_missing, hold_lock, leave_untouched, not_elsewhere, out_folder, write_whole
 from .manifest import MANIFEST, read_manifest
 from .stats import METRICS
 
@@ -204,12 +203,17 @@ def _result(name):
     return name == MANIFEST or name.endswith(".jsonl")
 
 
+def ours(name):
+    """A name umbench writes in a results folder (umb-run's, umb-tune's)."""
+    return name in OWN or _result(name)
+
+
 class Writer:
     """The one writer of a results folder, for the life of the process."""
 
     def __init__(self, folder, append, prog="umb-run"):
         self.new_folders = first_missing(folder)  # what give_up may remove
-        not_elsewhere(folder, lambda n: n in OWN or _result(n), _result)
+        not_elsewhere(folder, ours, _result)
         self.folder, self.prog, self.made = out_folder(folder), prog, []
         self.lock = hold_lock(self.folder, LOCK, prog)
         self.manifest = read_manifest(folder)
@@ -280,21 +284,3 @@ class Writer:
             with contextlib.suppress(OSError):
                 os.remove(self.path(name))
         self.save(manifest)
-
-
-def write_whole(path, data, kind, kept=""):
-    """A JSON file (run.json, tune.json) whole or not at all: a temporary file, synced, renamed over
-    the old; `kept` ends the message when it cannot be. What its readers' schema refuses is not written."""
-    text, tmp = schema.dumps(data, kind, path, indent=1) + "\n", None
-    try:  # a name of its own, made new (mkstemp: O_EXCL, never through a planted link), mode 644
-        fd, tmp = tempfile.mkstemp(prefix=".%s." % os.path.basename(path), suffix=".tmp", dir=os.path.dirname(path) or ".")
-        os.fchmod(fd, 0o644)
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as e:
-        with contextlib.suppress(OSError, TypeError):
-            os.remove(tmp)
-        raise Fail("%s: cannot write it (%s)%s" % (path, e.strerror or e, kept))

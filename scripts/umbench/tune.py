@@ -236,8 +236,7 @@ def refuse_taken(out):
     """--out names a new or empty folder, never one of other files (as
     umb-run's: its rounds ran there and were refused after the pilot), nor
     one that holds results or a search."""
-    ours = lambda n: n in results.OWN or n == results.MANIFEST or n.endswith(".jsonl")  # noqa: E731
-    paths.not_elsewhere(out, ours, lambda n: ours(n) and n != LOCK)
+    paths.not_elsewhere(out, results.ours, lambda n: results.ours(n) and n != LOCK)
     kind = tune_report.held(out) if os.path.isdir(out) else None
     if kind:  # each line names only a command that works on this folder
         why = "holds an earlier search (umb-tune --report %s reports it)" % out if kind == "search" else tune_report.no_search(out)

@@ -4,7 +4,7 @@ import math
 import os
 import shlex
 
-from . import cli, compare, results, schema, stats
+from . import cli, compare, paths, results, schema, stats
 
 TUNE = "tune.json"
 
@@ -55,7 +55,7 @@ def read(folder, min_effect=None):
 
 
 def save(folder, data):
-    results.write_whole(os.path.join(folder, TUNE), data, "tune")
+    paths.write_whole(os.path.join(folder, TUNE), data, "tune")
 
 
 def run_state(folder):

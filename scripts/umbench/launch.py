@@ -2,6 +2,7 @@
 start (watch.py runs one)."""
 import functools
 import os
+import resource
 import shlex
 import shutil
 import signal
@@ -15,6 +16,22 @@ def words(text, name):
         return shlex.split(text)
     except ValueError as e:
         raise Fail("%s %r: cannot split it into words (%s)" % (name, text, e))
+
+
+# An MPI library writes files of several MiB as it starts: under a smaller
+# file-size limit Open MPI 4.1's ranks died of SIGXFSZ (1 MiB) and its
+# mpirun hung (2 KiB) (docs/hardening.md, "Limits a launch needs").
+FILE_LIMIT_LEAST = 64 << 20
+
+
+def check_file_limit():
+    """Refuses, before anything runs, a file-size limit (ulimit -f) under
+    FILE_LIMIT_LEAST."""
+    soft = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    if soft != resource.RLIM_INFINITY and soft < FILE_LIMIT_LEAST:
+        raise Fail("the file-size limit (ulimit -f) is %d KiB: an MPI library writes files of several MiB as it starts "
+                   "(Open MPI's ranks died at 1 MiB, its mpirun hung at 2 KiB); raise it to 64 MiB or more "
+                   "(ulimit -f unlimited)" % (soft // 1024))
 
 
 def find_launcher(choice):

@@ -134,6 +134,7 @@ class Run:
 
     def __init__(self, a, here):
         env.check()  # a malformed variable is refused before anything runs
+        launch.check_file_limit()
         self.a, self.signals, self.stdout_error, self.count, self.time_lines = a, 0, None, 0, []
         self.dropped = set()  # this umb-run's: an --append on another machine may run what an earlier one skipped
         self.cannot_start = {}  # configuration -> why its launcher cannot start (rounds.cannot_start)

@@ -218,6 +218,7 @@ def keep_mps(tried):
 
 def search(a, here):
     launch.find_launcher("auto")  # no launcher: one line saying so, not every setting "not tried"
+    launch.check_file_limit()
     catalogue = chosen(a, read_catalogue(a.catalogue))
     a.min_effect = 0.05 if a.min_effect is None else a.min_effect
     target = a.out if a.out is not None else os.path.join("umb-results", "tune-" + datetime.datetime.now().strftime("%Y%m%d-%H%M%S"))

@@ -272,4 +272,16 @@ own_outputs() {  # a folder of a program's own --format json output: every reade
 }
 try "a folder of a program's own output" own_outputs
 
+# The one kind the fifth pass left open (docs/hardening.md, "Limits a
+# launch needs"): under ulimit -f 2 mpirun hung in PMIx and umb-run waited.
+file_limit() {  # every command that launches refuses a file-size limit under 64 MiB, in one line, nothing made
+    # sh's ulimit counts 512-byte blocks: 2048 is 1 MiB, where Open MPI's ranks died of SIGXFSZ.
+    limited() { timeout 120 sh -c 'ulimit -f 2048 && exec "$@"' sh "$@"; }  # before the fix: a hang, here 124
+    one_line 1 "the file-size limit (ulimit -f) is 1024 KiB" limited $RUN --out "$tmp/fl" $Q
+    one_line 1 "the file-size limit (ulimit -f) is 1024 KiB" limited "$PYTHON3" "$S/umb-tune" --bindir "$PT2PT" --out "$tmp/fl"
+    one_line 1 "the file-size limit (ulimit -f) is 1024 KiB" limited env UMB_BINDIR="$PT2PT" sh "$S/umb-suite" -m 8:8
+    [ ! -e "$tmp/fl" ] || fail "a refused file-size limit made the folder"
+}
+try "a file-size limit under what a launch writes" file_limit
+
 cases_done adversary_classes

@@ -280,6 +280,7 @@ file_limit() {  # every command that launches refuses a file-size limit under 64
     one_line 1 "the file-size limit (ulimit -f) is 1024 KiB" limited $RUN --out "$tmp/fl" $Q
     one_line 1 "the file-size limit (ulimit -f) is 1024 KiB" limited "$PYTHON3" "$S/umb-tune" --bindir "$PT2PT" --out "$tmp/fl"
     one_line 1 "the file-size limit (ulimit -f) is 1024 KiB" limited env UMB_BINDIR="$PT2PT" sh "$S/umb-suite" -m 8:8
+    one_line 1 "the file-size limit (ulimit -f) is 1024 KiB" limited env UMB_BINDIR="$PT2PT" sh "$S/umb-suite" -v
     [ ! -e "$tmp/fl" ] || fail "a refused file-size limit made the folder"
 }
 try "a file-size limit under what a launch writes" file_limit

@@ -61,6 +61,11 @@ one_line() {
         || { cat "$tmp/o" "$tmp/e"; fail "$*: exit $rc (expected $want), or not one line with '$text'"; }
 }
 skip() { echo "SKIP: $*" >&2; exit 77; }
+# A rank that died of a segfault, as the shell, srun or mpirun says it, or
+# as a sanitizer build's ASan reports it: ASan catches SIGSEGV and exits 1,
+# so no "Segmentation fault" is ever said there (docs/cluster.md).
+CRASH_RE='Segmentation fault|AddressSanitizer: SEGV on unknown address'
+crashed() { grep -Eq "$CRASH_RE" "$@"; }
 # A test of many cases: try NAME FUNCTION runs one in a subshell, so that a
 # failure is counted and the rest go on; cases_done NAME ends the test with
 # how many failed.

@@ -135,6 +135,7 @@ def one_run(run, item, cfg, rnd, plain):
         run.say("    STOPPED: " + rec["error"])
     elif rc != 0:
         rec["error"] = why[0] if why else err.strip()[-300:]
+        rec["stderr"] = stderr_kept(err)
         run.say("    FAILED (exit %d): %s" % (rc, rec["error"]))
     path = run.writer.path(name)
     rec["complete"], why = judge.judge_output(path) if rc == 0 else (False, None)
@@ -155,6 +156,16 @@ def one_run(run, item, cfg, rnd, plain):
 # A shell's statuses for a command not found (127) or not executable (126):
 # with no output at all, the launcher (or what a wrapper runs) never started.
 NOT_FOUND = (126, 127)
+# How much of a failed run's stderr its record keeps (run.json's `stderr`):
+# its start, where a crash's report begins, and its end, the launcher's word.
+STDERR_HEAD, STDERR_TAIL = 16384, 49152
+
+
+def stderr_kept(err):
+    if len(err) <= STDERR_HEAD + STDERR_TAIL:
+        return err
+    return "%s\n[umb-run: %d characters left out]\n%s" % (err[:STDERR_HEAD], len(err) - STDERR_HEAD - STDERR_TAIL,
+                                                       err[-STDERR_TAIL:])
 
 
 def cannot_start(run, item, cfg, rnd, name, cmd, why):

@@ -29,7 +29,7 @@ COLL=$top_builddir/mpi/collective
 # was cut short is run once more, and says so; a second crash fails.
 CRASH="a rank crashed before umbench's first line (Open MPI 4.1's btl/tcp inside MPI_Init, docs/cluster.md); once more"
 init_crash() {  # the last s: a segfault, and every umbench run it started ended whole or never began
-    [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q 'Segmentation fault' "$tmp/err" && ! grep -q '^#' "$tmp/out" \
+    [ $rc -ne 0 ] && [ $rc -ne 124 ] && crashed "$tmp/err" && ! grep -q '^#' "$tmp/out" \
         && [ "$(grep -c '"type":"header"' "$tmp/out")" -eq "$(grep -c '"type":"end"' "$tmp/out")" ]
 }
 
@@ -44,14 +44,15 @@ s() {
     [ $rc -ne 124 ] || { cat "$tmp/err"; fail "$* did not end within $RUN_LIMIT s"; }
 }
 
-# sbatch_crash DIR LOG: umb-run's failed runs in DIR all died of that
-# segfault (LOG, the job's output, says so) before their first line.
+# sbatch_crash DIR: umb-run's failed runs in DIR all died of that segfault
+# (the stderr each one's record keeps says so) before their first line.
 sbatch_crash() {
-    grep -q 'Segmentation fault' "$2" && "$PYTHON3" - "$1" <<'PY'
-import json, os, sys
-d = sys.argv[1]
+    "$PYTHON3" - "$1" "$CRASH_RE" <<'PY'
+import json, os, re, sys
+d, crash = sys.argv[1], re.compile(sys.argv[2])
 bad = [r for r in json.load(open(os.path.join(d, "run.json")))["runs"] if r["status"] not in (0, 77)]
-sys.exit(0 if bad and not any('"type":"header"' in open(os.path.join(d, r["file"])).read() for r in bad) else 1)
+sys.exit(0 if bad and all(crash.search(r.get("stderr", "")) and '"type":"header"' not in open(os.path.join(d, r["file"])).read()
+                          for r in bad) else 1)
 PY
 }
 # hosts FILE: the header's hosts, rank by rank, and their local ranks.
@@ -134,7 +135,7 @@ for layout in one-node two-nodes per-gpu; do
     for try in 1 2; do
         s env UMB_LAYOUT=$layout UMB_BINDIR="$inst" UMB_OUT="$tmp/sb-$layout" UMB_EXTRA="-m 8:64 -i 20 -x 2" \
             sbatch --wait --export=ALL --chdir="$tmp" --output="$tmp/sb-$layout.log" "$top_srcdir/scripts/slurm/umb.sbatch"
-        [ $rc -ne 0 ] && [ $try -eq 1 ] && sbatch_crash "$tmp/sb-$layout" "$tmp/sb-$layout.log" || break
+        [ $rc -ne 0 ] && [ $try -eq 1 ] && sbatch_crash "$tmp/sb-$layout" || break
         echo "$CRASH: sbatch $layout"; grep -B2 -A8 'FAILED' "$tmp/sb-$layout.log" | grep -v '^srun' | tail -12
         mv "$tmp/sb-$layout" "$tmp/sb-$layout.1"; mv "$tmp/sb-$layout.log" "$tmp/sb-$layout.1.log"
     done

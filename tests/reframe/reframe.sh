@@ -52,7 +52,7 @@ init_crashes() {
     for out in $(find "$1/stage" -name rfm_job.out 2>/dev/null); do
         grep -q '^umbench_exit=\(0\|77\)$' "$out" && continue
         grep -q '^[{#]' "$out" && return 1
-        grep -q 'Segmentation fault' "$(dirname "$out")/rfm_job.err" || return 1
+        crashed "$(dirname "$out")/rfm_job.err" || return 1
         found=1
     done
     [ $found -eq 1 ]

@@ -20,7 +20,8 @@ manifest() {
 # SIGTERM too); UMB_T_STALL_AT=N: the Nth start (counted in $tmp/count)
 # never ends; UMB_T_SLEEP: seconds between the first rows and the rest;
 # UMB_T_RMDIR: a folder it removes (UMB_T_MOVE: moves there) before its
-# end record.
+# end record; UMB_T_CRASH: it dies (exit 1) after a sanitizer's report of
+# 100 KiB with the crash on its first line, a launcher's lines after it.
 mkdir "$tmp/bin" "$tmp/prog"
 cat >"$tmp/prog/umb_latency" <<'EOF'
 #!/bin/sh
@@ -29,6 +30,12 @@ if [ -n "${UMB_T_HANG:-}" ]; then
     [ -z "${UMB_T_TRAP:-}" ] || trap '' TERM
     echo $$ >"$UMB_T_HANG"
     exec sleep 1000
+fi
+if [ -n "${UMB_T_CRASH:-}" ]; then
+    { echo "==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000"
+      i=0; while [ $i -lt 1600 ]; do echo "    #$i 0x0 in a_frame_of_a_long_backtrace (/lib/x.so+0x1)"; i=$((i + 1)); done
+      echo "srun: error: n2: task 1: Exited with exit code 1"; } >&2
+    exit 1
 fi
 if [ -n "${UMB_T_STALL_AT:-}" ]; then
     n=$(( $(cat "$UMB_T_COUNT" 2>/dev/null || echo 0) + 1 )); echo $n >"$UMB_T_COUNT"
@@ -244,5 +251,21 @@ named_config() {
     done
 }
 try "a named configuration: across nodes, emulated" named_config
+
+# 8. A run that fails keeps its stderr in its record, its start and its
+# end (64 KiB in all): a crash report above the launcher's last lines,
+# which `error` quotes, is in run.json, and `crashed` (tests/lib.sh, the
+# cluster test's recognizer of Open MPI's crash) finds it there.
+crash_kept() {
+    rc=0; UMB_T_CRASH=1 $RUN --out "$tmp/cr" -- -m 8:8 >"$tmp/cr.log" 2>&1 || rc=$?
+    [ $rc -eq 1 ] || { cat "$tmp/cr.log"; fail "a crashed run: umb-run exit $rc"; }
+    manifest "$tmp/cr" 'r = m["runs"][0]; e = r["stderr"]; assert r["status"] == 1 and 65536 < len(e) < 66000 and e.startswith("==1==ERROR: AddressSanitizer: SEGV") and "characters left out]" in e and e.endswith("exit code 1\n") and "task 1" in r["error"], r["error"]'
+    manifest "$tmp/cr" 'open(sys.argv[1] + "/stderr.txt", "w").write(m["runs"][0]["stderr"])'
+    crashed "$tmp/cr/stderr.txt" || fail "crashed: the sanitizer's report of a segfault is not seen as one"
+    printf 'srun: error: n2: task 1: Segmentation fault\n' >"$tmp/cr/plain.txt"
+    crashed "$tmp/cr/plain.txt" || fail "crashed: srun's segfault is not seen as one"
+    ! crashed "$tmp/cr.log" || fail "crashed: a log without a crash is seen as one"
+}
+try "a failed run's stderr is kept; a crash is recognized" crash_kept
 
 cases_done umb_run_more

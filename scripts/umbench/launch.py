@@ -119,6 +119,14 @@ def root_env(launcher):
     return {}
 
 
+# hwloc's OpenCL plugin opens every visible GPU through OpenCL each time a
+# launcher or MPI_Init reads the topology: 0.3 s of each launch on one
+# H200, more with more GPUs. No MPI library uses those OpenCL devices. A
+# HWLOC_COMPONENTS of the user's own, even empty, is kept (docs/decisions.md,
+# "A launch without hwloc's OpenCL plugin").
+HWLOC_QUICK = ("HWLOC_COMPONENTS", "-opencl")
+
+
 def read_build(name, folder):
     """An umbench build folder's record (umbench-build.json, written by
     configure): its launcher and compiler."""
@@ -138,6 +146,7 @@ class Launch:
     def __init__(self, launcher, how, np, dirs, here):
         self.words, self.n, self.how, self.np = launch_args(launcher, np, how), len(launcher), how, np
         self.env = dict(env.whole(), **root_env(launcher))
+        self.env.setdefault(*HWLOC_QUICK)
         self.dirs, self.here = dirs, here  # the programs' folders (find_program)
 
     @classmethod

@@ -21,7 +21,8 @@ manifest() {
 # never ends; UMB_T_SLEEP: seconds between the first rows and the rest;
 # UMB_T_RMDIR: a folder it removes (UMB_T_MOVE: moves there) before its
 # end record; UMB_T_CRASH: it dies (exit 1) after a sanitizer's report of
-# 100 KiB with the crash on its first line, a launcher's lines after it.
+# 100 KiB with the crash on its first line, a launcher's lines after it;
+# UMB_T_ENV: a file it writes its HWLOC_COMPONENTS to.
 mkdir "$tmp/bin" "$tmp/prog"
 cat >"$tmp/prog/umb_latency" <<'EOF'
 #!/bin/sh
@@ -31,6 +32,7 @@ if [ -n "${UMB_T_HANG:-}" ]; then
     echo $$ >"$UMB_T_HANG"
     exec sleep 1000
 fi
+[ -z "${UMB_T_ENV:-}" ] || echo "${HWLOC_COMPONENTS-(unset)}" >"$UMB_T_ENV"
 if [ -n "${UMB_T_CRASH:-}" ]; then
     { echo "==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000"
       i=0; while [ $i -lt 1600 ]; do echo "    #$i 0x0 in a_frame_of_a_long_backtrace (/lib/x.so+0x1)"; i=$((i + 1)); done
@@ -267,5 +269,23 @@ crash_kept() {
     ! crashed "$tmp/cr.log" || fail "crashed: a log without a crash is seen as one"
 }
 try "a failed run's stderr is kept; a crash is recognized" crash_kept
+
+# 9. Launches leave hwloc's OpenCL plugin out (0.3 s each, docs/decisions.md),
+# unless the user set HWLOC_COMPONENTS: their value is kept, even empty, and
+# a configuration's own wins.
+hwloc_default() {
+    for given in unset "" "-gl" ; do
+        if [ "$given" = unset ]; then (unset HWLOC_COMPONENTS; UMB_T_ENV="$tmp/hw" $RUN --out "$tmp/hw1" -- -m 8:8 >/dev/null 2>&1)
+        else HWLOC_COMPONENTS=$given UMB_T_ENV="$tmp/hw" $RUN --out "$tmp/hw1" -- -m 8:8 >/dev/null 2>&1; fi \
+            || fail "umb-run with HWLOC_COMPONENTS $given"
+        want=$given; [ "$given" != unset ] || want=-opencl
+        [ "$(cat "$tmp/hw")" = "$want" ] || fail "HWLOC_COMPONENTS $given: the run saw '$(cat "$tmp/hw")', not '$want'"
+        rm -rf "$tmp/hw1"
+    done
+    (unset HWLOC_COMPONENTS; UMB_T_ENV="$tmp/hw" $RUN --config x:HWLOC_COMPONENTS=-pci --out "$tmp/hw2" -- -m 8:8 >/dev/null 2>&1) \
+        || fail "umb-run --config x:HWLOC_COMPONENTS=-pci"
+    [ "$(cat "$tmp/hw")" = "-pci" ] || fail "a configuration's HWLOC_COMPONENTS: the run saw '$(cat "$tmp/hw")'"
+}
+try "launches leave hwloc's OpenCL plugin out, unless told" hwloc_default
 
 cases_done umb_run_more

@@ -33,9 +33,14 @@ $CMP "$tmp/a" "$tmp/a2" >"$tmp/o" 2>&1 && grep -q "^# \[0\] a: .* 3 rounds)" "$t
 
 # 2. Two at once: the second is refused, naming the first's pid; the first
 #    keeps all of its runs. A stand-in launcher stalls one configuration,
-#    ignoring SIGTERM, so that a run lasts until it is killed.
-printf '#!/bin/sh\nif [ -n "${UMB_TEST_STALL:-}" ]; then [ -z "${UMB_TEST_DEAF:-}" ] || trap "" TERM; exec sleep 47; fi\nexec "%s" "$@"\n' \
-    "$MPIEXEC" >"$tmp/launch"
+#    ignoring SIGTERM, so that a run lasts until it is killed. Its sleep
+#    is named by this test's folder: a pkill of a bare "sleep 47" killed the
+#    stall of this test running in another build at once (make check
+#    beside make distcheck), which then ended -15 and not 124.
+ln -s "$(command -v sleep)" "$tmp/stall-sleep"
+STALLED="$tmp/stall-sleep 47"
+printf '#!/bin/sh\nif [ -n "${UMB_TEST_STALL:-}" ]; then [ -z "${UMB_TEST_DEAF:-}" ] || trap "" TERM; exec "%s" 47; fi\nexec "%s" "$@"\n' \
+    "$tmp/stall-sleep" "$MPIEXEC" >"$tmp/launch"
 chmod +x "$tmp/launch"
 STALL="--config stall:UMB_TEST_STALL=1"
 # 30 s, not less: the default configuration's run is a real one
@@ -80,7 +85,7 @@ MPIEXEC="$tmp/launch" $RUN --out "$tmp/k" $STALL --rounds 2 $Q >"$tmp/k.log" 2>&
 pid=$!
 i=0; until grep -q '^\[2/4' "$tmp/k.log" 2>/dev/null || [ $i -ge 400 ]; do i=$((i + 1)); sleep 0.05; done
 sleep 0.5; kill -KILL $pid; wait $pid 2>/dev/null
-pkill -f '^sleep 47$' 2>/dev/null
+pkill -fx "$STALLED" 2>/dev/null
 manifest "$tmp/k" "assert m['state'] == 'running' and [(x['config'], x['status']) for x in m['runs']] == [('default', 0)], m['runs']"
 ls "$tmp/k"/umb_latency-H-H.stall.r1.jsonl >/dev/null || fail "the killed run's file"
 $RUN --out "$tmp/k" --append $Q >/dev/null 2>&1 || fail "--append after a kill"

@@ -62,4 +62,20 @@ for path in sys.argv[1:]:
 print("\n".join(bad))
 sys.exit(1 if bad else 0)
 PY
+# Tests kill only what they started (docs/hardening.md, "Tests on a busy
+# machine"): a pkill or killall names its processes by the test's own folder
+# (a variable), never by a bare pattern that another test, another build's
+# run of the same test, or a user's own program can match.
+"$PYTHON3" - "$top_srcdir"/tests/*/*.sh "$top_srcdir"/tests/gpu/sections/*.sh "$top_srcdir"/tests/gpu/run-* <<'PY' || fail "a pkill or killall of a bare pattern (above)"
+import re, sys
+bad = []
+for path in [p for p in sys.argv[1:] if not p.endswith("/lint.sh")]:  # this check names them
+    for i, line in enumerate(open(path, encoding="utf-8", errors="replace").read().split("\n")):
+        code = line.split("#", 1)[0]
+        for m in re.finditer(r"\b(pkill|killall)\b([^;|&]*)", code):
+            if "$" not in m.group(2):
+                bad.append("%s:%d: %s" % (path, i + 1, line.strip()))
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
 exit 0

@@ -9,6 +9,7 @@ step "umb-run --set full, detached into /tmp/umb-full"
 rm -rf /tmp/umb-full && mkdir -p /tmp/umb-full
 setsid nohup python3 "$top/scripts/umb-run" --set full --bindir "$build" \
     --run-limit 400 --out /tmp/umb-full/run </dev/null >/tmp/umb-full/log 2>&1 &
+echo $! >/tmp/umb-full/pid  # fullwait stops this one, never another umb-run of the machine
 echo "started at $(date +%T)"
 }
 
@@ -26,7 +27,7 @@ step "--set full: waiting at most $limit s"
 full_done() { [ -f /tmp/umb-full/run/run.json ] && ! grep -q '"state": "running"' /tmp/umb-full/run/run.json; }
 until full_done || [ $(( $(date +%s) - t0 )) -ge "$limit" ]; do sleep 5; done
 if ! full_done && [ "${UMB_FULL_STOP:-0}" = 1 ]; then
-    echo "stopping it (UMB_FULL_STOP=1)"; pkill -TERM -f 'umb-run --set full'
+    echo "stopping it (UMB_FULL_STOP=1)"; kill -TERM "$(cat /tmp/umb-full/pid)"
     for i in $(seq 30); do full_done && break; sleep 1; done
 fi
 grep '^\[' /tmp/umb-full/log | tail -"${UMB_FULL_TAIL:-80}"; grep -v '^\[' /tmp/umb-full/log | tail -40

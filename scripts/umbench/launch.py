@@ -119,12 +119,31 @@ def root_env(launcher):
     return {}
 
 
+def launch_env(launcher):
+    """The environment of every launch: the user's, Open MPI's root
+    permission, and where the user has not set them, hwloc without its
+    OpenCL plugin (HWLOC_QUICK) and Open MPI's mpirun without its wait
+    before it kills what is left of a job that a rank ended non-zero
+    (SKIP_QUICK): a skip (77) cost 2 s more than a run (docs/decisions.md,
+    "A launch without hwloc's OpenCL plugin", "A skip without mpirun's
+    wait")."""
+    e = dict(env.whole(), **root_env(launcher))
+    for name, value in [HWLOC_QUICK] + ([SKIP_QUICK] if is_open_mpi(launcher) else []):
+        e.setdefault(name, value)
+    return e
+
+
 # hwloc's OpenCL plugin opens every visible GPU through OpenCL each time a
 # launcher or MPI_Init reads the topology: 0.3 s of each launch on one
 # H200, more with more GPUs. No MPI library uses those OpenCL devices. A
 # HWLOC_COMPONENTS of the user's own, even empty, is kept (docs/decisions.md,
 # "A launch without hwloc's OpenCL plugin").
 HWLOC_QUICK = ("HWLOC_COMPONENTS", "-opencl")
+# Open MPI 4.1's mpirun, once a rank ends non-zero (a skip's 77), kills the
+# job's other processes and waits odls_base_sigkill_timeout (1 s) twice,
+# even when all of them have ended. umbench's ranks handle no SIGTERM, so a
+# SIGKILL at once loses nothing a SIGTERM would have kept.
+SKIP_QUICK = ("OMPI_MCA_odls_base_sigkill_timeout", "0")
 
 
 def read_build(name, folder):
@@ -145,8 +164,7 @@ class Launch:
 
     def __init__(self, launcher, how, np, dirs, here):
         self.words, self.n, self.how, self.np = launch_args(launcher, np, how), len(launcher), how, np
-        self.env = dict(env.whole(), **root_env(launcher))
-        self.env.setdefault(*HWLOC_QUICK)
+        self.env = launch_env(launcher)
         self.dirs, self.here = dirs, here  # the programs' folders (find_program)
 
     @classmethod

@@ -22,7 +22,8 @@ manifest() {
 # UMB_T_RMDIR: a folder it removes (UMB_T_MOVE: moves there) before its
 # end record; UMB_T_CRASH: it dies (exit 1) after a sanitizer's report of
 # 100 KiB with the crash on its first line, a launcher's lines after it;
-# UMB_T_ENV: a file it writes its HWLOC_COMPONENTS to.
+# UMB_T_ENV: a file it writes its HWLOC_COMPONENTS and
+# OMPI_MCA_odls_base_sigkill_timeout to.
 mkdir "$tmp/bin" "$tmp/prog"
 cat >"$tmp/prog/umb_latency" <<'EOF'
 #!/bin/sh
@@ -32,7 +33,7 @@ if [ -n "${UMB_T_HANG:-}" ]; then
     echo $$ >"$UMB_T_HANG"
     exec sleep 1000
 fi
-[ -z "${UMB_T_ENV:-}" ] || echo "${HWLOC_COMPONENTS-(unset)}" >"$UMB_T_ENV"
+[ -z "${UMB_T_ENV:-}" ] || echo "${HWLOC_COMPONENTS-(unset)} ${OMPI_MCA_odls_base_sigkill_timeout-(unset)}" >"$UMB_T_ENV"
 if [ -n "${UMB_T_CRASH:-}" ]; then
     { echo "==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000"
       i=0; while [ $i -lt 1600 ]; do echo "    #$i 0x0 in a_frame_of_a_long_backtrace (/lib/x.so+0x1)"; i=$((i + 1)); done
@@ -59,8 +60,9 @@ chmod +x "$tmp/prog/umb_latency" "$tmp/prog/umb_bw"
 # hands its whole output over at the end (a launcher that buffers); "late"
 # starts passing it on after 1 s; "nonexec" is a wrapper that does not
 # exec and starts the rank in a process group of its own, as Open MPI's
-# mpirun does.
+# mpirun does; "ompi" says it is Open MPI's.
 printf '#!/bin/sh\nshift 2\nexec "$@"\n' >"$tmp/bin/launch"
+printf '#!/bin/sh\n[ "$1" != --version ] || { echo "mpirun (Open MPI) 4.1.6"; exit 0; }\nwhile [ "$1" != -np ]; do shift; done\nshift 2\nexec "$@"\n' >"$tmp/bin/ompi"
 printf '#!/bin/sh\nshift 2\nout=$("$@")\nprintf "%%s\\n" "$out"\n' >"$tmp/bin/hold"
 printf '#!/bin/sh\nshift 2\n"$@" | { sleep 1; cat; }\n' >"$tmp/bin/late"
 printf '#!/bin/sh\nshift 2\n"%s" -c "import os, sys; os.setpgid(0, 0); os.execvp(sys.argv[1], sys.argv[1:])" "$@" &\nwait $!\n' \
@@ -270,21 +272,23 @@ crash_kept() {
 }
 try "a failed run's stderr is kept; a crash is recognized" crash_kept
 
-# 9. Launches leave hwloc's OpenCL plugin out (0.3 s each, docs/decisions.md),
-# unless the user set HWLOC_COMPONENTS: their value is kept, even empty, and
-# a configuration's own wins.
+# 9. Launches leave hwloc's OpenCL plugin out (0.3 s each), and Open MPI's
+# mpirun without its 2 s wait after a rank's non-zero end (a skip)
+# (docs/decisions.md), unless the user set those variables: their value is
+# kept, even empty, and a configuration's own wins; another launcher keeps
+# Open MPI's variable unset.
 hwloc_default() {
     for given in unset "" "-gl" ; do
-        if [ "$given" = unset ]; then (unset HWLOC_COMPONENTS; UMB_T_ENV="$tmp/hw" $RUN --out "$tmp/hw1" -- -m 8:8 >/dev/null 2>&1)
-        else HWLOC_COMPONENTS=$given UMB_T_ENV="$tmp/hw" $RUN --out "$tmp/hw1" -- -m 8:8 >/dev/null 2>&1; fi \
+        if [ "$given" = unset ]; then (unset HWLOC_COMPONENTS OMPI_MCA_odls_base_sigkill_timeout; MPIEXEC=ompi UMB_T_ENV="$tmp/hw" $RUN --out "$tmp/hw1" -- -m 8:8 >/dev/null 2>&1)
+        else HWLOC_COMPONENTS=$given OMPI_MCA_odls_base_sigkill_timeout=$given MPIEXEC=ompi UMB_T_ENV="$tmp/hw" $RUN --out "$tmp/hw1" -- -m 8:8 >/dev/null 2>&1; fi \
             || fail "umb-run with HWLOC_COMPONENTS $given"
-        want=$given; [ "$given" != unset ] || want=-opencl
-        [ "$(cat "$tmp/hw")" = "$want" ] || fail "HWLOC_COMPONENTS $given: the run saw '$(cat "$tmp/hw")', not '$want'"
+        want="$given $given"; [ "$given" != unset ] || want="-opencl 0"
+        [ "$(cat "$tmp/hw")" = "$want" ] || fail "given $given: the run saw '$(cat "$tmp/hw")', not '$want'"
         rm -rf "$tmp/hw1"
     done
-    (unset HWLOC_COMPONENTS; UMB_T_ENV="$tmp/hw" $RUN --config x:HWLOC_COMPONENTS=-pci --out "$tmp/hw2" -- -m 8:8 >/dev/null 2>&1) \
+    (unset HWLOC_COMPONENTS OMPI_MCA_odls_base_sigkill_timeout; UMB_T_ENV="$tmp/hw" $RUN --config x:HWLOC_COMPONENTS=-pci --out "$tmp/hw2" -- -m 8:8 >/dev/null 2>&1) \
         || fail "umb-run --config x:HWLOC_COMPONENTS=-pci"
-    [ "$(cat "$tmp/hw")" = "-pci" ] || fail "a configuration's HWLOC_COMPONENTS: the run saw '$(cat "$tmp/hw")'"
+    [ "$(cat "$tmp/hw")" = "-pci (unset)" ] || fail "a configuration's HWLOC_COMPONENTS, not Open MPI: the run saw '$(cat "$tmp/hw")'"
 }
 try "launches leave hwloc's OpenCL plugin out, unless told" hwloc_default
 

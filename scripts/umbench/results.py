@@ -139,7 +139,7 @@ class Side:
         self.folder, self.config, self.runs, self.manifest = folder, config, runs, manifest or {}
         cfg = next((c for c in self.manifest.get("configs", []) if c["name"] == config), None)
         lib = (cfg or {}).get("mpi_library") or self.manifest.get("mpi_library") or ""
-        self.lib = lib.split(",")[0]  # run.json's schema: strings or null
+        self.lib = escaped(lib.split(",")[0])  # run.json's schema: strings or null; shown on a terminal
         aware = self.manifest.get("cuda_aware") or {}
         if aware.get("verdict") and not (cfg or {}).get("build"):
             self.lib += ", CUDA-aware: %s" % aware["verdict"]

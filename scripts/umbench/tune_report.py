@@ -130,7 +130,7 @@ def report_failed(tried, runs):
         if bad:
             t["failed_runs"] = len(bad)
             print("umb-tune: %s=%s: %d of %d runs failed: %s" % (t["variable"], t["value"], len(bad),
-                  sum(1 for r in runs if r.get("config") == t["name"]), cli.clip(bad[0].get("error", ""), 160)))
+                  sum(1 for r in runs if r.get("config") == t["name"]), cli.clip(cli.escaped(bad[0].get("error", "")), 160)))
 
 
 def row_paths(sides):

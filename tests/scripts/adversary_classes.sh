@@ -285,4 +285,28 @@ file_limit() {  # every command that launches refuses a file-size limit under 64
 }
 try "a file-size limit under what a launch writes" file_limit
 
+# The sixth pass (2026-11-29): data from a run reached the terminal raw where
+# a C1 control (U+009B opens a control sequence on some terminals, as ESC [
+# does) or umb-compare's library line or umb-tune's failed-run line showed it.
+controls_shown_escaped() {  # no C0, DEL or C1 character of a run's data reaches the terminal
+    mkdir -p "$tmp/c1bin"
+    printf '#!/bin/sh\nprintf "umb_latency: \\302\\233 31mC1 \\033[2J\\n" >&2\nexit 3\n' >"$tmp/c1bin/umb_latency"
+    printf '#!/bin/sh\nwhile [ "$1" != -np ]; do shift; done\nshift 2\nexec "$@"\n' >"$tmp/c1bin/launch"  # after any MPIEXEC_FLAGS
+    chmod +x "$tmp/c1bin/umb_latency" "$tmp/c1bin/launch"
+    MPIEXEC="$tmp/c1bin/launch" "$PYTHON3" "$S/umb-run" --bindir "$tmp/c1bin" --match '^umb_latency H H$' --out "$tmp/c1" -- -m 8:8 >"$tmp/o" 2>&1
+    "$PYTHON3" "$S/umb-findings" "$tmp/c1" >>"$tmp/o" 2>&1
+    cp -R "$tmp/a" "$tmp/c1lib"
+    "$PYTHON3" -c "import json,sys; p=sys.argv[1]; m=json.load(open(p)); m['mpi_library'] = 'Open\u001b[2J MPI\u009b'; json.dump(m, open(p, 'w'))" "$tmp/c1lib/run.json"
+    "$PYTHON3" "$S/umb-compare" "$tmp/a" "$tmp/c1lib" >>"$tmp/o" 2>&1
+    [ "$(grep -c '31mC1' "$tmp/o")" -ge 2 ] && grep -q '^# \[1\] c1lib: Open' "$tmp/o" || { cat "$tmp/o"; fail "the runs with control characters did not run as meant"; }
+    "$PYTHON3" - "$tmp/o" <<'PY' || fail "a control character of a run's data reached the terminal (above)"
+import re, sys
+text = open(sys.argv[1], encoding="utf-8", errors="replace").read()
+bad = [line for line in text.split("\n") if re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", line)]
+print("\n".join(repr(b) for b in bad))
+sys.exit(1 if bad else 0)
+PY
+}
+try "control characters of a run's data, shown escaped" controls_shown_escaped
+
 cases_done adversary_classes

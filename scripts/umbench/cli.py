@@ -235,8 +235,7 @@ def main(prog, body):
 # A refusal is one line whatever the value it names: a newline, carriage
 # return or other control character the user typed is shown escaped (\n),
 # never as a break that makes one message two.
-# C0, DEL and C1: U+009B opens a control sequence on some terminals, as ESC [ does.
-CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0, DEL and C1 (U+009B opens a sequence, as ESC [ does)
 
 
 def escaped(text):

@@ -158,7 +158,7 @@ def one_run(run, item, cfg, rnd, plain):
 NOT_FOUND = (126, 127)
 # How much of a failed run's stderr its record keeps (run.json's `stderr`):
 # its start, where a crash's report begins, and its end, the launcher's word.
-STDERR_HEAD, STDERR_TAIL = 16384, 49152
+STDERR_HEAD, STDERR_TAIL = 4096, 12288  # an ASan report: 2-5 KiB; a launcher's last word: a few lines
 
 
 def stderr_kept(err):

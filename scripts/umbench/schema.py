@@ -192,6 +192,8 @@ def dumps(data, kind, path, what=None, indent=None):
     except ValueError as e:
         raise Fail("%s: not written: %s" % (path, e))
     why = problem(json.loads(text), kind)
+    if not why and len(text.encode("utf-8")) > MOST_BYTES:  # the readers refuse a larger file (read_bytes)
+        why = "it would be larger than %d MiB, which its readers refuse" % (MOST_BYTES >> 20)
     if why:
         raise Fail("%s: not written: it would not be %s: %s" % (path, what or "a %s file" % kind, why))
     return text

@@ -159,6 +159,28 @@ PY
 }
 try "ReFrame references" references
 
+# 9. A writer never writes what its readers refuse, its size included:
+#    schema.dumps refuses, in one line, a file over the readers' limit.
+too_large() {
+    "$PYTHON3" - "$S" <<'PY' || fail "schema.dumps wrote a file larger than its readers take"
+import sys
+sys.path.insert(0, sys.argv[1])
+from umbench import schema
+from umbench.cli import Fail
+run = {"program": "umb_latency", "buffers": "H H", "file": "f.jsonl", "status": 1, "stderr": "\x01" * 4000}
+m = {"state": "finished", "runs": [run]}
+schema.dumps(m, "run", "run.json")  # valid, and under the real limit
+schema.MOST_BYTES = 20000  # 4000 control characters are 24000 bytes, escaped
+try:
+    schema.dumps(m, "run", "run.json")
+except Fail as e:
+    assert "larger than 0 MiB, which its readers refuse" in str(e) and "\n" not in str(e), str(e)
+else:
+    raise SystemExit("written")
+PY
+}
+try "a file larger than its readers take" too_large
+
 # 8. jsonschema: a Python without it runs the command again with the
 #    system's; where that has none either, one line naming the package.
 no_jsonschema() {

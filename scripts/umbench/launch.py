@@ -121,12 +121,8 @@ def root_env(launcher):
 
 def launch_env(launcher):
     """The environment of every launch: the user's, Open MPI's root
-    permission, and where the user has not set them, hwloc without its
-    OpenCL plugin (HWLOC_QUICK) and Open MPI's mpirun without its wait
-    before it kills what is left of a job that a rank ended non-zero
-    (SKIP_QUICK): a skip (77) cost 2 s more than a run (docs/decisions.md,
-    "A launch without hwloc's OpenCL plugin", "A skip without mpirun's
-    wait")."""
+    permission, and HWLOC_QUICK and (Open MPI) SKIP_QUICK where the user
+    has not set them."""
     e = dict(env.whole(), **root_env(launcher))
     for name, value in [HWLOC_QUICK] + ([SKIP_QUICK] if is_open_mpi(launcher) else []):
         e.setdefault(name, value)

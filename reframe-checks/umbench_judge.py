@@ -88,7 +88,7 @@ def judge(recs, validate, placed_min, managed):
 def judge_driver(recs, placed_min, managed, link_bound):
     """judge() for a single-node driver, and its figures against the
     machine: no row above the link (umb_copy's link_pct), every GiB/s rate
-    (umb_um, umb_oversub) above 0 and at most the GPU's memory peak, and at
+    (umb_um and umb_oversub) above 0 and at most the GPU's memory peak, and at
     most the link where the rows read across it (link_bound)."""
     why = judge(recs, False, placed_min, managed)
     if why:

@@ -116,5 +116,5 @@ for cmd in "$um --repeat 1" "$um -r 2 --matrix" "$ov --factor 0.1" "$ov --factor
         && [ "$(wc -l <"$tmp/err")" -eq 1 ] || { cat "$tmp/err"; fail "$cmd: no-GPU message"; }
     [ ! -s "$tmp/out" ] || fail "$cmd: printed results without a GPU"
 done
-echo "umb_um, umb_oversub: usage, bad input and no-GPU checks passed"
+echo "umb_um and umb_oversub: usage, bad input and no-GPU checks passed"
 exit 0

@@ -39,7 +39,7 @@ for path in $(programs family=pt2pt ranks=2 --path); do
         --positive avg_bandwidth_mbs p99_bandwidth_mbs
 done
 
-[ "$n" -ge 2 ] || fail "programs.txt lists $n two-rank bandwidth programs (umb_bw, umb_bibw)"
+[ "$n" -ge 2 ] || fail "programs.txt lists $n two-rank bandwidth programs (umb_bw and umb_bibw)"
 
 pairs=$(programs family=pt2pt ranks=even)
 [ -n "$pairs" ] || fail "programs.txt lists no point-to-point program of pairs"

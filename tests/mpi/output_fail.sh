@@ -8,6 +8,7 @@
 
 # Each rank's own stdout on /dev/full, not the launcher's: rank 0 writes
 # the results and must fail; rank 1 writes nothing.
+# selection: one program of each way of printing (ping-pong, window, collective)
 for prog in pt2pt/umb_latency pt2pt/umb_bw collective/umb_bcast; do
     for fmt in table json; do
         run_mpi 2 sh -c 'exec "$0" "$@" >/dev/full' "$top_builddir/mpi/$prog" -m 8:64 -i 10 -x 1 --format $fmt

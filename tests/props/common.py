@@ -18,6 +18,8 @@ PY = os.environ.get("PYTHON3") or sys.executable
 LIMIT = 20  # seconds: a command still silent after this is a hang
 CANARY = "CANARY"
 DATA = os.path.join(TOP, "tests", "data", "gpu")
+sys.path.insert(0, SCRIPTS)
+from umbench import programs as registry  # noqa: E402
 
 # ci: bounded and deterministic for make check (2 cores, a few minutes);
 # adversary: more examples, random, shrunk to a minimal one (docs/hardening.md).
@@ -187,9 +189,8 @@ class Stage:
 
 
 def programs():
-    """The registry's program names (programs.txt)."""
-    with open(os.path.join(TOP, "programs.txt")) as f:
-        return [line.split()[0] for line in f if line.strip() and not line.lstrip().startswith("#")]
+    """The registry's program names, read by its one Python reader."""
+    return [p["name"] for p in registry.load()]
 
 
 def recorded(program):

@@ -20,6 +20,7 @@ CATALOGUE = os.path.join(SCRIPTS, "umbench", "settings.json")
 def use_records(stage, choice=None):
     """The stand-in programs print these recorded outputs (the first of each by default)."""
     choice = choice or {}
+    # selection: the programs whose whole GPU outputs are recorded (tests/data/gpu)
     for name in ("umb_latency", "umb_bw", "umb_bcast"):
         shutil.copy(choice.get(name) or recorded(name)[0], os.path.join(stage.records, name + ".jsonl"))
 

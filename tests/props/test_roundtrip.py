@@ -16,6 +16,7 @@ import folders
 import mutate
 from common import command, counted, no_canary, no_crash, recorded, run, scale
 
+# selection: the programs whose whole GPU outputs are recorded (tests/data/gpu)
 PROGRAMS = ("umb_latency", "umb_bw", "umb_bcast")
 NAME = st.from_regex(r"\A[A-Za-z0-9_.-]{1,12}\Z").filter(lambda n: n != "default")
 

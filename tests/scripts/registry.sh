@@ -57,16 +57,25 @@ names=$(programs | paste -sd '|' -)
 # succeeds and lists nothing.
 (cd "$top_srcdir" && git ls-files 2>/dev/null) >"$tmp/all"
 [ -s "$tmp/all" ] || (cd "$top_srcdir" && find . -type f | sed 's|^\./||') >"$tmp/all"
-grep -E '^(tests|scripts|\.ci|reframe-checks)/|^[^/]*\.sh$|^tests/gpu/run-' "$tmp/all" | grep -v -E '^tests/data/|\.(py|md|txt|json|c|h|cu|in|png)$' \
+grep -E '^(tests|scripts|\.ci|reframe-checks)/|^[^/]*\.sh$|^tests/gpu/run-' "$tmp/all" | grep -v -E '^tests/data/|\.(md|txt|json|c|h|cu|in|png)$' \
     | grep -v -x -E 'programs\.sh|tests/scripts/registry\.sh' | sort -u >"$tmp/shell"
 [ "$(wc -l <"$tmp/shell")" -ge 20 ] || fail "found $(wc -l <"$tmp/shell") shell files to check"
 : >"$tmp/hand"
+# Two names in a row, spaced or in a tuple, with or without their folders
+# ("umb_bw umb_bibw", "mpi/pt2pt/umb_latency mpi/collective/umb_bcast",
+# ("umb_latency", "umb_bw")), in shell and Python alike; a selection says
+# so on its line or the line above.
+list="(^|[^A-Za-z0-9_/])([A-Za-z0-9_]+/)*($names)[\"']?[ ,]+[\"']?([A-Za-z0-9_]+/)*($names)([^A-Za-z0-9_.]|\$)"
 while read -r f; do
     [ -f "$top_srcdir/$f" ] || continue
-    grep -nE '^[^#]*(awk|sed|grep|cat|read|<).*/programs\.txt"?( *$| *[|;)<])' "$top_srcdir/$f" | sed "s|^|$f: reads programs.txt: |" >>"$tmp/hand"
-    grep -nE "^[^#]*\\b($names)\\b +\\b($names)\\b" "$top_srcdir/$f" | grep -v '# selection:' | sed "s|^|$f: a list by hand: |" >>"$tmp/hand"
+    case $f in *.py) ;; *) grep -nE '^[^#]*(awk|sed|grep|cat|read|<).*/programs\.txt"?( *$| *[|;)<])' "$top_srcdir/$f" | sed "s|^|$f: reads programs.txt: |" >>"$tmp/hand" ;; esac
+    awk -v re="^[^#]*$list" '$0 ~ re && !/# selection:/ && prev !~ /# selection:/ { print FNR ":" $0 } { prev = $0 }' "$top_srcdir/$f" \
+        | sed "s|^|$f: a list by hand: |" >>"$tmp/hand"
     grep -nE '^[^#]*/umb_\*([" ;)]|$)' "$top_srcdir/$f" | sed "s|^|$f: a folder glob: |" >>"$tmp/hand"
 done <"$tmp/shell"
+# Python reads the registry through scripts/umbench/programs.py alone.
+grep -n 'programs\.txt' $(grep -E '\.py$' "$tmp/shell" | sed "s|^|$top_srcdir/|") | grep -v -E '^[^:]*/scripts/umbench/programs\.py:' \
+    | grep -E 'open\(|join\(' | sed 's|^|reads programs.txt: |' >>"$tmp/hand"
 [ ! -s "$tmp/hand" ] || { cat "$tmp/hand"; fail "programs written by hand, or programs.txt read outside programs.sh (above)"; }
 # The reader's queries: every field, several values, DIR/NAME, a refusal.
 [ "$(programs family=rma ranks=2 needs=mpi | paste -sd ' ' -)" = "$(registry | awk '$2 == "rma" { print $1 }' | paste -sd ' ' -)" ] \

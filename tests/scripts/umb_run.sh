@@ -254,6 +254,7 @@ stand_in() {
         "$2" "${1##*/}" "$3" "$top_builddir/$1" >"$tmp/fake/${1##*/}"
     chmod +x "$tmp/fake/${1##*/}"
 }
+# selection: a point-to-point program and a collective, each made to skip its D pair
 for p in mpi/pt2pt/umb_latency mpi/collective/umb_bcast; do
     stand_in "$p" D "buffer D needs a CUDA-aware MPI, but Open MPI v0 is not: stand-in; use MD or MH"
 done

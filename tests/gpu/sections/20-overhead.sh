@@ -11,6 +11,7 @@
 # make them (its tree moved or changed under it) gives way to a fresh one,
 # $build-overhead, for the section; either failure prints make's last lines.
 overhead_build() {
+    # selection: the three programs tests/tools/overhead measures against its bare loops
     local targets="mpi/pt2pt/umb_latency mpi/pt2pt/umb_bw mpi/collective/umb_bcast tests/tools/mpi_bare tests/tools/harness_cost"
     make -C "$build" -j16 $targets >"$out/build-overhead.log" 2>&1 && return
     echo "overhead: $build could not make its programs, building them afresh in $build-overhead; make said:"

@@ -33,7 +33,7 @@ sys.path.insert(0, os.path.join(TOP, 'scripts'))
 from umbench import programs  # noqa: E402
 # What a run's output says, and whether it passes (no ReFrame in it).
 sys.path.insert(0, HERE)
-from umbench_judge import STATUS_LINE, exit_status, judge, judge_driver, records, references  # noqa: E402
+from umbench_judge import STATUS_LINE, exit_status, judge, judge_driver, records, references, skip_reason  # noqa: E402
 
 PROGRAMS = {p['name']: p for p in programs.load()}
 
@@ -185,10 +185,8 @@ class umbench_run(rfm.RunOnlyRegressionTest):
         self.umbench_status = -1 if status is None else status
         recs = records(os.path.join(self.stagedir, self.stdout.evaluate()))
         if status == 77:
-            err = os.path.join(self.stagedir, self.stderr.evaluate())
-            line = next((ln.strip() for ln in open(err, errors='replace') if ln.startswith(self.program + ':')), '') \
-                if os.path.exists(err) else ''
-            self.skip(line or 'exit 77: a requirement is missing here')
+            self.skip(skip_reason(os.path.join(self.stagedir, self.stderr.evaluate()), self.program)
+                      or 'exit 77: a requirement is missing here')
         found = [r for r in recs if r.get('type') == 'finding']
         self.findings = '; '.join('%s [%s]%s' % (f.get('finding'), f.get('rows'),
                                                  ' seen once' if f.get('confidence') == 'seen once' else '')
@@ -291,8 +289,11 @@ class umbench_driver(rfm.RunOnlyRegressionTest):
     def skipped(self):
         status = exit_status(os.path.join(self.stagedir, self.stdout.evaluate()))
         self.umbench_status = -1 if status is None else status
-        if not os.path.exists(self.build.program_path(self.driver)) or status == 77:
+        if not os.path.exists(self.build.program_path(self.driver)):
             self.skip('%s needs a GPU and a CUDA build' % self.driver)
+        if status == 77:  # the driver's own reason, as for the MPI programs
+            self.skip(skip_reason(os.path.join(self.stagedir, self.stderr.evaluate()), self.driver)
+                      or '%s needs a GPU and a CUDA build' % self.driver)
         self.findings = 'none'
 
     @sanity_function

@@ -37,6 +37,17 @@ def exit_status(path):
     return int(got[-1]) if got and got[-1].isdigit() else None
 
 
+def skip_reason(path, program):
+    """Why PROGRAM could not run here (it ended 77), in its own words: the
+    line of its stderr (PATH) that starts with its name, as umb-run and a
+    user see it; None where it said none."""
+    try:
+        with open(path, encoding='utf-8', errors='replace') as f:
+            return next((ln.strip() for ln in f if ln.startswith(program + ':')), None)
+    except OSError:
+        return None
+
+
 def placement_low(row, placed_min):
     """'SIZE: PCT%...' where a managed row's first placements held under
     placed_min %, else None. Where the row says over how many timed

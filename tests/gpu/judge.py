@@ -8,7 +8,8 @@ usage: judge.py NAME ARG...   (the tests call it through judge in tests/lib.sh)
 Exit status: 0 the reading holds, 1 it does not (the reason on stderr), 2
 bad use.
 Each reading is a function below, named in READINGS; tests/gpu/judge_node.py
-holds those of one rank per GPU.
+holds those of one rank per GPU, tests/gpu/judge_drivers.py those of the
+single-node drivers.
 """
 import json
 import math
@@ -31,66 +32,6 @@ def header(path):
     heads = [o for o in objects(path)[:2] if o.get("type") == "header"]
     assert heads, "no header among the first objects: %r" % objects(path)[:2]
     return heads[0]
-
-
-def copy_pinned(path):
-    """umb_copy pinned 256 MiB each way: above 0 and at most the link the header reports (its maximum generation
-    and width). The share of the link is printed, not judged: a shared host's link gave pinned device-to-host
-    copies 27.0 and then 52.2 GB/s in the same minute (docs/method.md, "What tests/gpu/physics.sh asserts")."""
-    link = header(path)["gpus"][0]["link_limit_gbs"]
-    assert link and link > 0, "the header gives no link limit"
-    rows = results(path)
-    assert {r["direction"] for r in rows} == {"htod", "dtoh"}, rows
-    for r in rows:
-        pct = 100 * r["median_gbs"] / link
-        print("pinned %s: %.2f GB/s, %.1f%% of the %.1f GB/s link" % (r["direction"], r["median_gbs"], pct, link))
-        assert 0 < r["max_gbs"] <= link, "pinned %s: %.2f GB/s, above the %.1f GB/s link" % (r["direction"], r["max_gbs"], link)
-
-
-def median(xs):
-    xs = sorted(xs)
-    return (xs[(len(xs) - 1) // 2] + xs[len(xs) // 2]) / 2
-
-
-def physics_um(*paths):
-    """umb_um, each advice run in its own processes (a first touch each): accessed-by (remote mapped, no
-    migration) reads faster than first-touch demand paging in run 1, by more than the spread of the repeats of
-    each (their ranges added); no accessed-by run and no first demand run above the link the headers report;
-    with --repeat 2 or more, demand paging's later runs read HBM, above twice the link. An umb_copy file among
-    PATHS: its pinned copies at most the link, and accessed-by's share of them printed (not judged: the host's
-    link speed varies run to run)."""
-    runs, pinned, links = {"AB": [], "none": []}, [], set()
-    for path in paths:
-        head = header(path)
-        links.add(head["gpus"][0]["link_limit_gbs"])
-        for r in results(path):
-            if r["program"] == "umb_copy":
-                pinned.append(r)
-                continue
-            assert r["advice"] in runs, "%s: advice %r, expected AB (accessed-by) or none" % (path, r["advice"])
-            assert r["prefetch"] == "none", "%s: prefetch %r: run 1 is no first touch" % (path, r["prefetch"])
-            runs[r["advice"]].append([r["run%d_gibs" % i] for i in range(1, head["repetitions"] + 1)])
-    assert len(links) == 1 and min(links) > 0, "the headers give no link limit, or several: %s" % sorted(links)
-    link_gbs = links.pop()
-    link = link_gbs * 1e9 / 2**30  # GiB/s, as umb_um's figures
-    assert runs["AB"] and runs["none"], "%d accessed-by and %d demand-paging runs: need both" % (
-        len(runs["AB"]), len(runs["none"]))
-    ab, dem = [r[0] for r in runs["AB"]], [r[0] for r in runs["none"]]
-    spread = max(ab) - min(ab) + max(dem) - min(dem)
-    gap = median(ab) - median(dem)
-    print("run 1: accessed-by %s GiB/s, demand paging %s GiB/s; gap of the medians %.1f, spread of the repeats %.1f;"
-          " link %.1f GiB/s" % (" ".join("%.1f" % x for x in ab), " ".join("%.1f" % x for x in dem), gap, spread, link))
-    assert gap > spread, "accessed-by is not faster than demand paging by more than the repeats' spread in run 1"
-    for r in pinned:
-        print("pinned %s %.1f GiB/s: accessed-by reached %.0f%% of it" % (
-            r["direction"], r["median_gbs"] * 1e9 / 2**30, 100 * median(ab) / (r["median_gbs"] * 1e9 / 2**30)))
-        assert r["max_gbs"] <= link_gbs, "pinned %s above the link: %r" % (r["direction"], r)
-    assert max(max(r) for r in runs["AB"]) <= link, "accessed-by above the link: %r" % runs["AB"]
-    assert max(dem) <= link, "demand paging's first run above the link: %r" % dem
-    later = [x for r in runs["none"] for x in r[1:]]
-    if later:
-        print("demand paging, later runs (from HBM): %s GiB/s" % " ".join("%.0f" % x for x in later))
-        assert min(later) > 2 * link, "demand paging's later runs are not above twice the link: pages not on the GPU?"
 
 
 def link_gbs(text):
@@ -117,37 +58,6 @@ def physics_mdmd(hh_path, md_path):
     print("%d B one-way p50: H H %.2f us, MD MD %.2f us, gap %.2f us, the message across the link %.2f us"
           % (md["size"], hh["p50_latency_us"], md["p50_latency_us"], gap, cross_us))
     assert gap >= cross_us, "MD MD is not slower than H H by the message's crossing of the link"
-
-
-def copy_all(path):
-    """umb_copy, every combination: validated, ordered statistics, at most the link, Placed % on managed rows."""
-    head, res = header(path), results(path)
-    assert head["gpus"] and "combinations" in head, head
-    seen = set()
-    for r in res:
-        assert r["validation"] == "pass", r
-        assert r["median_gbs"] > 0 and r["min_gbs"] <= r["median_gbs"] <= r["max_gbs"], r
-        assert r["link_pct"] is None or r["link_pct"] <= 100, r
-        assert (r["placed_pct"] is not None) == r["memory"].startswith("managed"), r
-        seen.add((r["memory"], r["direction"], r["method"]))
-    for want in [("pinned", "htod", "ce"), ("pinned", "dtoh", "sm"), ("managed-host", "htod", "prefetch"),
-                 ("managed-host", "htod", "demand"), ("managed-device", "dtoh", "demand"),
-                 ("wc", "bidir", "ce"), ("device", "dtod", "sm"), ("registered", "dtoh", "ce")]:
-        assert want in seen, (want, sorted(seen))
-    print(len(res), "rows, all validated")
-
-
-def copy_counters(path):
-    """umb_copy -U: a managed-device prefetch to the host moves the buffer each repetition; pinned migrates nothing."""
-    res = results(path)
-    assert res, "no rows"
-    for r in res:
-        print(r["memory"], r["method"], "DtoH/rep", r["dtoh_bytes_per_rep"], "place HtoD/rep", r["place_htod_bytes_per_rep"])
-        assert r["dtoh_bytes_per_rep"] is not None, "CUPTI counters off on a GPU machine: %r" % r
-        if r["memory"] == "managed-device":
-            assert r["dtoh_bytes_per_rep"] >= 1 << 20 and r["place_htod_bytes_per_rep"] >= 1 << 20, r
-        else:
-            assert r["dtoh_bytes_per_rep"] == 0 and r["htod_bytes_per_rep"] == 0, r
 
 
 def counters(md_path, hh_path):
@@ -292,59 +202,25 @@ def topo(path):
         assert c[3] in ("ok", "skipped"), " ".join(c)
 
 
-def um_rows(want, path):
-    """umb_um / umb_oversub JSON: WANT rows, a passed check if any, every GiB/s in (0, the memory peak]."""
-    objs = objects(path)
-    head = objs[0]
-    assert head["type"] == "header" and head["gpus"] and isinstance(head["gpus"], list) and "gpu" not in head, head
-    peak = head["hbm_peak_gibs"]
-    rows = [o for o in objs if o["type"] == "result" and "fastest_for" not in o]
-    assert len(rows) == int(want), "%d rows, expected %s" % (len(rows), want)
-    checks = [o for o in objs if o["type"] == "check"]
-    assert len(checks) <= 1 and all(c["result"] == "pass" and c["runs"] >= 1 and c["failed"] == 0 for c in checks), checks
-    for r in rows:
-        rates = [v for k, v in r.items() if k.endswith("gibs")]
-        assert rates, r
-        for v in rates:
-            assert v > 0 and (peak == 0 or v <= peak), "%r: %s GiB/s outside (0, %s]" % (r, v, peak)
-    print(" ".join("%.1f" % v for k, v in rows[0].items() if k.endswith("gibs")))
-
-
-def um_matrix(path):
-    """umb_um --matrix: two summary rows, the fastest for a single pass and for repeated passes."""
-    rows = [o for o in objects(path) if "fastest_for" in o]
-    assert [r["fastest_for"] for r in rows] == ["single", "repeated"], rows
-    for r in rows:
-        assert r["type"] == "result" and r["gibs"] > 0 and r["demand_gibs"] > 0 and r["speedup"] > 0, r
-        print("fastest for %s: advice %s, prefetch %s, %.2f GiB/s, %.1fx demand" % (r["fastest_for"], r["advice"], r["prefetch"], r["gibs"], r["speedup"]))
-
-
-def um_counters(demand_path, accessed_path, prefetch_path, oversub_path):
-    """--counters tell the policies apart: demand migrates on run 1, accessed-by reads in place, prefetch moves first."""
-    size = 64 << 20
-    demand, accessed, prefetch, over = (results(p)[0] for p in (demand_path, accessed_path, prefetch_path, oversub_path))
-    for r in (demand, accessed, prefetch):
-        print(r["advice"], r["prefetch"], "run1 HtoD", r["run1_htod_bytes"], "GPU flt", r["run1_gpu_fault_groups"],
-              "prefetch HtoD", r["run1_place_htod_bytes"])
-    assert demand["run1_htod_bytes"] is not None, "CUPTI counters off on a GPU machine"
-    assert demand["run1_htod_bytes"] >= size // 2 and demand["run1_gpu_fault_groups"] > 0, demand
-    assert accessed["run1_htod_bytes"] < size // 10, accessed
-    assert prefetch["run1_place_htod_bytes"] >= size // 2 and prefetch["run1_htod_bytes"] < size // 10, prefetch
-    assert over["htod_bytes"] > 0 and over["gpu_fault_groups"] > 0, over
-    print("oversub demand HtoD", over["htod_bytes"], "of", over["accessed_bytes"], "bytes read")
-
-
 READINGS = {
-    "copy-pinned": copy_pinned, "physics-um": physics_um, "physics-mdmd": physics_mdmd,
-    "copy-all": copy_all, "copy-counters": copy_counters, "counters": counters, "path-md": path_md,
-    "path-dd": path_dd, "placement": placement, "precision": precision, "topo": topo, "um-rows": um_rows,
-    "um-matrix": um_matrix, "um-counters": um_counters,
+    "physics-mdmd": physics_mdmd, "counters": counters, "path-md": path_md, "path-dd": path_dd,
+    "placement": placement, "precision": precision, "topo": topo,
 }
+# The readings of one rank per GPU and of the single-node drivers, each
+# module a READINGS of its own; imported when asked (after a replay has
+# put its own objects() in this module's place).
+PARTS = ("judge_node", "judge_drivers")
+
+
+def all_readings():
+    readings = dict(READINGS)
+    for part in PARTS:
+        readings.update(__import__(part).READINGS)
+    return readings
 
 
 def main(argv):
-    import judge_node
-    readings = dict(READINGS, **judge_node.READINGS)
+    readings = all_readings()
     if len(argv) < 2 or argv[1] not in readings:
         sys.stderr.write("judge.py: expected a reading, one of %s; got %r\n" % (", ".join(sorted(readings)), argv[1:2]))
         return 2

@@ -22,7 +22,7 @@ elif [ "${UMB_NEED_LINT:-0}" = 1 ]; then
 else
     echo "shellcheck not installed (Debian: shellcheck): shell scripts not checked"
 fi
-files="$S/umbench/*.py $S/umb-run $S/umb-compare $S/umb-findings $S/umb-tune $S/umb-plot $top_srcdir/reframe-checks/*.py $top_srcdir/tests/tools/overhead $top_srcdir/tests/json_check.py $top_srcdir/tests/gpu/judge.py $top_srcdir/tests/gpu/judge_node.py $top_srcdir/tests/gpu/replay.py"
+files="$S/umbench/*.py $S/umb-run $S/umb-compare $S/umb-findings $S/umb-tune $S/umb-plot $top_srcdir/reframe-checks/*.py $top_srcdir/tests/tools/overhead $top_srcdir/tests/tools/*.py $top_srcdir/tests/json_check.py $top_srcdir/tests/gpu/*.py"
 files="$files $top_srcdir/tests/props/*.py"  # the property tests keep the same rules
 if "$PYTHON3" -m pyflakes --version >/dev/null 2>&1; then
     "$PYTHON3" -m pyflakes $files || fail "pyflakes found the above"
@@ -33,12 +33,17 @@ elif [ "${UMB_NEED_LINT:-0}" = 1 ]; then
 else
     skip "pyflakes not installed (Debian: pyflakes3)"
 fi
-"$PYTHON3" - $S/umbench/*.py "$top_srcdir"/tests/props/*.py <<'PY' || fail "a module or function over its size (above)"
+# Every Python file it reads keeps the sizes, ReFrame's checks and the
+# test tools too (judge.py, umbench_checks.py and overhead had grown past
+# them where the rule did not look).
+"$PYTHON3" - $files <<'PY' || fail "a module or function over its size (above)"
 import ast, sys
 bad = []
+# ReFrame reads its checks from the one file -c names (docs/decisions.md,
+# "The scripts' package"): that file may hold 400 lines.
 for path in sys.argv[1:]:
     text = open(path).read()
-    if text.count("\n") > 300:
+    if text.count("\n") > (400 if path.endswith("/umbench_checks.py") else 300):
         bad.append("%s: %d lines" % (path, text.count("\n")))
     for node in ast.walk(ast.parse(text)):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno - node.lineno + 1 > 60:

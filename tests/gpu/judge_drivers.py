@@ -26,9 +26,9 @@ def median(xs):
 
 
 def physics_um(*paths):
-    """umb_um, each advice run in its own processes (a first touch each): accessed-by (remote mapped, no
-    migration) reads faster than first-touch demand paging in run 1, by more than the spread of the repeats of
-    each (their ranges added); no accessed-by run and no first demand run above the link the headers report;
+    """umb_um, each advice run in its own processes (a first touch each), the advices taking turns: accessed-by
+    (remote mapped, no migration) reads faster than first-touch demand paging in run 1 in every turn, and its
+    median run 1 faster than every demand run 1; no accessed-by run and no first demand run above the link the headers report;
     with --repeat 2 or more, demand paging's later runs read HBM, above twice the link. An umb_copy file among
     PATHS: its pinned copies at most the link, and accessed-by's share of them printed (not judged: the host's
     link speed varies run to run)."""
@@ -49,11 +49,15 @@ def physics_um(*paths):
     assert runs["AB"] and runs["none"], "%d accessed-by and %d demand-paging runs: need both" % (
         len(runs["AB"]), len(runs["none"]))
     ab, dem = [r[0] for r in runs["AB"]], [r[0] for r in runs["none"]]
-    spread = max(ab) - min(ab) + max(dem) - min(dem)
-    gap = median(ab) - median(dem)
-    print("run 1: accessed-by %s GiB/s, demand paging %s GiB/s; gap of the medians %.1f, spread of the repeats %.1f;"
-          " link %.1f GiB/s" % (" ".join("%.1f" % x for x in ab), " ".join("%.1f" % x for x in dem), gap, spread, link))
-    assert gap > spread, "accessed-by is not faster than demand paging by more than the repeats' spread in run 1"
+    print("run 1, turn by turn: accessed-by %s GiB/s, demand paging %s GiB/s; link %.1f GiB/s"
+          % (" ".join("%.1f" % x for x in ab), " ".join("%.1f" % x for x in dem), link))
+    # The advices took turns (the files in turn order, each advice's apart):
+    # a turn's two runs met the same link, whose speed moves between turns
+    # (one H200: accessed-by 9.9, then 37.8 and 46.8 GiB/s; tests/data/gpu/h200x1).
+    slower = [i + 1 for i, (a, d) in enumerate(zip(ab, dem)) if a <= d]
+    assert not slower, "accessed-by's run 1 is not faster than demand paging's in turn(s) %s" % slower
+    assert median(ab) > max(dem), "the median accessed-by run 1 (%.1f) is not faster than every demand run 1 (%.1f)" % (
+        median(ab), max(dem))
     for r in pinned:
         print("pinned %s %.1f GiB/s: accessed-by reached %.0f%% of it" % (
             r["direction"], r["median_gbs"] * 1e9 / 2**30, 100 * median(ab) / (r["median_gbs"] * 1e9 / 2**30)))

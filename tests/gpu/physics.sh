@@ -10,7 +10,7 @@
 #     same minute).
 #  2. umb_um, three fresh processes per advice, interleaved: accessed-by
 #     (remote mapped, no migration) reads faster than first-touch demand
-#     paging by more than the spread of the repeats of each; no accessed-by
+#     paging in every turn, its median faster than every demand run; no accessed-by
 #     run and no first demand run above the link; demand paging's second
 #     run reads HBM, above twice the link.
 #  3. umb_latency MD MD through an MPI that is not CUDA-aware is slower than

@@ -1,5 +1,5 @@
-"""The readings of the single-node drivers (umb_copy, umb_um and
-umb_oversub), beside those of tests/gpu/judge.py, which dispatches them:
+"""The readings of the single-node drivers (programs.txt's driver family),
+beside those of tests/gpu/judge.py, which dispatches them:
 the copies against the link the header reports, the unified-memory
 policies against each other and the memory's peak, and what CUPTI counted.
 """

@@ -19,11 +19,11 @@ for root, dirs, files in os.walk(top):
     dirs[:] = [d for d in dirs if d not in SKIP and not d.startswith(("umbench-", ".carry"))]
     rel_root = os.path.relpath(root, top)
     logs = rel_root.startswith(os.path.join("docs", "results"))
+    scripts = rel_root in ("scripts", os.path.join("tests", "gpu"), os.path.join("tests", "tools"))
     for name in files:
         if logs and not name.endswith(".md"):
             continue  # kept logs quote what the machines printed
         path = os.path.join(root, name)
-        scripts = rel_root in ("scripts", os.path.join("tests", "gpu"), os.path.join("tests", "tools"))
         if not name.endswith(TEXT) and not scripts:
             continue
         try:
@@ -40,7 +40,7 @@ for root, dirs, files in os.walk(top):
                 if not os.path.exists(os.path.normpath(os.path.join(root, target))):
                     bad.append("%s: links to %s, which is not there" % (where, target))
         for cited in set(NAMED.findall(text)):
-            if not os.path.exists(os.path.join(top, cited.rstrip("."))):
+            if not os.path.exists(os.path.join(top, cited)):
                 bad.append("%s: names %s, which is not there" % (where, cited))
 for line in sorted(bad):
     print(line)

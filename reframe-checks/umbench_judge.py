@@ -3,6 +3,7 @@
 # with these, and tests/reframe/reframe.sh tries the rules on recorded rows.
 import json
 import math
+import re
 
 
 def records(path):
@@ -37,15 +38,31 @@ def exit_status(path):
     return int(got[-1]) if got and got[-1].isdigit() else None
 
 
+# A control character of a program's line, shown escaped on the terminal
+# (as umb-run shows it: scripts/umbench/cli.py's CONTROL).
+CONTROL = re.compile('[\x00-\x08\x0b-\x1f\x7f-\x9f]')
+LINE_MOST = 4096       # characters of one line read for a reason
+READ_MOST = 16 << 20   # characters of stderr read for it
+
+
 def skip_reason(path, program):
     """Why PROGRAM could not run here (it ended 77), in its own words: the
-    line of its stderr (PATH) that starts with its name, as umb-run and a
-    user see it; None where it said none."""
+    first line of its stderr (PATH) that starts with its name, as umb-run and
+    a user see it, its control characters escaped; None where it said none.
+    A line is read in pieces of LINE_MOST, and no more than READ_MOST."""
     try:
-        with open(path, encoding='utf-8', errors='replace') as f:
-            return next((ln.strip() for ln in f if ln.startswith(program + ':')), None)
+        with open(path, encoding='utf-8', errors='replace', newline='\n') as f:
+            read = 0
+            while read < READ_MOST:
+                line = f.readline(LINE_MOST)
+                if not line:
+                    return None
+                read += len(line)
+                if line.startswith(program + ':'):
+                    return CONTROL.sub(lambda m: repr(m.group())[1:-1], line.strip())
     except OSError:
         return None
+    return None
 
 
 def placement_low(row, placed_min):

@@ -61,6 +61,11 @@ def is_open_mpi(launcher):
     return _open_mpi(launcher[0])
 
 
+# Seconds a launcher's --version may take: mpirun answers in well under
+# one; a wrapper that hangs there held a run (and a Ctrl-C) for 60 s.
+PROBE_S = 10
+
+
 @functools.lru_cache(maxsize=None)
 def _open_mpi(command):
     """Asked once per launcher: its flags and root's permission both depend on it."""
@@ -70,11 +75,13 @@ def _open_mpi(command):
     except OSError:
         return False
     try:
-        out = child.communicate(timeout=60)[0]
-    except subprocess.TimeoutExpired:  # all of its group: a wrapper's child would hold the pipe open
+        out = child.communicate(timeout=PROBE_S)[0]
+    except BaseException as e:  # all of its group: a wrapper's child would hold the pipe open
         watch.signal_all(child.pid, signal.SIGKILL)
         child.wait()
-        return False
+        if isinstance(e, subprocess.TimeoutExpired):
+            return False
+        raise  # a Ctrl-C: nothing of the probe left behind
     return "Open MPI" in out or "OpenRTE" in out
 
 

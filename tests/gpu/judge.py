@@ -11,6 +11,7 @@ Each reading is a function below, named in READINGS; tests/gpu/judge_node.py
 holds those of one rank per GPU, tests/gpu/judge_drivers.py those of the
 single-node drivers.
 """
+import inspect
 import json
 import math
 import re
@@ -18,9 +19,14 @@ import sys
 
 
 def objects(path):
-    """A JSON Lines file's objects, the end record included."""
+    """A JSON Lines file's objects, the end record included; a line that is
+    JSON but no object is an error, as a line that is not JSON."""
     with open(path) as f:
-        return [json.loads(l) for l in f if l.strip()]
+        out = [json.loads(l) for l in f if l.strip()]
+    bad = next((o for o in out if not isinstance(o, dict)), None)
+    if bad is not None:
+        raise ValueError("%s: a line that is no JSON object: %.60r" % (path, bad))
+    return out
 
 
 def results(path, size=None):
@@ -224,9 +230,15 @@ def main(argv):
     if len(argv) < 2 or argv[1] not in readings:
         sys.stderr.write("judge.py: expected a reading, one of %s; got %r\n" % (", ".join(sorted(readings)), argv[1:2]))
         return 2
+    reading, args = readings[argv[1]], argv[2:]
+    try:  # the files a reading takes: a wrong count is bad use (2), not a failed reading
+        inspect.signature(reading).bind(*args)
+    except TypeError as e:
+        sys.stderr.write("judge.py %s: %s; its arguments: %s\n" % (argv[1], e, inspect.signature(reading)))
+        return 2
     try:
-        rc = readings[argv[1]](*argv[2:])
-    except (AssertionError, KeyError, IndexError, TypeError, ValueError, OSError) as e:
+        rc = reading(*args)
+    except (AssertionError, KeyError, IndexError, TypeError, ValueError, OSError, RecursionError) as e:
         sys.stderr.write("judge.py %s: %s: %s\n" % (argv[1], type(e).__name__, e))
         return 1
     return rc or 0

@@ -3,6 +3,8 @@ beside those of tests/gpu/judge.py, which dispatches them:
 the copies against the link the header reports, the unified-memory
 policies against each other and the memory's peak, and what CUPTI counted.
 """
+import math
+
 from judge import header, objects, results
 
 
@@ -49,6 +51,7 @@ def physics_um(*paths):
     assert runs["AB"] and runs["none"], "%d accessed-by and %d demand-paging runs: need both" % (
         len(runs["AB"]), len(runs["none"]))
     ab, dem = [r[0] for r in runs["AB"]], [r[0] for r in runs["none"]]
+    assert all(math.isfinite(x) for r in runs["AB"] + runs["none"] for x in r), "a rate that is no number: %r" % runs
     print("run 1, turn by turn: accessed-by %s GiB/s, demand paging %s GiB/s; link %.1f GiB/s"
           % (" ".join("%.1f" % x for x in ab), " ".join("%.1f" % x for x in dem), link))
     # The advices took turns (the files in turn order, each advice's apart):

@@ -9,4 +9,20 @@
 [ -n "${PYTHON3:-}" ] || skip "python3 not found"
 "$PYTHON3" "$top_srcdir/tests/gpu/replay.py" "$top_srcdir/tests/data/gpu" "$top_srcdir/docs/output.md" \
     || fail "the GPU tests' readings on recorded output (above)"
+# Bad use and bad files (adversarial pass 7): one line each, exit 2 for a
+# wrong count of arguments, 1 for a file a reading cannot hold; a rate that
+# is no number fails the reading.
+J=$top_srcdir/tests/gpu/judge.py
+printf '[1, 2]\n' >"$tmp/list"
+"$PYTHON3" -c "print('[' * 100000)" >"$tmp/deep"
+pum=$top_srcdir/tests/data/gpu/h200x1/physics/001-physics-um
+sed 's/"run1_gibs":[0-9.]*/"run1_gibs":NaN/' "$pum/f4" >"$tmp/nan"
+for case in "2|um-rows 3" "2|copy-all" "1|physics-um $tmp/list" "1|copy-all $tmp/deep" \
+        "1|physics-um $pum/f1 $pum/f2 $pum/f3 $tmp/nan $pum/f5 $pum/f6 $pum/f7"; do
+    rc=0
+    # shellcheck disable=SC2086 # the reading and its files, split on purpose
+    "$PYTHON3" "$J" ${case#*|} >/dev/null 2>"$tmp/err" || rc=$?
+    [ "$rc" -eq "${case%%|*}" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && ! grep -q Traceback "$tmp/err" \
+        || { cat "$tmp/err"; fail "judge.py ${case#*|}: exit $rc, expected ${case%%|*} and one line"; }
+done
 exit 0

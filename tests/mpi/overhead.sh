@@ -116,8 +116,13 @@ rc=0
 [ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "pingpong" "$tmp/err" || { cat "$tmp/err"; fail "overhead --only pingpong: not one line, exit 1"; }
 
 # Each bad value: one line naming it, exit 1, before anything runs.
-for bad in "--rounds 0|--rounds 0: accepted 1 or more" "--iterations 0|--iterations 0: accepted 1 or more" \
-        "--bcast-ranks 1|--bcast-ranks 1: accepted 2 or more" "--timeout 0|--timeout 0: accepted 1 or more" \
+# (Adversarial pass 7: a timeout past what the clock holds was a traceback,
+# a size no power of two ran a round before it was refused.)
+for bad in "--rounds 0|--rounds 0: accepted 1 to" "--iterations 0|--iterations 0: accepted 1 to" \
+        "--bcast-ranks 1|--bcast-ranks 1: accepted 2 to" "--timeout 0|--timeout 0: accepted 1 to" \
+        "--timeout 10000000000|--timeout 10000000000: accepted 1 to 86400" \
+        "--max-latency 12|argument --max-latency: '12': accepted a power of two" \
+        "--min ²|argument --min: '²': accepted a power of two" \
         "--budget -1|--budget -1: accepted seconds" "--wait-idle nan|--wait-idle nan: accepted" \
         "--before $tmp|--before $tmp: not an umbench build folder" "--json $tmp/no/such.json|--json $tmp/no/such.json: cannot write it" \
         "--json $tmp|--json '$tmp': accepted the name of a regular file" "--launch no-such-launcher|--launch no-such-launcher: no such program"; do
@@ -127,4 +132,17 @@ for bad in "--rounds 0|--rounds 0: accepted 1 or more" "--iterations 0|--iterati
     [ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -- "^overhead: ${bad#*|}" "$tmp/err" && [ ! -s "$tmp/out" ] \
         || { cat "$tmp/out" "$tmp/err"; fail "overhead ${bad%%|*}: not one line naming it, exit 1 (exit $rc)"; }
 done
+# A refused command makes no --json file; a launcher's bytes that are not
+# UTF-8 are a line, not a traceback; a link to the tool runs it.
+rc=0
+"$PYTHON3" "$top_srcdir/tests/tools/overhead" --build "$top_builddir" --laps --json "$tmp/new.json" >/dev/null 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 1 ] && [ ! -e "$tmp/new.json" ] || fail "overhead --laps --json: exit $rc, or the refused command made $tmp/new.json"
+printf '#!/bin/sh\nprintf "\\377\\376 not text\\n" >&2\nexit 3\n' >"$tmp/garbled" && chmod +x "$tmp/garbled"
+rc=0
+"$PYTHON3" "$top_srcdir/tests/tools/overhead" --build "$top_builddir" --rounds 1 --only latency --max-latency 4 --launch "$tmp/garbled" \
+    >/dev/null 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "exit 3" "$tmp/err" || { cat "$tmp/err"; fail "overhead with a launcher that writes bytes: exit $rc"; }
+ln -s "$top_srcdir/tests/tools/overhead" "$tmp/overhead-link"
+(cd / && "$PYTHON3" "$tmp/overhead-link" --build "$top_builddir" --rounds 0) >/dev/null 2>"$tmp/err" && fail "overhead through a link: --rounds 0 taken"
+grep -q "^overhead: --rounds 0: accepted" "$tmp/err" || { cat "$tmp/err"; fail "overhead through a link did not run"; }
 exit 0

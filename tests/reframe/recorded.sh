@@ -32,3 +32,19 @@ for run in runs:
         assert '% of 20 iterations' in u.judge(recs, True, 94, True), run  # 17 of 20: a bound of 93.8%
 assert len(plain_low) == 4 and all('collective' in r for r in plain_low), plain_low
 PY
+# A skipped check's reason is the program's own line (umbench_judge.skip_reason),
+# its control characters escaped, read in bounded pieces (adversarial pass 7:
+# ESC, C1 and BEL reached the terminal raw; a 200 MB line was read whole).
+printf 'other\numb_um: needs \033[31ma GPU \302\233 and \007\n' >"$tmp/err"
+head -c 20000000 /dev/zero | tr '\0' x >"$tmp/long"
+"$PYTHON3" - "$top_srcdir/reframe-checks" "$tmp" <<'PY' || fail "skip_reason"
+import os, sys
+sys.path.insert(0, sys.argv[1])
+import umbench_judge as u
+t = sys.argv[2]
+got = u.skip_reason(os.path.join(t, 'err'), 'umb_um')
+assert got == 'umb_um: needs \\x1b[31ma GPU \\x9b and \\x07', repr(got)
+assert u.skip_reason(os.path.join(t, 'err'), 'umb_copy') is None
+assert u.skip_reason(os.path.join(t, 'no-such'), 'umb_um') is None and u.skip_reason(t, 'umb_um') is None
+assert u.skip_reason(os.path.join(t, 'long'), 'umb_um') is None
+PY

@@ -292,4 +292,22 @@ hwloc_default() {
 }
 try "launches leave hwloc's OpenCL plugin out, unless told" hwloc_default
 
+# 10. The launcher's --version, asked once to know Open MPI, is bounded and
+# leaves nothing behind (adversarial pass 7: a wrapper whose --version hung
+# held a run, and a Ctrl-C, 60 s, and a Ctrl-C left the probe running).
+probe_bounded() {
+    printf '#!/bin/sh\nsleep 30\n' >"$tmp/hangv" && chmod +x "$tmp/hangv"
+    "$PYTHON3" - "$top_srcdir/scripts" "$tmp/hangv" <<'PY' || fail "the launcher probe"
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from umbench import launch
+launch.PROBE_S = 1
+t = time.monotonic()
+assert launch.is_open_mpi([sys.argv[2]]) is False
+assert time.monotonic() - t < 5, time.monotonic() - t
+PY
+    ! pgrep -f "$tmp/hangv" >/dev/null || fail "the probe of a launcher whose --version hangs was left running"
+}
+try "the launcher's --version probe is bounded" probe_bounded
+
 cases_done umb_run_more

@@ -9,7 +9,9 @@
 "$PYTHON3" - "$top_srcdir" <<'PY' || fail "a citation of a document that is not in the project (above)"
 import os, re, sys
 top = sys.argv[1]
-LINK = re.compile(r"\]\(([^)\s#]+)(?:#[^)]*)?\)")
+LINK = re.compile(r"\]\(([^)\s#]+)(?:#[^)]*)?\)")  # [text](path), inline
+REFERENCE = re.compile(r"^ {0,3}\[[^\]]+\]: *<?([^>\s#]+)", re.M)  # [label]: path, a reference's definition
+HREF = re.compile(r"""(?:href|src)=["']([^"'#]+)""")  # HTML in a page
 NAMED = re.compile(r"\bdocs/[A-Za-z0-9_./-]*[A-Za-z0-9_-](?:\.md|\.txt|\.json|\.png|/)")
 OUTSIDE = "DESIGN" + ".md"  # spelled so that this file does not cite it
 TEXT = (".c", ".h", ".cu", ".py", ".sh", ".md", ".am", ".ac", ".in", ".lua", ".txt")
@@ -18,7 +20,7 @@ bad = []
 for root, dirs, files in os.walk(top):
     dirs[:] = [d for d in dirs if d not in SKIP and not d.startswith(("umbench-", ".carry"))]
     rel_root = os.path.relpath(root, top)
-    logs = rel_root.startswith(os.path.join("docs", "results"))
+    logs = (rel_root + os.sep).startswith(os.path.join("docs", "results") + os.sep)
     scripts = rel_root in ("scripts", os.path.join("tests", "gpu"), os.path.join("tests", "tools"))
     for name in files:
         if logs and not name.endswith(".md"):
@@ -34,7 +36,7 @@ for root, dirs, files in os.walk(top):
         if OUTSIDE in text:
             bad.append("%s: cites %s, which is not in the project (docs/reference.md holds what it said)" % (where, OUTSIDE))
         if name.endswith(".md"):
-            for target in LINK.findall(text):
+            for target in LINK.findall(text) + REFERENCE.findall(text) + HREF.findall(text):
                 if re.match(r"[a-z]+:", target):
                     continue
                 if not os.path.exists(os.path.normpath(os.path.join(root, target))):

@@ -68,13 +68,22 @@ void umb_output_require(const char *program)
 
 int umb_output_end(const char *program, umb_format f, int last, int status)
 {
+    return umb_output_end_pair(program, f, last, status, NULL, NULL);
+}
+
+int umb_output_end_pair(const char *program, umb_format f, int last, int status, const char *buffers, const char *skipped)
+{
     if (last && f == UMB_FMT_JSON) {
         umb_strbuf b = {0};
         umb_sb_printf(&b, "{\"type\":\"end\"");
         umb_sb_json_field(&b, "program", program);
+        if (buffers) umb_sb_json_field(&b, "buffers", buffers);
+        if (skipped) umb_sb_json_field(&b, "skipped", skipped);
         umb_sb_printf(&b, ",\"status\":%d}\n", status);
         fputs(b.s, stdout);
         umb_sb_free(&b);
+    } else if (last && skipped) {
+        printf("# %s %s: skipped: %s\n", program, buffers ? buffers : "", skipped);
     }
     errno = 0;
     if (fflush(stdout) == 0 && !ferror(stdout)) return status;

@@ -31,6 +31,9 @@ void umb_output_require(const char *program);
    write reached standard output. A failed one is one line on stderr and
    UMB_EXIT_USAGE; otherwise `status` comes back as it was. */
 int umb_output_end(const char *program, umb_format f, int last, int status);
+/* The same for one buffer pair of several in a launch: the end record names
+   the pair, and a skipped one its reason (a "# ... skipped" line in text). */
+int umb_output_end_pair(const char *program, umb_format f, int last, int status, const char *buffers, const char *skipped);
 void umb_header_free(umb_header *h);
 
 /* One column of a result row. */

@@ -35,6 +35,26 @@ void umb_agree(int code, const char *message)
     exit(worst);
 }
 
+int umb_agree_pair(int code, const char *message, char *why, size_t n)
+{
+    int rank, nranks, first, worst, mine;
+    char said[2 * LINE] = "";
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    mine = code ? rank : nranks;
+    UMB_MPI_CHECK(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+    UMB_MPI_CHECK(MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+    if (!worst) return 0;
+    if (rank == first && message) {
+        if (*message) fprintf(stderr, "%s\n", message);
+        fflush(stderr);
+        snprintf(said, sizeof said, "%s", message);
+    }
+    UMB_MPI_CHECK(MPI_Bcast(said, (int)sizeof said, MPI_CHAR, first, MPI_COMM_WORLD));
+    snprintf(why, n, "%s", said);
+    return worst;
+}
+
 void umb_bench_alloc(umb_bench *b, umb_buffer *buf, size_t bytes) { umb_bench_alloc_kind(b, buf, b->kind, bytes); }
 
 void umb_bench_alloc_kind(umb_bench *b, umb_buffer *buf, umb_kind kind, size_t bytes)

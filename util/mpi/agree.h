@@ -10,6 +10,10 @@
    prints its message (one line) and exits with the highest code (a skip,
    77, half a second after the others), every other rank with 0. */
 void umb_agree(int code, const char *message);
+/* The same for one pair of several in a launch (pairs.c): the job goes on.
+   Returns the highest code (0: none); why gets the lowest rank's message
+   on every rank. */
+int umb_agree_pair(int code, const char *message, char *why, size_t n);
 
 /* Collective: allocates this rank's buffer of its kind, or ends the job
    cleanly with the reason. */

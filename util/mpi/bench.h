@@ -85,6 +85,17 @@ void umb_bench_sweep(umb_bench *b, const umb_sweep *sw, void *ctx);
 /* Collective: MPI_Finalize; returns the exit status. */
 int umb_bench_finish(umb_bench *b);
 
+/* Collective (pairs.c): makes pair k of the command line's the one that
+   runs: its kinds, its buffers' names and whether it can run here. One pair
+   in the launch: a skip ends the job (exit 77) and 0 comes back. Several:
+   a skip writes the pair's end record with its reason, and 77 comes back. */
+int umb_bench_pair(umb_bench *b, int k);
+/* Collective: runs each pair through run(b, ctx), which allocates, writes
+   the header and sweeps; each pair then ends with its own end record. Ends
+   with MPI_Finalize; returns the exit status: the worst of the pairs that
+   ran, or 77 when every pair was skipped. */
+int umb_bench_pairs(umb_bench *b, void (*run)(umb_bench *b, void *ctx), void *ctx);
+
 /* Collective, from umb_bench_init (bench_init.c): each observer's
    environment and prepare hooks, in bench.c's order. */
 void umb_observers_prepare(umb_bench *b, char **argv);

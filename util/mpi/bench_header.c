@@ -91,6 +91,7 @@ static void add_ranks(umb_header *h, const rank_info *all, int n)
 /* Rank 0 keeps what the findings need of every rank. */
 static void keep_rank_facts(umb_bench *b, const rank_info *all)
 {
+    free(b->ranks);  /* a launch of several pairs writes a header for each (pairs.c) */
     b->ranks = umb_xmalloc(sizeof *b->ranks * (size_t)b->nranks, "rank facts");
     for (int i = 0; i < b->nranks; i++) {
         umb_rank_facts *f = &b->ranks[i];

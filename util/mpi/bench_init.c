@@ -1,6 +1,6 @@
 /* Setting a benchmark up, in order: the options, the observers' prepare
-   (bench.c), MPI, the GPU each rank uses, whether the run can go on here
-   (can_run.c) and each rank's buffer kind (options_query.c). */
+   (bench.c), MPI, the GPU each rank uses and whether the run can go on here
+   (can_run.c); then, per buffer pair, pairs.c. */
 #include "bench.h"
 #include "can_run.h"
 
@@ -61,8 +61,8 @@ static void choose_gpu_before_init(umb_bench *b, gpu_choice *g)
         g->code = choose_gpu(b, local_rank, from, g->count, g->msg);
 }
 
-/* Collective: the GPU when the launcher gave no local rank, or exit 77 from
-   every rank when a GPU buffer finds no GPU. */
+/* Collective: the GPU when the launcher gave no local rank; where a GPU
+   buffer finds none, why (b->no_gpu), for each pair that needs one. */
 static void choose_gpu_after_init(umb_bench *b, gpu_choice *g)
 {
     if (g->needed) {
@@ -73,11 +73,9 @@ static void choose_gpu_after_init(umb_bench *b, gpu_choice *g)
         UMB_MPI_CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
         MPI_Comm_rank(node, &node_rank);
         MPI_Comm_free(&node);
-        if (g->count == 0) {
-            snprintf(g->msg, sizeof g->msg, "%s: buffers %s need a CUDA GPU, but rank %d on %s has none: %s",
-                     b->cli->program, b->buffers, b->rank, b->host, g->why);
-            g->code = UMB_EXIT_SKIP;
-        } else if (b->gpu < 0 && !g->code) {
+        if (g->count == 0)
+            snprintf(b->no_gpu, sizeof b->no_gpu, "%s", g->why[0] ? g->why : "no CUDA device");
+        else if (b->gpu < 0 && !g->code) {
             g->code = choose_gpu(b, node_rank, "MPI_COMM_TYPE_SHARED", g->count, g->msg);
         }
     }
@@ -132,10 +130,8 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
     answer_help_or_version(b);
     umb_check_usage(b, bad, err, ranks);
     umb_check_counters(b);
-    b->kind = umb_kind_of_rank(&b->opt, b->rank, b->nranks, cli->collective);
-    umb_describe_buffers(&b->opt, cli->collective, b->buffers, sizeof b->buffers);
     choose_gpu_after_init(b, &gpu);
-    umb_check_cuda_aware(b);
+    umb_mpi_awareness(b);
 
     b->out.format = b->opt.format;
     b->out.full = b->opt.full;
@@ -143,4 +139,5 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
     b->out.program = cli->program;
     b->out.buffers = b->buffers;
     b->out.out = stdout;
+    if (b->opt.npairs == 1) umb_bench_pair(b, 0);  /* one pair: a skip ends the job, as it always has */
 }

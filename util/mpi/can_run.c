@@ -1,5 +1,6 @@
 /* Can this run here (can_run.h): the command line and the rank count, the
-   counters this build has, and the library's CUDA-awareness for D. */
+   counters this build has, and per pair a GPU for GPU buffers and the
+   library's CUDA-awareness for D. */
 #include "can_run.h"
 
 #include "agree.h"
@@ -61,28 +62,38 @@ void umb_check_counters(const umb_bench *b)
     }
 }
 
-void umb_check_cuda_aware(umb_bench *b)
+void umb_mpi_awareness(umb_bench *b)
 {
     umb_mpi_aware_facts(&b->facts, b->ucx_version, b->pml);
     b->aware = umb_aware_verdict(&b->facts, b->aware_why, sizeof b->aware_why);
-    if (umb_options_uses(&b->opt, is_device) && b->aware == UMB_VERDICT_NOT_AWARE && !b->opt.assume_cuda_aware) {
-        char lib[LINE], msg[2 * LINE];
+}
+
+int umb_pair_skip(const umb_bench *b, char *msg, size_t n)
+{
+    char lib[LINE];
+    msg[0] = '\0';
+    if (b->no_gpu[0] && umb_options_uses(&b->opt, umb_kind_needs_gpu)) {
+        snprintf(msg, n, "%s: buffers %s need a CUDA GPU, but rank %d on %s has none: %s", b->cli->program, b->buffers,
+                 b->rank, b->host, b->no_gpu);
+        return UMB_EXIT_SKIP;
+    }
+    if (b->rank != 0 || !umb_options_uses(&b->opt, is_device) || b->opt.assume_cuda_aware) return 0;
+    if (b->aware == UMB_VERDICT_NOT_AWARE) {
         umb_mpi_library(lib, sizeof lib);
-        snprintf(msg, sizeof msg, "%s: buffer D needs a CUDA-aware MPI, but %.160s is not: %.300s; "
+        snprintf(msg, n, "%s: buffer D needs a CUDA-aware MPI, but %.160s is not: %.300s; "
                  "use MD or MH, or --assume-cuda-aware if you know better", b->cli->program, lib, b->aware_why);
-        umb_agree(b->rank == 0 ? UMB_EXIT_SKIP : 0, msg);
+        return UMB_EXIT_SKIP;
     }
     /* UCX moves device memory for a library built without CUDA (the Open MPI
        wheel), but what the library does itself inside a collective runs on
        the CPU: D crashed it (segfaults in MPI_Allreduce, MPI_Allgather and
        MPI_Alltoall across two H100s; MPI_Bcast went through). */
-    if (b->cli->cpu_part && umb_options_uses(&b->opt, is_device) && b->aware == UMB_VERDICT_UCX_CARRIES &&
-        !b->opt.assume_cuda_aware) {
-        char lib[LINE], msg[2 * LINE];
+    if (b->cli->cpu_part && b->aware == UMB_VERDICT_UCX_CARRIES) {
         umb_mpi_library(lib, sizeof lib);
-        snprintf(msg, sizeof msg, "%s: buffer D needs a CUDA-aware MPI: the library %s, on the CPU in %.160s: %.300s; "
+        snprintf(msg, n, "%s: buffer D needs a CUDA-aware MPI: the library %s, on the CPU in %.160s: %.300s; "
                  "its UCX moves GPU memory, but not that; use MD or MH, or --assume-cuda-aware if you know better",
                  b->cli->program, b->cli->cpu_part, lib, b->aware_why);
-        umb_agree(b->rank == 0 ? UMB_EXIT_SKIP : 0, msg);
+        return UMB_EXIT_SKIP;
     }
+    return 0;
 }

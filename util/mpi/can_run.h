@@ -13,7 +13,11 @@ void umb_check_usage(const umb_bench *b, int bad, const char *err, int ranks);
 /* --counters in a build without CUPTI ends the job; CUPTI that did not
    start leaves the getrusage counters, with a note. */
 void umb_check_counters(const umb_bench *b);
-/* Whether D buffers may go to this MPI (exit 77 when not); sets b->aware. */
-void umb_check_cuda_aware(umb_bench *b);
+/* The library's CUDA-awareness, once per launch: sets b->aware. */
+void umb_mpi_awareness(umb_bench *b);
+/* Whether this rank can run the pair that b->opt holds: UMB_EXIT_SKIP with
+   the reason in msg (a GPU buffer where this rank has none, D where the
+   library is not CUDA-aware), or 0. Not collective: pairs.c agrees on it. */
+int umb_pair_skip(const umb_bench *b, char *msg, size_t n);
 
 #endif

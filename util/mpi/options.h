@@ -12,6 +12,10 @@
 
 #include <getopt.h>
 #include <stddef.h>
+
+/* Point-to-point pairs one launch takes (SRC DST SRC DST ...): the full
+   set's 16, with room. */
+#define UMB_MAX_PAIRS 32
 #include <stdio.h>
 
 /* A buffer kind of the MPI programs by either name (H P D MH MD, or
@@ -75,7 +79,9 @@ typedef struct {
     int precision_given;   /* 1: --precision P%, -1: --precision off, 0: the default */
     double size_budget;    /* --size-budget: seconds per size with a precision */
     int nkinds;
-    umb_kind kinds[2];     /* point-to-point: SRC DST */
+    umb_kind kinds[2];     /* point-to-point: SRC DST of the pair that runs (umb_options_select_pair) */
+    int npairs;            /* point-to-point: pairs given (SRC DST SRC DST ...), 1 when none */
+    umb_kind pairs[UMB_MAX_PAIRS][2];
     int m_given;           /* a buffer was given as M */
     /* Collectives: --root-buffer, --buffer (or -d), --buffers, -k. */
     umb_kind root_kind, other_kind;
@@ -83,6 +89,10 @@ typedef struct {
     int root, root_rotate;
     unsigned used_kinds;   /* every kind in use, as bits 1 << kind */
 } umb_options;
+
+/* Point-to-point: makes pair k (0..npairs-1) the one that runs: kinds and
+   used_kinds become its own (docs/decisions.md, "One launch for many pairs"). */
+void umb_options_select_pair(umb_options *o, int k);
 
 /* The i-th kind of a --buffers list, or -1 past its end. */
 int umb_list_kind(const char *list, int i, umb_kind *k);

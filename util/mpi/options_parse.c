@@ -280,32 +280,40 @@ static int parse_buffer_kinds(umb_options *o, const umb_cli *cli, int npos, char
     if (npos > cli->nbuffers && cli->collective)
         return umb_errf(err, n, "unexpected argument '%s': give buffer kinds with --buffer KIND, --root-buffer KIND, --buffers LIST or -d managed",
                     pos[0]);
-    if (npos > cli->nbuffers)
-        return umb_errf(err, n, "unexpected argument '%s'; %s takes %d buffer kinds (H, P, D, MH, MD or M)",
-                    pos[cli->nbuffers], cli->program, cli->nbuffers);
+    /* Several pairs, SRC DST SRC DST ...: one launch runs each in turn. */
+    int most = cli->nbuffers == 2 ? 2 * UMB_MAX_PAIRS : cli->nbuffers;
+    if (npos > most)
+        return umb_errf(err, n, "unexpected argument '%s'; %s takes %d buffer kinds (H, P, D, MH, MD or M)%s",
+                    pos[most], cli->program, cli->nbuffers, cli->nbuffers == 2 ? ", or at most 32 pairs of them" : "");
     o->nkinds = cli->nbuffers;
-    for (int i = 0; i < cli->nbuffers; i++) {
-        o->kinds[i] = UMB_H;
+    o->npairs = npos > cli->nbuffers ? npos / 2 : 1;
+    for (int i = 0; i < 2 * o->npairs && i < 2 * UMB_MAX_PAIRS; i++) {
+        umb_kind *k = &o->pairs[i / 2][i % 2];
+        *k = UMB_H;
         if (i < npos) {
             int was_m;
-            if (umb_buffer_kind_parse(pos[i], &o->kinds[i], &was_m))
+            if (umb_buffer_kind_parse(pos[i], k, &was_m))
                 return umb_errf(err, n, "buffer '%s': accepted: H, P, D, MH, MD, M (= MH)%s", pos[i],
                                 !strcmp(pos[i], "light") || !strcmp(pos[i], "full")
                                     ? "; counters take their mode as --counters=light" : "");
             o->m_given |= was_m;
         }
     }
-    if (npos && npos < cli->nbuffers)  /* as OMB: both kinds or none; one alone was run as "SRC H", unsaid */
+    if (npos % (cli->nbuffers ? cli->nbuffers : 1))  /* as OMB: both kinds or none; one alone was run as "SRC H", unsaid */
         return umb_errf(err, n, "buffer '%s' alone: %s takes %d buffer kinds, SRC DST (e.g. %s H), or none for H H",
-                        pos[0], cli->program, cli->nbuffers, pos[0]);
+                        pos[npos - 1], cli->program, cli->nbuffers, pos[npos - 1]);
+    if (o->npairs > 1 && (o->path || o->counters))
+        return umb_errf(err, n, "%d buffer pairs: %s observes one pair per launch; give one pair (SRC DST)",
+                        o->npairs, o->path ? "--path" : "--counters");
+    umb_options_select_pair(o, 0);
     return 0;
 }
 
 /* Settles the collectives' kinds and the set of kinds in use. */
 static int resolve_used_kinds(umb_options *o, const umb_cli *cli, const collective_given *given, char *err, size_t n)
 {
-    if (!cli->collective) {
-        for (int i = 0; i < o->nkinds; i++) o->used_kinds |= 1u << o->kinds[i];
+    if (!cli->collective) {  /* every pair's: what the launch needs (a GPU, the loop's checks) */
+        for (int i = 0; i < o->npairs * o->nkinds; i++) o->used_kinds |= 1u << o->pairs[i / 2][i % 2];
         return 0;
     }
     if (o->buffer_list && (given->have_root_kind || given->have_other_kind))

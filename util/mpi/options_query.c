@@ -106,3 +106,11 @@ void umb_describe_buffers(const umb_options *o, int collective, char *buf, size_
     else
         snprintf(buf, n, "root %s, others %s", umb_kind_name(o->root_kind), umb_kind_name(o->other_kind));
 }
+
+void umb_options_select_pair(umb_options *o, int k)
+{
+    if (o->nkinds != 2 || k < 0 || k >= o->npairs) return;
+    o->kinds[0] = o->pairs[k][0];
+    o->kinds[1] = o->pairs[k][1];
+    o->used_kinds = 1u << o->kinds[0] | 1u << o->kinds[1];
+}

@@ -7,12 +7,14 @@
 void umb_usage(const umb_cli *cli, FILE *f)
 {
     fprintf(f, "Usage: %s [options]%s\n%s\n\n", cli->program,
-            cli->nbuffers == 2 ? " [SRC DST]" : "", cli->summary);
+            cli->nbuffers == 2 ? " [SRC DST [SRC DST ...]]" : "", cli->summary);
     if (cli->nbuffers == 2)
         fprintf(f, "SRC and DST are the buffer kinds of rank 0 and rank 1 (default H H):\n"
                    "  H   pageable host (malloc)        P   pinned host (cudaMallocHost)\n"
                    "  D   device (cudaMalloc)           MH  managed, placed on the host\n"
-                   "  MD  managed, placed on the device M   same as MH (OMB compatibility)\n\n");
+                   "  MD  managed, placed on the device M   same as MH (OMB compatibility)\n"
+                   "Several pairs (at most 32) run one after the other in one launch, each with its own header,\n"
+                   "rows and (JSON) end record; a pair that cannot run here says why and the next one runs.\n\n");
     fprintf(f,
         "Options (OMB letters):\n"
         "  -m, --message-size [MIN:]MAX  message sizes: MIN, the powers of two between, MAX (default 1:%zu; K/M/G suffixes)\n"

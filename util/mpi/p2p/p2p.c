@@ -223,26 +223,23 @@ static void summarize(umb_bench *b, void *ctx, size_t size, double *times, long 
     }
 }
 
-int umb_p2p_main(const umb_p2p *p, int argc, char **argv)
+/* One buffer pair: its buffers, header and sweep (umb_bench_pairs). */
+static void run_pair(umb_bench *b, void *ctx)
 {
-    umb_bench b;
-    p2p_run x = {.p = p};
+    p2p_run *x = ctx;
+    const umb_p2p *p = x->p;
     umb_header h;
-    umb_bench_init(&b, p->cli, p->pairs ? -2 : 2, argc, argv);
-    int pairs = b.nranks / 2;
-    x.sender = p->motion == UMB_P2P_WINDOW ? b.rank < pairs : b.rank == 0;
-    x.peer = p->pairs ? (b.rank < pairs ? b.rank + pairs : b.rank - pairs) : 1 - b.rank;
-    umb_window_alloc(&b, &x.own[0], b.opt.max_size);
-    x.sw = x.rw = &x.own[0];
+    umb_window_alloc(b, &x->own[0], b->opt.max_size);
+    x->sw = x->rw = &x->own[0];
     if (p->motion != UMB_P2P_WINDOW) {
-        umb_window_alloc(&b, &x.own[1], b.opt.max_size);
-        x.rw = &x.own[1];
+        umb_window_alloc(b, &x->own[1], b->opt.max_size);
+        x->rw = &x->own[1];
     }
-    x.reqs = umb_xmalloc(sizeof(MPI_Request) * 2 * (size_t)x.sw->window, "requests");
+    x->reqs = umb_xmalloc(sizeof(MPI_Request) * 2 * (size_t)x->sw->window, "requests");
 
-    umb_bench_header(&b, &h);
-    if (b.rank == 0 && p->pairs) umb_header_num(&h, "pairs", "Pairs", pairs);
-    if (b.rank == 0 && p->window_per) umb_window_header(&h, x.sw->window, x.sw->nbuf, p->window_per, "message");
+    umb_bench_header(b, &h);
+    if (b->rank == 0 && p->pairs) umb_header_num(&h, "pairs", "Pairs", b->nranks / 2);
+    if (b->rank == 0 && p->window_per) umb_window_header(&h, x->sw->window, x->sw->nbuf, p->window_per, "message");
     umb_sweep sweep = {
         .metric = p->metric,
         .phase = p->phase,
@@ -257,10 +254,21 @@ int umb_p2p_main(const umb_p2p *p, int argc, char **argv)
         .units = p->units,
     };
     for (int i = 0; i < p->nextra; i++) sweep.extra[i] = p->extra[i];
-    umb_bench_run(&b, &h, &sweep, &x);
+    umb_bench_run(b, &h, &sweep, x);
+    free(x->reqs);
+    umb_window_free(&x->own[0]);
+    if (x->rw != x->sw) umb_window_free(&x->own[1]);
+}
+
+int umb_p2p_main(const umb_p2p *p, int argc, char **argv)
+{
+    umb_bench b;
+    p2p_run x = {.p = p};
+    umb_bench_init(&b, p->cli, p->pairs ? -2 : 2, argc, argv);
+    int pairs = b.nranks / 2;
+    x.sender = p->motion == UMB_P2P_WINDOW ? b.rank < pairs : b.rank == 0;
+    x.peer = p->pairs ? (b.rank < pairs ? b.rank + pairs : b.rank - pairs) : 1 - b.rank;
+    int status = umb_bench_pairs(&b, run_pair, &x);
     free(x.all);
-    free(x.reqs);
-    umb_window_free(&x.own[0]);
-    if (x.rw != x.sw) umb_window_free(&x.own[1]);
-    return umb_bench_finish(&b);
+    return status;
 }

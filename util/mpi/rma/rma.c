@@ -314,11 +314,56 @@ static int rma_parse(int val, const char *a, char *err, size_t n)
     return umb_parse_word("-w", a, windows, &asked.dynamic, err, n);
 }
 
+/* One buffer pair: rank 1's window over its buffer, the header and the sweep (umb_bench_pairs). */
+static void run_pair(umb_bench *b, void *ctx)
+{
+    rma_run *x = ctx;
+    umb_header h;
+    size_t bytes = (size_t)x->slots * b->opt.max_size;
+    umb_bench_alloc(b, &x->buf, bytes ? bytes : 1);
+    open_window(b, x, bytes);
+    umb_bench_header(b, &h);
+    const char *call = x->r->op == UMB_RMA_PUT ? "MPI_Put" : "MPI_Get";
+    if (b->rank == 0) {
+        /* Window and Window buffers: the two-sided programs' lines (window.c), for -W and its slots. */
+        umb_header_str(&h, "rma_window", "RMA window", "%s (%zu bytes); %s %s",
+                       asked.dynamic ? "MPI_Win_create_dynamic with rank 1's buffer attached" : "MPI_Win_create over rank 1's buffer",
+                       bytes, syncs[asked.sync].how, x->r->bandwidth ? "window of operations" : "operation");
+        umb_header_str(&h, "rma_sync", "RMA sync", "%s", sync_names[asked.sync]);
+        if (x->r->bandwidth) umb_window_header(&h, x->ops, x->slots, "per rank", "operation");
+    }
+    const char *open = syncs[asked.sync].open, *close = syncs[asked.sync].close;
+    char opened[64] = "", hs[256], cl[160], units[200];
+    if (open) snprintf(opened, sizeof opened, "%s, ", open);
+    snprintf(hs, sizeof hs, "handshake: per iteration, both ranks place, rank 1 signals ready, rank 0 times %s%s%s and "
+             "%s, then signals done", opened, x->r->bandwidth ? "a window of " : "one ", call, close);
+    snprintf(cl, sizeof cl, "classic OMB: %s%s and %s back to back", opened, call, close);
+    snprintf(units, sizeof units, x->r->bandwidth ? "MB/s = 10^6 bytes/s: size x operations / time from %s%s to %s's "
+             "return" : "latency in microseconds: from %s%s to %s's return", open || !x->r->bandwidth ? "" : "the first ",
+             open ? open : call, close);
+    const umb_metric bw = {"Bandwidth (MB/s)", "Bandwidth (MB/s)", "bandwidth_mbs", 1};
+    const umb_metric lat = {"Avg Latency(us)", "Latency(us)", "latency_us", 0};
+    const umb_sweep sweep = {
+        .metric = x->r->bandwidth ? &bw : &lat,
+        .phase = x->r->op == UMB_RMA_PUT ? "put" : "get",
+        .handshake = handshake_loop,
+        .classic = classic_loop,
+        .place = place,
+        .summarize = summarize,
+        .payload = payload,
+        .loop_handshake = hs,
+        .loop_classic = cl,
+        .units = units,
+    };
+    umb_bench_run(b, &h, &sweep, x);
+    close_window(b, x);
+    umb_buffer_free(&x->buf);
+}
+
 int umb_rma_main(const umb_rma *r, int argc, char **argv)
 {
     umb_bench b;
     rma_run x = {.r = r};
-    umb_header h;
     umb_cli cli = *r->cli;
     cli.own_options = rma_options;
     cli.own_short = "w:s:";
@@ -332,44 +377,5 @@ int umb_rma_main(const umb_rma *r, int argc, char **argv)
     umb_bench_init(&b, &cli, 2, argc, argv);
     x.ops = r->bandwidth ? b.opt.window : 1;
     x.slots = r->bandwidth ? umb_window_buffers(&b.opt) : 1;
-    size_t bytes = (size_t)x.slots * b.opt.max_size;
-    umb_bench_alloc(&b, &x.buf, bytes ? bytes : 1);
-    open_window(&b, &x, bytes);
-    umb_bench_header(&b, &h);
-    const char *call = r->op == UMB_RMA_PUT ? "MPI_Put" : "MPI_Get";
-    if (b.rank == 0) {
-        /* Window and Window buffers: the two-sided programs' lines (window.c), for -W and its slots. */
-        umb_header_str(&h, "rma_window", "RMA window", "%s (%zu bytes); %s %s",
-                       asked.dynamic ? "MPI_Win_create_dynamic with rank 1's buffer attached" : "MPI_Win_create over rank 1's buffer",
-                       bytes, syncs[asked.sync].how, r->bandwidth ? "window of operations" : "operation");
-        umb_header_str(&h, "rma_sync", "RMA sync", "%s", sync_names[asked.sync]);
-        if (r->bandwidth) umb_window_header(&h, x.ops, x.slots, "per rank", "operation");
-    }
-    const char *open = syncs[asked.sync].open, *close = syncs[asked.sync].close;
-    char opened[64] = "", hs[256], cl[160], units[200];
-    if (open) snprintf(opened, sizeof opened, "%s, ", open);
-    snprintf(hs, sizeof hs, "handshake: per iteration, both ranks place, rank 1 signals ready, rank 0 times %s%s%s and "
-             "%s, then signals done", opened, r->bandwidth ? "a window of " : "one ", call, close);
-    snprintf(cl, sizeof cl, "classic OMB: %s%s and %s back to back", opened, call, close);
-    snprintf(units, sizeof units, r->bandwidth ? "MB/s = 10^6 bytes/s: size x operations / time from %s%s to %s's "
-             "return" : "latency in microseconds: from %s%s to %s's return", open || !r->bandwidth ? "" : "the first ",
-             open ? open : call, close);
-    const umb_metric bw = {"Bandwidth (MB/s)", "Bandwidth (MB/s)", "bandwidth_mbs", 1};
-    const umb_metric lat = {"Avg Latency(us)", "Latency(us)", "latency_us", 0};
-    const umb_sweep sweep = {
-        .metric = r->bandwidth ? &bw : &lat,
-        .phase = r->op == UMB_RMA_PUT ? "put" : "get",
-        .handshake = handshake_loop,
-        .classic = classic_loop,
-        .place = place,
-        .summarize = summarize,
-        .payload = payload,
-        .loop_handshake = hs,
-        .loop_classic = cl,
-        .units = units,
-    };
-    umb_bench_run(&b, &h, &sweep, &x);
-    close_window(&b, &x);
-    umb_buffer_free(&x.buf);
-    return umb_bench_finish(&b);
+    return umb_bench_pairs(&b, run_pair, &x);
 }

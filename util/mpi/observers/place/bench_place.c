@@ -288,6 +288,7 @@ static void thrashing_params(char *buf, size_t n)
 /* Collective: whether every rank can read pagemap. */
 static void start(umb_bench *b)
 {
+    logbook.n = 0;  /* a pair's log starts empty: a launch may run several (pairs.c) */
     if (!umb_options_uses(&b->opt, umb_kind_is_managed)) return;  /* every rank has the same options: all return here */
     int ok = umb_residency_open(b->pagemap_why, sizeof b->pagemap_why) == 0;
     UMB_MPI_CHECK(MPI_Allreduce(&ok, &b->pagemap_all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));

@@ -63,6 +63,14 @@ static void plan(umb_bench *b, umb_row *row)
     row->iters = umb_precision_first(row->iters, row->skip, per, b->opt.size_budget);
 }
 
+/* Collective (before the header): a pair's run starts with nothing of the
+   pair before it in the same launch (pairs.c). */
+static void start(umb_bench *b)
+{
+    (void)b;
+    memset(&S, 0, sizeof S);
+}
+
 static void begin(umb_bench *b, umb_row *row)
 {
     if (!target(b)) return;
@@ -146,6 +154,7 @@ static void report(umb_bench *b)
 
 const umb_observer umb_precision_observer = {
     .name = "precision",
+    .start = start,
     .header = header,
     .titles = titles,
     .plan = plan,

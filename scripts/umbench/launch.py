@@ -205,6 +205,31 @@ def find_program(dirs, prog, here):
                % (prog, ":".join(dirs), sub or "its folder"))
 
 
+# What a program that takes several buffer pairs in one launch holds: its
+# usage line (options_usage.c). A wrapper script, a stand-in or an umbench
+# older than that holds none, and gets one launch per pair.
+TAKES_PAIRS = b"[SRC DST [SRC DST ...]]"
+
+
+@functools.lru_cache(maxsize=None)
+def takes_pairs(path):
+    """Whether the program at path takes several pairs in one launch (an
+    ELF file whose usage says so; read, never run: it may start only
+    through its launcher)."""
+    try:
+        with open(path, "rb") as f:
+            if f.read(4) != b"\x7fELF":
+                return False
+            tail = b""
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                if TAKES_PAIRS in tail + chunk:
+                    return True
+                tail = chunk[-len(TAKES_PAIRS):]
+    except OSError:
+        return False
+    return False
+
+
 def check_options(path, prog, args, extra):
     """The program's own verdict on its options before any run (--check-options:
     it parses them and exits, no MPI, no GPU): a bad benchmark option after

@@ -3,7 +3,8 @@ record, and when to stop repeating (--precision, --budget)."""
 import os
 import time
 
-from . import findings, judge, results, stats, watch
+from . import pairs, results, stats
+from .records import one_run, skip_unstarted
 from .standing import note_standing, standing_skip
 
 
@@ -17,29 +18,36 @@ def run_rounds(run):
     for k in range(1, a.rounds + 1):
         rnd = run.offset + k
         turn = (rnd - 1) % len(configs)  # by the folder's round: --append one round at a time turns too
-        for item, cfg in ((it, c) for it in run.items for c in configs[turn:] + configs[:turn]):
-            i += 1
+        entries = [(it, c) for it in run.items for c in configs[turn:] + configs[:turn]]
+        done = set()
+
+        def waiting(j):  # not yet run this round, and to be started
+            it, c = entries[j]
+            return (j not in done and (it[0], it[1], c["name"]) not in run.dropped and c["name"] not in run.cannot_start
+                    and not standing_skip(standing, it, c))
+        for j, (item, cfg) in enumerate(entries):
+            if j in done:
+                continue
             if interrupted(run):  # asked to stop between two runs
                 return
-            if (item[0], item[1], cfg["name"]) in run.dropped or cfg["name"] in run.cannot_start:
+            if not waiting(j):
+                i += 1
+                known_skip = standing_skip(standing, item, cfg)
+                if known_skip and (item[0], item[1], cfg["name"]) not in run.dropped and cfg["name"] not in run.cannot_start:
+                    after_run(run, item, cfg, skip_unstarted(run, item, cfg, rnd, plain, known_skip), k, True)
                 continue
-            known_skip = standing_skip(standing, item, cfg)
-            if known_skip:
-                rec = skip_unstarted(run, item, cfg, rnd, plain, known_skip)
+            group = pairs.batch(run, entries, j, waiting)
+            if len(group) > 1:
+                ran = pairs.run_launch(run, [entries[x] for x in group], rnd, plain, (i, total))
             else:
-                run.say("[%d/%d %6.1fs] %s %s%s" % (i, total, time.time() - run.t0, item[0], item[1],
+                run.say("[%d/%d %6.1fs] %s %s%s" % (i + 1, total, time.time() - run.t0, item[0], item[1],
                                                     "" if plain else "  (round %d, %s)" % (rnd, cfg["name"])))
-                rec = one_run(run, item, cfg, rnd, plain)
-                note_standing(run, standing, item, cfg, rec)
-            # A run stopped at the limit would only spend it again; a skipped one would skip again.
-            if rec["status"] in (77, 124) and k < a.rounds and not rec.get("interrupted"):
-                run.dropped.add((item[0], item[1], cfg["name"]))
-                m["dropped"].append({"program": item[0], "buffers": item[1], "config": cfg["name"], "round": rnd,
-                                     "why": "skipped" if rec["status"] == 77 else "run-limit"})
-                if not known_skip:
-                    run.say("    not run again in later rounds")
-            if not known_skip:  # those are saved with the next run, or at the end
-                run.save()
+                ran = [(item, cfg, one_run(run, item, cfg, rnd, plain))]
+            for x, (it, c, rec) in zip(group, ran):
+                done.add(x)
+                i += 1
+                note_standing(run, standing, it, c, rec)
+                after_run(run, it, c, rec, k, False)
             if interrupted(run):
                 return
         m["rounds_done"] = rnd
@@ -48,36 +56,23 @@ def run_rounds(run):
     m["state"] = "finished"
 
 
+def after_run(run, item, cfg, rec, k, known_skip):
+    """A run stopped at the limit would only spend it again; a skipped one
+    would skip again: neither runs in later rounds. Then run.json is saved."""
+    if rec["status"] in (77, 124) and k < run.a.rounds and not rec.get("interrupted"):
+        run.dropped.add((item[0], item[1], cfg["name"]))
+        run.manifest["dropped"].append({"program": item[0], "buffers": item[1], "config": cfg["name"], "round": rec["round"],
+                                        "why": "skipped" if rec["status"] == 77 else "run-limit"})
+        if not known_skip:
+            run.say("    not run again in later rounds")
+    if not known_skip:  # those are saved with the next run, or at the end
+        run.save()
+
+
 def nothing_left(run):
     """Whether every benchmark, pair and configuration was dropped or cannot start: no round would run anything."""
     return all((it[0], it[1], c["name"]) in run.dropped or c["name"] in run.cannot_start
                for it in run.items for c in run.a.config)
-
-
-def skip_unstarted(run, item, cfg, rnd, plain, why):
-    """A pair that needs a GPU, where an earlier run of its configuration
-    found none, or D where it found a library that is not CUDA-aware: kept
-    as skipped, with that reason, without starting it."""
-    prog, pair, args = item
-    name = run.writer.new_file(run_file(prog, pair, cfg, rnd, plain))
-    rec = {"program": prog, "buffers": pair, "file": name, "status": 77, "command": run.how[cfg["name"]].command(
-        cfg["launcher_flags"], prog, args), "round": rnd, "config": cfg["name"], "elapsed_s": 0.0,
-        "skipped": why, "not_started": True, "complete": False, "findings": []}
-    return keep(run, rec, cfg, None)
-
-
-def run_file(prog, pair, cfg, rnd, plain):
-    return "%s-%s%s.jsonl" % (prog, pair.replace(" ", "-"), "" if plain else ".%s.r%d" % (cfg["name"], rnd))
-
-
-def keep(run, rec, cfg, header):
-    """Ends the run's file with umb-run's "run" line, then lists it in the manifest."""
-    run.writer.end_file(rec["file"], {"round": rec["round"], "config": cfg["name"], "env": cfg["env"],
-                                      "launcher_flags": cfg["launcher_flags"], "status": rec["status"], "complete": rec["complete"]})
-    note_header(run.manifest, header, cfg["name"])
-    run.manifest["runs"].append(rec)
-    run.count += 1
-    return rec
 
 
 def interrupted(run):
@@ -101,106 +96,6 @@ def more_rounds(run, k):
         run.say("umb-run: --budget %g s spent after round %d" % (a.budget, m["rounds_done"]))
         return False
     return True
-
-
-def one_run(run, item, cfg, rnd, plain):
-    """Runs one benchmark and pair in one configuration; its file ends with
-    the "run" line, then the manifest lists it."""
-    prog, pair, args = item
-    how = run.how[cfg["name"]]
-    cmd = how.command(cfg["launcher_flags"], prog, args)
-    name = run.writer.new_file(run_file(prog, pair, cfg, rnd, plain))
-    started = time.time()
-    try:
-        rc, err, over, asked, times = watch.run_one(cmd, dict(how.env, **cfg["env"]), run.writer.path(name),
-                                                    run.a.run_limit, run.stop_asked)
-    except watch.CannotStart as e:
-        return cannot_start(run, item, cfg, rnd, name, cmd, str(e))
-    run.writer.check_there()
-    if rc in NOT_FOUND and not os.path.getsize(run.writer.path(name)):  # a wrapper whose launcher is not found
-        said = [line for line in err.splitlines() if line.strip()]
-        return cannot_start(run, item, cfg, rnd, name, cmd, "%s: cannot start it (exit %d%s)" % (
-            cmd[0], rc, ": " + said[-1].strip()[:200] if said else ""))
-    rec = {"program": prog, "buffers": pair, "file": name, "status": rc, "command": cmd, "round": rnd, "config": cfg["name"],
-           "elapsed_s": round(time.time() - started, 1), "times_s": times}
-    why = [line for line in err.splitlines() if line.startswith(prog + ":")]
-    if asked:
-        rec.update(interrupted=True, error="stopped: umb-run was interrupted")
-        run.say("    STOPPED: umb-run was interrupted; this run did not finish")
-    elif rc == 77:
-        rec["skipped"] = why[0] if why else "a requirement is missing"
-        run.say("    skipped: " + rec["skipped"])
-    elif over:
-        rec["error"] = "stopped after %g s (--run-limit); it ended after %.1f s" % (run.a.run_limit, rec["elapsed_s"])
-        run.say("    STOPPED: " + rec["error"])
-    elif rc != 0:
-        rec["error"] = why[0] if why else err.strip()[-300:]
-        rec["stderr"] = stderr_kept(err)
-        run.say("    FAILED (exit %d): %s" % (rc, rec["error"]))
-    path = run.writer.path(name)
-    rec["complete"], why = judge.judge_output(path) if rc == 0 else (False, None)
-    if why:
-        rec["error"] = why + "; not counted"
-        run.say("    INCOMPLETE: " + rec["error"])
-    rec["findings"] = findings.of_file(path, results.Problems()) if rec["complete"] else []
-    times.update(judge.inner_seconds(path))
-    header = results.first_header(path)
-    run.same_library(cfg, header)
-    other = run.other_library(cfg, header)
-    if other and rec["complete"]:  # kept, not counted: its readers pool only one library per configuration
-        rec["complete"], rec["error"] = False, other
-        run.say("    NOT COUNTED: " + other)
-    return keep(run, rec, cfg, header)
-
-
-# A shell's statuses for a command not found (127) or not executable (126):
-# with no output at all, the launcher (or what a wrapper runs) never started.
-NOT_FOUND = (126, 127)
-# How much of a failed run's stderr its record keeps (run.json's `stderr`):
-# its start, where a crash's report begins, and its end, the launcher's word.
-STDERR_HEAD, STDERR_TAIL = 4096, 12288  # an ASan report: 2-5 KiB; a launcher's last word: a few lines
-
-
-def stderr_kept(err):
-    if len(err) <= STDERR_HEAD + STDERR_TAIL:
-        return err
-    return "%s\n[umb-run: %d characters left out]\n%s" % (err[:STDERR_HEAD], len(err) - STDERR_HEAD - STDERR_TAIL,
-                                                       err[-STDERR_TAIL:])
-
-
-def cannot_start(run, item, cfg, rnd, name, cmd, why):
-    """A launcher that cannot start (not found, not executable with this
-    configuration's PATH): kept as a failed run (127, as a shell says),
-    its configuration marked in run.json's "configs" and not run again;
-    the other configurations go on."""
-    run.cannot_start[cfg["name"]] = why
-    for c in (c for c in run.manifest["configs"] if c["name"] == cfg["name"]):
-        c["cannot_start"] = why
-    run.say("    FAILED: %s; configuration %s is not run again" % (why, cfg["name"]))
-    rec = {"program": item[0], "buffers": item[1], "file": name, "status": 127, "command": cmd, "round": rnd,
-           "config": cfg["name"], "elapsed_s": 0.0, "error": why, "not_started": True, "complete": False, "findings": []}
-    return keep(run, rec, cfg, None)
-
-
-def note_header(m, header, config):
-    """The library (of the folder, and of each configuration), CUDA
-    awareness, nodes and GPUs: the first run that has them."""
-    if not header:
-        return
-    lib = header.get("mpi_library") if isinstance(header.get("mpi_library"), str) else None  # run.json's readers want a string
-    m["mpi_library"] = m.get("mpi_library") or lib
-    for c in (c for c in m["configs"] if c["name"] == config and not c.get("mpi_library")):
-        c["mpi_library"] = lib
-    if not m.get("cuda_aware") and isinstance(header.get("cuda_awareness"), dict):
-        m["cuda_aware"] = dict(header["cuda_awareness"], line=header.get("cuda_aware"))
-    for r in header.get("ranks", []) if isinstance(header.get("ranks"), list) else []:
-        if not isinstance(r, dict):
-            continue
-        if r.get("host") not in m["nodes"]:
-            m["nodes"].append(r.get("host"))
-        g = "%s %s" % (r.get("host"), r.get("gpu_pci_bus")) if isinstance(r.get("gpu"), int) and r["gpu"] >= 0 else None
-        if g and g not in [x["id"] for x in m["gpus"]]:
-            m["gpus"].append({"id": g, "name": r.get("gpu_name"), "pcie": r.get("gpu_pcie")})
 
 
 def precision_state(folder, runs, target, stopped=frozenset()):

@@ -33,7 +33,9 @@ launcher its configure recorded (DIR/umbench-build.json); the builds are
 then the configurations.
 Every round runs each benchmark and pair once per configuration, back to
 back, in an order that turns from round to round, so that drift favours
-none. --precision P% ends the rounds once every size's 95% interval of the
+none. A point-to-point or one-sided program runs its pairs of a round and
+configuration in one launch (--launch-per program, the default; a file and
+record per pair all the same), or one launch per pair (--launch-per pair). --precision P% ends the rounds once every size's 95% interval of the
 median (of the value alone, or of each configuration's ratio to the
 default) is within +-P%, --rounds (default 20 then) being the most, and
 --budget SECONDS starts no new round after that long; the sizes that did
@@ -91,6 +93,8 @@ def options(argv):
     ap.add_argument("--precision", help="end the rounds once every interval is within +-P%%")
     ap.add_argument("--budget", help="seconds after which no new round starts")
     ap.add_argument("--run-limit", help="seconds after which one run is stopped (exit 124 in run.json)")
+    ap.add_argument("--launch-per", default="program", choices=["program", "pair"],
+                    help="one launch for a program's pairs in a round and configuration (default), or one per pair")
     # Benchmark options come after "--" only: a stray word before it would
     # otherwise reach every program.
     own, extra = (argv[:argv.index("--")], argv[argv.index("--") + 1:]) if "--" in argv else (argv, [])
@@ -174,7 +178,7 @@ class Run:
         if old is None:
             m = {"set": a.set, "command": sys.argv, "launcher": how, "np": a.np, "start": self.stamp,
                  "env": env.recorded(),
-                 "rounds": a.rounds, "configs": a.config, "mpi_library": None, "cuda_aware": None, "nodes": [], "gpus": [],
+                 "rounds": a.rounds, "launch_per": a.launch_per, "configs": a.config, "mpi_library": None, "cuda_aware": None, "nodes": [], "gpus": [],
                  "runs": [], "dropped": [], "state": "running", "sessions": [session]}
             return m, 0
         configs.check_append(old, a)

@@ -64,5 +64,21 @@ def commands(name, want, extra):
             # default (it was silently replaced by 120), and an option left
             # without its value ("-- -m") finds none to take, where it took
             # umb-run's --format and was refused as "-m --format".
-            items.append((prog, pair, opts + ["--format", "json", "--timeout", "120"] + bufs + extra))
+            items.append((prog, pair, opts + FIXED + bufs + extra))
     return items
+
+
+# What umb-run gives every program before its buffers.
+FIXED = ["--format", "json", "--timeout", "120"]
+
+
+def pair_slot(item):
+    """Where a point-to-point or one-sided run's two kinds are in its
+    arguments (commands puts them right after FIXED), or None: the runs
+    that may share a launch with their program's other pairs (pairs.py)."""
+    prog, pair, args = item
+    kinds, n = pair.split(), len(FIXED)
+    for s in range(len(args) - n - 1):
+        if args[s:s + n] == FIXED:
+            return s + n if len(kinds) == 2 and args[s + n:s + n + 2] == kinds else None
+    return None

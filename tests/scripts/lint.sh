@@ -94,4 +94,11 @@ if [ "$(git -C "$top_srcdir" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$t
         | grep -E '\.(c|h|cu|py|sh|md|lua|json|txt)$|^(tests/tools|scripts)/[^./]*$' >"$tmp/ignored" || true
     [ ! -s "$tmp/ignored" ] || { cat "$tmp/ignored"; fail "sources that .gitignore hides from a clone (above)"; }
 fi
+# Every module of the scripts' package is installed and distributed: a
+# module the list in Makefile.am misses works from the source tree and
+# breaks the installed commands and make distcheck (pairs.py and records.py
+# were missing from it when they were added).
+for m in "$top_srcdir"/scripts/umbench/*.py; do
+    grep -q "scripts/umbench/${m##*/}\b" "$top_srcdir/Makefile.am" || fail "${m#"$top_srcdir"/}: not in Makefile.am's pkgpython_PYTHON"
+done
 exit 0

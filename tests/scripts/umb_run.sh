@@ -27,14 +27,18 @@ for r in m["runs"]:
         # a precision run its closing record, then the findings and the
         # program's "end"; umb-run's own "run" line comes last.
         assert all(o["type"] in ("result", "rank_placement", "precision", "finding") for o in lines[1:-2]), r
-        assert lines[-2] == {"type": "end", "program": r["program"], "status": 0} and r["complete"], (lines[-2], r)
+        # A pair of a launch of several (run.json's "launch") has its end record name it.
+        end = dict(lines[-2], buffers=r["buffers"]) if "launch" in r else lines[-2]
+        assert end == dict({"type": "end", "program": r["program"], "status": 0}, **({"buffers": r["buffers"]} if "launch" in r else {})) and r["complete"], (lines[-2], r)
         # umb-run leaves hwloc's OpenCL plugin out of its launches, and the header says so (docs/decisions.md)
         want = ["HWLOC_COMPONENTS=" + os.environ.get("HWLOC_COMPONENTS", "-opencl")]
         if lines[0]["mpi_library"].startswith("Open MPI"):  # and mpirun without its wait after a skip
             want.append("OMPI_MCA_odls_base_sigkill_timeout=" + os.environ.get("OMPI_MCA_odls_base_sigkill_timeout", "0"))
         assert set(want) <= set(lines[0]["mpi_env"].split()), (want, lines[0]["mpi_env"])
     else:
-        assert r["skipped"] and len(lines) == 1 and not r["complete"], r
+        # Skipped alone: no output; in a launch of several: its end record, with the reason.
+        said = [{"type": "end", "program": r["program"], "buffers": r["buffers"], "skipped": r["skipped"], "status": 77}]
+        assert r["skipped"] and lines[:-1] == (said if "launch" in r else []) and not r["complete"], r
     assert lines[-1] == {"type": "run", "round": 1, "config": "default", "env": {}, "launcher_flags": [],
                          "status": r["status"], "complete": r["status"] == 0}, lines[-1]
     assert r["round"] == 1 and r["config"] == "default" and r["file"].count(".") == 1, r
@@ -222,23 +226,30 @@ rc=0; wait $pid || rc=$?
 if ls /dev/nvidia[0-9]* >/dev/null 2>&1; then
     echo "a GPU here: the no-GPU skip is not tried"
 else
-    start=$(date +%s)
-    $RUN --set full --match '^umb_(latency|bw) ' --out "$tmp/nogpu" -- -m 8:8 -i 10 -x 1 >"$tmp/run-g.log" 2>&1 \
-        || { cat "$tmp/run-g.log"; fail "umb-run --set full without a GPU"; }
-    took=$(( $(date +%s) - start ))
-    [ $took -le 15 ] && [ "$(grep -c '^umb-run: no GPU for the ranks: every later pair that needs one is skipped without starting it$' "$tmp/run-g.log")" = 1 ] \
-        && [ "$(grep -c '^\[' "$tmp/run-g.log")" = 3 ] || { cat "$tmp/run-g.log"; fail "umb-run --set full without a GPU: $took s, or not one reason line"; }
-    "$PYTHON3" - "$tmp/nogpu/run.json" <<'PY' || fail "umb-run --set full without a GPU: run.json"
+    # One launch per pair: 1 of the 30 starts. One per program (the
+    # default): umb_latency's 15 skip within its launch, umb_bw's do not start.
+    for per in pair program; do
+        case $per in pair) lines=3 started=1 ;; program) lines=17 started=15 ;; esac
+        start=$(date +%s)
+        $RUN --set full --launch-per $per --match '^umb_(latency|bw) ' --out "$tmp/nogpu-$per" -- -m 8:8 -i 10 -x 1 >"$tmp/run-g.log" 2>&1 \
+            || { cat "$tmp/run-g.log"; fail "umb-run --set full --launch-per $per without a GPU"; }
+        took=$(( $(date +%s) - start ))
+        [ $took -le 15 ] && [ "$(grep -c '^umb-run: no GPU for the ranks: every later pair that needs one is skipped without starting it$' "$tmp/run-g.log")" = 1 ] \
+            && [ "$(grep -c '^\[' "$tmp/run-g.log")" = $lines ] || { cat "$tmp/run-g.log"; fail "umb-run --set full --launch-per $per without a GPU: $took s, or not one reason line"; }
+        "$PYTHON3" - "$tmp/nogpu-$per/run.json" $started <<'PY' || fail "umb-run --set full --launch-per $per without a GPU: run.json"
 import json, sys
-runs = json.load(open(sys.argv[1]))["runs"]
+runs, started = json.load(open(sys.argv[1]))["runs"], int(sys.argv[2])
 gpu = [r for r in runs if r["buffers"] != "H H"]
 assert len(runs) == 32 and len(gpu) == 30 and all(r["status"] == 77 and "need a CUDA GPU" in r["skipped"] for r in gpu), runs
-assert [r.get("not_started", False) for r in gpu] == [False] + [True] * 29 and all(r["skipped"] == gpu[0]["skipped"] for r in gpu), gpu
+assert [r.get("not_started", False) for r in gpu] == [False] * started + [True] * (30 - started), gpu
+assert all(r["skipped"] == gpu[0]["skipped"] for r in gpu[started:]), gpu  # each started one names its own pair
 t = json.load(open(sys.argv[1]))["time_s"]
-assert t["cannot_run_runs"] == 30 and t["not_started"] == 29 and t["cannot_run"] == gpu[0]["elapsed_s"], t
+assert t["cannot_run_runs"] == 30 and t["not_started"] == 30 - started, t
+assert abs(t["cannot_run"] - sum(r["elapsed_s"] for r in gpu[:started])) < 0.05 + 0.05 * started, t
 PY
-    grep -q '^# Where the time went ([0-9.]* s): 2 runs: .*; 30 pairs that could not run here: [0-9.]* s (29 not started); ' "$tmp/run-g.log" \
-        || { cat "$tmp/run-g.log"; fail "umb-run --set full without a GPU: the time of the pairs that could not run"; }
+        grep -q "^# Where the time went ([0-9.]* s): 2 runs: .*; 30 pairs that could not run here: [0-9.]* s ($((30 - started)) not started); " "$tmp/run-g.log" \
+            || { cat "$tmp/run-g.log"; fail "umb-run --set full --launch-per $per without a GPU: the time of the pairs that could not run"; }
+    done
 fi
 
 # A library that is not CUDA-aware: the first pair with D says so (exit 77)
@@ -261,6 +272,7 @@ done
 # standing NAME MATCH SAID STARTED: umb-run --set full over the stand-ins,
 # the pairs MATCH finds, into $tmp/NAME (log $tmp/run-NAME.log): SAID is
 # said once, and only the pairs STARTED ("program pair;" each) start.
+# (A stand-in is a script: one launch per pair, launch.takes_pairs.)
 standing() {
     $PYTHON3 "$top_srcdir/scripts/umb-run" --bindir "$tmp/fake" --set full --match "$2" --out "$tmp/$1" \
         -- -m 8:8 -i 10 -x 1 >"$tmp/run-$1.log" 2>&1 || { cat "$tmp/run-$1.log"; fail "umb-run --set full over the stand-ins ($1)"; }

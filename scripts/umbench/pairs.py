@@ -1,0 +1,161 @@
+"""Several buffer pairs of one program in one launch (docs/decisions.md,
+"One launch for many pairs"): the program pays its launcher, MPI_Init and
+the GPU's context once, and writes each pair's header, rows and end record
+in turn; umb-run splits that output into one file per pair, as if each had
+had a launch of its own, and gives each pair its record and progress line.
+A pair the launch did not reach (it died, or hit its limit) is launched
+again with the pairs after it."""
+import json
+import os
+import tempfile
+import time
+
+from . import launch, records, sets, watch
+
+# Benchmark options that observe one pair per launch: the programs refuse
+# several pairs with them, so umb-run launches each pair alone.
+ONE_PAIR_OPTIONS = ("--path", "--counters", "-U")
+# Pairs in one launch at most: the full set's 16 (the programs take 32).
+MOST_PAIRS = 16
+
+
+def shares_launch(run, item, cfg):
+    """Whether this run may share a launch with the program's other pairs:
+    the program takes several (launch.takes_pairs), and no option asks for
+    one per launch."""
+    if run.a.launch_per != "program" or sets.pair_slot(item) is None:
+        return False
+    how = run.how[cfg["name"]]
+    if not launch.takes_pairs(launch.find_program(how.dirs, item[0], how.here)):
+        return False
+    return not any(w.split("=")[0] in ONE_PAIR_OPTIONS or (w.startswith("-U") and not w.startswith("--"))
+                   for w in run.a.extra)
+
+
+def batch(run, entries, j, free):
+    """The entries (indices) that run in entry j's launch: j and every later
+    free one of its program, configuration and options."""
+    item, cfg = entries[j]
+    if not shares_launch(run, item, cfg):
+        return [j]
+    key = launch_key(item, cfg)
+    return ([j] + [k for k in range(j + 1, len(entries)) if free(k) and launch_key(*entries[k]) == key])[:MOST_PAIRS]
+
+
+def launch_key(item, cfg):
+    slot = sets.pair_slot(item)
+    if slot is None:
+        return None
+    return item[0], cfg["name"], tuple(item[2][:slot]), tuple(item[2][slot + 2:])
+
+
+def command_args(items):
+    """The options of the first, with every pair's two kinds where its pair was."""
+    slot, args = sets.pair_slot(items[0]), items[0][2]
+    return args[:slot] + [k for it in items for k in it[1].split()] + args[slot + 2:]
+
+
+def split(path):
+    """The launch's output as each pair's lines: [(lines, its end record)],
+    and the lines after the last end record (a pair that did not end)."""
+    done, part = [], []
+    with open(path, errors="replace") as f:
+        for line in f:
+            part.append(line)
+            if watch.END.search(line.encode()):
+                try:
+                    end = json.loads(line)
+                except ValueError:
+                    end = None
+                done.append((part, end if isinstance(end, dict) else {}))
+                part = []
+    return done, part
+
+
+def pair_times(times, started, ends, k, first_ran, last):
+    """Pair k's share of the launch's times (watch.Output.times): the
+    start-up goes to the first pair that ran (its header was the launch's
+    first), each pair measures from the end of the one before it (or from
+    the first header), and the last pair takes the time after the last line."""
+    if "unsplit" in times:  # a launcher held the output back: not told apart
+        return dict(times) if k == first_ran else {}
+    first = started + times.get("start", 0.0)
+    since = max(ends[k - 1] if k else first, first)
+    share = {"measure": round(max(0.0, ends[k] - since), 1)}
+    if k == first_ran:
+        share["start"] = times.get("start", 0.0)
+    if k == last:
+        share["end"] = times.get("end", 0.0)
+    return share
+
+
+def run_launch(run, group, rnd, plain, counter):
+    """One launch for the pairs of group ([(item, cfg)], one program and
+    configuration); returns [(item, cfg, rec)] for the pairs it reached, in
+    order, the last one failed where the launch failed; the pairs after it
+    are not returned (the caller launches them again)."""
+    (prog, _, _), cfg = group[0]
+    how = run.how[cfg["name"]]
+    cmd = how.command(cfg["launcher_flags"], prog, command_args([it for it, _ in group]))
+    ends = []
+
+    def heard(now, line):  # each pair's progress line as its end record arrives
+        ends.append(now)
+        if len(ends) <= len(group):
+            item = group[len(ends) - 1][0]
+            run.say("[%d/%d %6.1fs] %s %s%s" % (counter[0] + len(ends), counter[1], now - run.t0, item[0], item[1],
+                                                "" if plain else "  (round %d, %s)" % (rnd, cfg["name"])))
+
+    fd, out = tempfile.mkstemp(prefix=".launch-", suffix=".part", dir=run.writer.folder)
+    os.close(fd)
+    try:
+        started = time.time()
+        limit = run.a.run_limit * len(group) if run.a.run_limit else None
+        try:
+            rc, err, over, asked, times = watch.run_one(cmd, dict(how.env, **cfg["env"]), out, limit, run.stop_asked, heard)
+        except watch.CannotStart as e:
+            name = run.writer.new_file(records.run_file(prog, group[0][0][1], cfg, rnd, plain))
+            return [(group[0][0], cfg, records.cannot_start(run, group[0][0], cfg, rnd, name, cmd, str(e)))]
+        run.writer.check_there()
+        done, rest = split(out)
+    finally:
+        os.unlink(out)
+    done = done[:len(group)]
+    ran = [k for k, (lines, _) in enumerate(done) if any(watch.HEADER.search(x.encode()) for x in lines)]
+    whole = len(done) == len(group)
+    kept = []
+    for k, (lines, end) in enumerate(done):
+        item = group[k][0]
+        if end.get("buffers") != item[1]:  # not the pair it should be: the launch is not to be read further
+            break
+        share = pair_times(times, started, ends + [time.time()] * len(group), k, ran[0] if ran else 0,
+                           k if whole and k == len(group) - 1 else -1)
+        status = end.get("status") if isinstance(end.get("status"), int) else 1
+        said = [end["skipped"]] if status == 77 and isinstance(end.get("skipped"), str) else []
+        kept.append((item, cfg, write_pair(run, item, cfg, rnd, plain, lines, status, cmd, share, said, k, len(group))))
+    if len(kept) < len(group):  # the pair in progress when the launch ended: the launch's end is its own
+        item = group[len(kept)][0]
+        run.say("[%d/%d %6.1fs] %s %s%s" % (counter[0] + len(kept) + 1, counter[1], time.time() - run.t0, item[0], item[1],
+                                            "" if plain else "  (round %d, %s)" % (rnd, cfg["name"])))
+        share = {"measure": round(time.time() - (ends[len(kept) - 1] if kept and ends else started), 1)}
+        said = {r.get("skipped") for _, _, r in kept}  # the reached pairs' own lines are theirs, not its
+        lines_said = [x for x in err.splitlines() if x.startswith(prog + ":") and x not in said]
+        rec = write_pair(run, item, cfg, rnd, plain, rest, rc, cmd, share, lines_said, len(kept), len(group),
+                         err=err, over=over, asked=asked)
+        kept.append((item, cfg, rec))
+    return kept
+
+
+def write_pair(run, item, cfg, rnd, plain, lines, status, cmd, share, said, k, n, err="", over=False, asked=False):
+    """A pair's file, its lines of the launch, and its record (records.settle)."""
+    name = run.writer.new_file(records.run_file(item[0], item[1], cfg, rnd, plain))
+    try:
+        with open(run.writer.path(name), "w") as f:
+            f.writelines(lines)
+    except OSError as e:
+        run.writer.check_there()
+        raise watch.Fail("%s: cannot write the run's output (%s)" % (run.writer.path(name), e.strerror or e))
+    rec = {"program": item[0], "buffers": item[1], "file": name, "status": status, "command": cmd, "round": rnd,
+           "config": cfg["name"], "elapsed_s": round(sum(share.values()), 1), "times_s": share,
+           "launch": {"pairs": n, "index": k + 1}}
+    return records.settle(run, rec, cfg, err, said, over, asked, "%s %s: " % item[:2])

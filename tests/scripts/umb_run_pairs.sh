@@ -1,0 +1,72 @@
+#!/bin/sh
+# umb-run's launches of several pairs (docs/decisions.md, "One launch for
+# many pairs"): one launch for a program's pairs, one file and record per
+# pair as a launch of its own gives, the launch's time shared out; a launch
+# cut short keeps the pairs it ended, fails the one in progress and
+# launches the rest again; --launch-per pair launches each alone.
+. "$top_srcdir/tests/lib.sh"
+[ -n "${PYTHON3:-}" ] || skip "python3 not found"
+RUN="$PYTHON3 $top_srcdir/scripts/umb-run --bindir $PT2PT --set quick --match ^umb_latency"
+export MPIEXEC MPIEXEC_FLAGS="$mpi_flags"
+
+# check DIR LAUNCHES STATUSES: run.json of DIR lists the quick set's four
+# umb_latency pairs with STATUSES ("0 77 ..." in the set's order; "x": 0 or
+# 77, as a GPU is here or not), from LAUNCHES ("4:1 4:2 ...": pairs in the
+# launch and the pair's place; "-": a launch of its own).
+check() {
+    "$PYTHON3" - "$@" <<'PY' || { cat "$1.log"; fail "umb-run $1: $2 / $3"; }
+import json, os, sys
+d, launches, statuses = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
+m = json.load(open(os.path.join(d, "run.json")))
+runs = m["runs"]
+assert [r["buffers"] for r in runs] == ["H H", "MH MH", "MD MD", "MD MH"], runs
+got = ["%d:%d" % (r["launch"]["pairs"], r["launch"]["index"]) if "launch" in r else "-" for r in runs]
+assert got == launches, (got, launches)
+for r, want in zip(runs, statuses):
+    assert r["status"] == int(want) if want != "x" else r["status"] in (0, 77), (r, want)
+    lines = [json.loads(l) for l in open(os.path.join(d, r["file"]))]
+    assert lines[-1]["type"] == "run" and lines[-1]["status"] == r["status"], lines[-1]
+    if r["status"] == 0:  # a whole run of its own: header first, its end record before umb-run's line
+        assert r["complete"] and lines[0]["type"] == "header" and lines[0]["buffers"] == r["buffers"], r
+        assert lines[-2]["type"] == "end" and lines[-2]["status"] == 0, lines[-2]
+        assert all(o.get("buffers", r["buffers"]) == r["buffers"] for o in lines[:-1]), r
+    assert abs(sum(v for k, v in r.get("times_s", {}).items() if k in ("start", "measure", "end", "unsplit")) - r["elapsed_s"]) < 0.25, r
+assert m["launch_per"] == ("pair" if launches == ["-"] * 4 else "program"), m["launch_per"]
+PY
+}
+
+$RUN --out "$tmp/one" -- -m 8:64 -i 20 -x 2 >"$tmp/one.log" 2>&1 || { cat "$tmp/one.log"; fail "umb-run, one launch"; }
+check "$tmp/one" "4:1 4:2 4:3 4:4" "0 x x x"
+# Each pair's progress line as its end record arrives, numbered in the set.
+[ "$(grep -c '^\[[1-4]/4 ' "$tmp/one.log")" = 4 ] || { cat "$tmp/one.log"; fail "umb-run: a progress line per pair"; }
+
+$RUN --launch-per pair --out "$tmp/each" -- -m 8:64 -i 20 -x 2 >"$tmp/each.log" 2>&1 || { cat "$tmp/each.log"; fail "umb-run --launch-per pair"; }
+if [ "$(gpu_count)" -eq 0 ]; then  # the first skip stands for the others: not started
+    check "$tmp/each" "- - - -" "0 77 77 77"
+else
+    check "$tmp/each" "- - - -" "0 0 0 0"
+fi
+
+# A launcher that hands over its ranks' output up to the first pair's end
+# record, then fails: that pair is kept, the next fails with the launch's
+# word, and the two after it are launched again (and cut the same way).
+cat >"$tmp/cutter" <<EOS
+#!/bin/sh
+$MPIEXEC "\$@" | awk '{ print } /^\{"type":"end"/ { exit }'
+echo "cutter: the launch was cut after its first pair" >&2
+exit 1
+EOS
+chmod +x "$tmp/cutter"
+rc=0; MPIEXEC="$tmp/cutter" $RUN --out "$tmp/cut" -- -m 8:64 -i 20 -x 2 >"$tmp/cut.log" 2>&1 || rc=$?
+[ $rc = 1 ] || { cat "$tmp/cut.log"; fail "umb-run, a launch cut short: exit $rc, not 1 (runs failed)"; }
+check "$tmp/cut" "4:1 4:2 2:1 2:2" "0 1 x 1"
+"$PYTHON3" - "$tmp/cut/run.json" <<'PY' || fail "umb-run, a launch cut short: the failed pairs' reason"
+import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+# the launcher's word, or the program's line on that pair (it may still speak before the pipe stops it)
+assert all(r["error"] == "cutter: the launch was cut after its first pair" or r["error"].startswith("umb_latency: buffers %s " % r["buffers"])
+           for r in runs if r["status"] == 1), runs
+PY
+grep -q '^    umb_latency MH MH: FAILED (exit 1)' "$tmp/cut.log" && [ "$(grep -c '^\[[1-4]/4 ' "$tmp/cut.log")" = 4 ] \
+    || { cat "$tmp/cut.log"; fail "umb-run: the failed pair names itself, after its progress line"; }
+exit 0

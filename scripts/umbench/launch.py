@@ -230,22 +230,45 @@ def takes_pairs(path):
     return False
 
 
-def check_options(path, prog, args, extra):
-    """The program's own verdict on its options before any run (--check-options:
-    it parses them and exits, no MPI, no GPU): a bad benchmark option after
-    "--" is refused in the program's one line, where every run failed with
-    it. Asked of the umbench binaries only (an ELF file): a wrapper script
-    or a stand-in is not asked, nor is a program that cannot start here
-    alone (its MPI's libraries come through its launcher) or that is older
-    than the option; their runs say what is wrong."""
+def verdict(path, args):
+    """(exit status, first line of stderr) of the program's --check-options
+    over args, or None where it is not asked: only the umbench binaries (an
+    ELF file) are; a wrapper script or a stand-in is not, nor a program
+    that cannot start here alone (its MPI's libraries come through its
+    launcher) or that is older than the option."""
     try:
         with open(path, "rb") as f:
             if f.read(4) != b"\x7fELF":
-                return
+                return None
         r = subprocess.run([path, "--check-options"] + args, stdin=subprocess.DEVNULL, capture_output=True, text=True,
                            errors="replace", timeout=30, env=env.whole())
     except (OSError, subprocess.TimeoutExpired):
-        return
-    said = (r.stderr.strip().splitlines() or [""])[0]
-    if r.returncode == 1 and said.startswith(prog + ": ") and "--check-options" not in said:
+        return None
+    return r.returncode, (r.stderr.strip().splitlines() or [""])[0]
+
+
+def check_options(path, prog, args, extra):
+    """The program's own verdict on its options before any run: a bad
+    benchmark option after "--" is refused in the program's one line,
+    where every run failed with it; their runs say what is wrong where the
+    program is not asked (verdict)."""
+    rc, said = verdict(path, args) or (0, "")
+    if rc == 1 and said.startswith(prog + ": ") and "--check-options" not in said:
         raise Fail("%s (the benchmark options after --: %s)" % (said, " ".join(shlex.quote(w) for w in extra) or "none"))
+
+
+def check_pairs(path, args, slot, pairs_args, extra):
+    """Whether the program takes its pairs of the set in one launch with
+    these options: its verdict on them (--path, --counters, --loop classic
+    with managed pairs keep one pair per launch). A buffer kind after "--"
+    would be measured as another pair of every run: refused, as the verdict
+    on the most pairs a launch takes shows it (args: one run's arguments,
+    its two kinds at slot; pairs_args: the launch's, every pair's kinds)."""
+    if not takes_pairs(path):
+        return False
+    rc, said = verdict(path, args[:slot] + ["H"] * 64 + args[slot + 2:]) or (0, "")
+    if rc == 1 and "unexpected argument" in said:
+        word = said.split("unexpected argument '", 1)[-1].split("'", 1)[0]
+        raise Fail("-- %s: umb-run gives each run its buffer kinds; one after -- would be measured as another pair "
+                   "(the benchmark options after --: %s)" % (word, " ".join(shlex.quote(w) for w in extra)))
+    return (verdict(path, pairs_args) or (1, ""))[0] == 0

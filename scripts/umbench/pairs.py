@@ -12,24 +12,31 @@ import time
 
 from . import launch, records, sets, watch
 
-# Benchmark options that observe one pair per launch: the programs refuse
-# several pairs with them, so umb-run launches each pair alone.
-ONE_PAIR_OPTIONS = ("--path", "--counters", "-U")
 # Pairs in one launch at most: the full set's 16 (the programs take 32).
 MOST_PAIRS = 16
 
 
+def ask(asked, items, a):
+    """{program: whether its pairs of the set share a launch with the
+    benchmark options} (launch.check_pairs), for asked {program: (path,
+    a run's arguments)}: once, before any run."""
+    groups = {}
+    for prog, (path, args) in asked.items():
+        mine = [it for it in items if it[0] == prog]
+        if a.launch_per == "program" and sets.pair_slot(mine[0]) is not None:
+            groups[prog] = launch.check_pairs(path, args, sets.pair_slot(mine[0]), command_args(mine), a.extra)
+    return groups
+
+
 def shares_launch(run, item, cfg):
     """Whether this run may share a launch with the program's other pairs:
-    the program takes several (launch.takes_pairs), and no option asks for
-    one per launch."""
-    if run.a.launch_per != "program" or sets.pair_slot(item) is None:
+    the program takes them with these options (launch.check_pairs, asked
+    once), and this configuration's program says it takes several
+    (launch.takes_pairs)."""
+    if run.a.launch_per != "program" or not run.groups.get(item[0]) or sets.pair_slot(item) is None:
         return False
     how = run.how[cfg["name"]]
-    if not launch.takes_pairs(launch.find_program(how.dirs, item[0], how.here)):
-        return False
-    return not any(w.split("=")[0] in ONE_PAIR_OPTIONS or (w.startswith("-U") and not w.startswith("--"))
-                   for w in run.a.extra)
+    return launch.takes_pairs(launch.find_program(how.dirs, item[0], how.here))
 
 
 def batch(run, entries, j, free):
@@ -123,7 +130,7 @@ def run_launch(run, group, rnd, plain, counter):
     done = done[:len(group)]
     ran = [k for k, (lines, _) in enumerate(done) if any(watch.HEADER.search(x.encode()) for x in lines)]
     whole = len(done) == len(group)
-    kept = []
+    kept, skips = [], {e.get("skipped") for _, e in done}  # the skipped pairs' lines are theirs
     for k, (lines, end) in enumerate(done):
         item = group[k][0]
         if end.get("buffers") != item[1]:  # not the pair it should be: the launch is not to be read further
@@ -131,8 +138,10 @@ def run_launch(run, group, rnd, plain, counter):
         share = pair_times(times, started, ends + [time.time()] * len(group), k, ran[0] if ran else 0,
                            k if whole and k == len(group) - 1 else -1)
         status = end.get("status") if isinstance(end.get("status"), int) else 1
-        said = [end["skipped"]] if status == 77 and isinstance(end.get("skipped"), str) else []
-        kept.append((item, cfg, write_pair(run, item, cfg, rnd, plain, lines, status, cmd, share, said, k, len(group))))
+        said = [end["skipped"]] if status == 77 and isinstance(end.get("skipped"), str) else [
+            x for x in err.splitlines() if x.startswith(prog + ":") and x not in skips]  # a failed pair: the launch's words
+        kept.append((item, cfg, write_pair(run, item, cfg, rnd, plain, lines, status, cmd, share, said, k, len(group),
+                                           err=err if status not in (0, 77) else "")))
     if len(kept) < len(group):  # the pair in progress when the launch ended: the launch's end is its own
         item = group[len(kept)][0]
         run.say("[%d/%d %6.1fs] %s %s%s" % (counter[0] + len(kept) + 1, counter[1], time.time() - run.t0, item[0], item[1],

@@ -70,7 +70,9 @@ def settle(run, rec, cfg, err, why, over, asked, who=""):
         rec["skipped"] = why[0] if why else "a requirement is missing"
         run.say("    " + who + "skipped: " + rec["skipped"])
     elif over:
-        rec["error"] = "stopped after %g s (--run-limit); it ended after %.1f s" % (run.a.run_limit, rec["elapsed_s"])
+        rec["error"] = ("stopped after %g s (--run-limit); it ended after %.1f s" % (run.a.run_limit, rec["elapsed_s"])
+                        if "launch" not in rec else "its launch of %d pairs was stopped after %g s (--run-limit: %g s a pair) "
+                        "while this pair ran" % (rec["launch"]["pairs"], run.a.run_limit * rec["launch"]["pairs"], run.a.run_limit))
         run.say("    " + who + "STOPPED: " + rec["error"])
     elif rc != 0:
         rec["error"] = why[0] if why else err.strip()[-300:]

@@ -33,9 +33,8 @@ launcher its configure recorded (DIR/umbench-build.json); the builds are
 then the configurations.
 Every round runs each benchmark and pair once per configuration, back to
 back, in an order that turns from round to round, so that drift favours
-none. A point-to-point or one-sided program runs its pairs of a round and
-configuration in one launch (--launch-per program, the default; a file and
-record per pair all the same), or one launch per pair (--launch-per pair). --precision P% ends the rounds once every size's 95% interval of the
+none. A point-to-point or one-sided program runs its pairs of a round in
+one launch (--launch-per program, the default) or one per pair. --precision P% ends the rounds once every size's 95% interval of the
 median (of the value alone, or of each configuration's ratio to the
 default) is within +-P%, --rounds (default 20 then) being the most, and
 --budget SECONDS starts no new round after that long; the sizes that did
@@ -68,7 +67,7 @@ import socket
 import sys
 import time
 
-from . import cli, configs, env, findings, launch, results, rounds, schema, sets, timing
+from . import cli, configs, env, findings, launch, pairs, results, rounds, schema, sets, timing
 
 
 # Benchmark options that make a program print and exit 0 without results:
@@ -161,6 +160,7 @@ class Run:
                     asked.setdefault(prog, (path, args))
         for prog, (path, args) in asked.items():  # and takes these options (its first pair)
             launch.check_options(path, prog, args, a.extra)
+        self.groups = pairs.ask(asked, self.items, a)  # program -> whether its pairs share a launch
         self.stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         out = a.out if a.out is not None else os.path.join("umb-results", "%s-%s" % (self.stamp, socket.gethostname()))
         self.writer = results.Writer(out, a.append)

@@ -3,7 +3,8 @@
 # many pairs"): one launch for a program's pairs, one file and record per
 # pair as a launch of its own gives, the launch's time shared out; a launch
 # cut short keeps the pairs it ended, fails the one in progress and
-# launches the rest again; --launch-per pair launches each alone.
+# launches the rest again; --launch-per pair launches each alone; a buffer
+# kind after -- is refused, options for one pair per launch get it.
 . "$top_srcdir/tests/lib.sh"
 [ -n "${PYTHON3:-}" ] || skip "python3 not found"
 RUN="$PYTHON3 $top_srcdir/scripts/umb-run --bindir $PT2PT --set quick --match ^umb_latency"
@@ -31,7 +32,7 @@ for r, want in zip(runs, statuses):
         assert lines[-2]["type"] == "end" and lines[-2]["status"] == 0, lines[-2]
         assert all(o.get("buffers", r["buffers"]) == r["buffers"] for o in lines[:-1]), r
     assert abs(sum(v for k, v in r.get("times_s", {}).items() if k in ("start", "measure", "end", "unsplit")) - r["elapsed_s"]) < 0.25, r
-assert m["launch_per"] == ("pair" if launches == ["-"] * 4 else "program"), m["launch_per"]
+assert m["launch_per"] == ("program" if launches != ["-"] * 4 or "-each" not in d else "pair"), m["launch_per"]
 PY
 }
 
@@ -40,11 +41,11 @@ check "$tmp/one" "4:1 4:2 4:3 4:4" "0 x x x"
 # Each pair's progress line as its end record arrives, numbered in the set.
 [ "$(grep -c '^\[[1-4]/4 ' "$tmp/one.log")" = 4 ] || { cat "$tmp/one.log"; fail "umb-run: a progress line per pair"; }
 
-$RUN --launch-per pair --out "$tmp/each" -- -m 8:64 -i 20 -x 2 >"$tmp/each.log" 2>&1 || { cat "$tmp/each.log"; fail "umb-run --launch-per pair"; }
+$RUN --launch-per pair --out "$tmp/one-each" -- -m 8:64 -i 20 -x 2 >"$tmp/one-each.log" 2>&1 || { cat "$tmp/one-each.log"; fail "umb-run --launch-per pair"; }
 if [ "$(gpu_count)" -eq 0 ]; then  # the first skip stands for the others: not started
-    check "$tmp/each" "- - - -" "0 77 77 77"
+    check "$tmp/one-each" "- - - -" "0 77 77 77"
 else
-    check "$tmp/each" "- - - -" "0 0 0 0"
+    check "$tmp/one-each" "- - - -" "0 0 0 0"
 fi
 
 # A launcher that hands over its ranks' output up to the first pair's end
@@ -69,4 +70,20 @@ assert all(r["error"] == "cutter: the launch was cut after its first pair" or r[
 PY
 grep -q '^    umb_latency MH MH: FAILED (exit 1)' "$tmp/cut.log" && [ "$(grep -c '^\[[1-4]/4 ' "$tmp/cut.log")" = 4 ] \
     || { cat "$tmp/cut.log"; fail "umb-run: the failed pair names itself, after its progress line"; }
+
+# A buffer kind after -- would be measured as another pair of every run: refused before any run.
+rc=0; $RUN --out "$tmp/kinds" -- -m 8:64 H H >"$tmp/kinds.log" 2>&1 || rc=$?
+[ $rc = 1 ] && [ "$(wc -l <"$tmp/kinds.log")" = 1 ] && grep -q "^umb-run: -- H: umb-run gives each run its buffer kinds" "$tmp/kinds.log" \
+    && [ ! -e "$tmp/kinds" ] || { cat "$tmp/kinds.log"; fail "umb-run: a buffer kind after -- (exit $rc)"; }
+# Options the program takes for one pair per launch only (--measure-bound
+# observes the path, as --path does): each pair in a launch of its own.
+$RUN --out "$tmp/bound" -- -m 8:64 -i 20 -x 2 --measure-bound >"$tmp/bound.log" 2>&1 || { cat "$tmp/bound.log"; fail "umb-run --measure-bound"; }
+check "$tmp/bound" "- - - -" "0 x x x"
+# A pair that fails in a launch of several keeps the program's words.
+rc=0; UMB_TEST_CORRUPT_SIZE=16 $RUN --out "$tmp/bad" -- -m 8:64 -i 20 -x 2 -c >"$tmp/bad.log" 2>&1 || rc=$?
+"$PYTHON3" - "$tmp/bad/run.json" <<'PY' || { cat "$tmp/bad.log"; fail "umb-run: a failed pair's reason in a launch of several"; }
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+assert r["status"] == 2 and "launch" in r and "failed on purpose (UMB_TEST_CORRUPT_SIZE)" in r["error"] and r["stderr"], r
+PY
 exit 0

@@ -12,19 +12,27 @@
 
 #define LINE 512
 
-void umb_agree(int code, const char *message)
+/* Collective: the highest code of any rank (0: none), and the lowest rank
+   with a code (first), which says its message on stderr. */
+static int agree_on(int code, const char *message, int *rank, int *first)
 {
-    int rank, nranks, first, worst, mine;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    int nranks, worst, mine;
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-    mine = code ? rank : nranks;
-    UMB_MPI_CHECK(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+    mine = code ? *rank : nranks;
+    UMB_MPI_CHECK(MPI_Allreduce(&mine, first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
     UMB_MPI_CHECK(MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
-    if (!worst) return;
-    if (rank == first && message && *message) {
+    if (worst && *rank == *first && message && *message) {
         fprintf(stderr, "%s\n", message);
         fflush(stderr);
     }
+    return worst;
+}
+
+void umb_agree(int code, const char *message)
+{
+    int rank, first, worst = agree_on(code, message, &rank, &first);
+    if (!worst) return;
     MPI_Finalize();
     /* Only the rank that spoke ends non-zero, and a skip ends last: a launcher
        that kills the other ranks when one ends badly (Slurm's KillOnBadExit)
@@ -37,19 +45,10 @@ void umb_agree(int code, const char *message)
 
 int umb_agree_pair(int code, const char *message, char *why, size_t n)
 {
-    int rank, nranks, first, worst, mine;
+    int rank, first, worst = agree_on(code, message, &rank, &first);
     char said[2 * LINE] = "";
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-    mine = code ? rank : nranks;
-    UMB_MPI_CHECK(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
-    UMB_MPI_CHECK(MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
     if (!worst) return 0;
-    if (rank == first && message) {
-        if (*message) fprintf(stderr, "%s\n", message);
-        fflush(stderr);
-        snprintf(said, sizeof said, "%s", message);
-    }
+    if (rank == first && message) snprintf(said, sizeof said, "%s", message);
     UMB_MPI_CHECK(MPI_Bcast(said, (int)sizeof said, MPI_CHAR, first, MPI_COMM_WORLD));
     snprintf(why, n, "%s", said);
     return worst;

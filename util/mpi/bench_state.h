@@ -32,7 +32,6 @@ typedef struct {
     char path_note[256];      /* why --path sees no copies, with --path */
     umb_rank_facts *ranks;    /* rank 0: what the header learnt of every rank */
     char no_gpu[512];         /* why this rank has no GPU where a buffer of the launch needs one ("": it has one) */
-    int launch_code, pairs_run;  /* several pairs: the worst status of a pair that ran, and how many ran */
 } umb_bench;
 
 #endif

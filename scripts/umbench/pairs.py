@@ -109,9 +109,7 @@ def run_launch(run, group, rnd, plain, counter):
     def heard(now, line):  # each pair's progress line as its end record arrives
         ends.append(now)
         if len(ends) <= len(group):
-            item = group[len(ends) - 1][0]
-            run.say("[%d/%d %6.1fs] %s %s%s" % (counter[0] + len(ends), counter[1], now - run.t0, item[0], item[1],
-                                                "" if plain else "  (round %d, %s)" % (rnd, cfg["name"])))
+            records.progress(run, counter[0] + len(ends), counter[1], group[len(ends) - 1][0], cfg, rnd, plain)
 
     fd, out = tempfile.mkstemp(prefix=".launch-", suffix=".part", dir=run.writer.folder)
     os.close(fd)
@@ -144,8 +142,7 @@ def run_launch(run, group, rnd, plain, counter):
                                            err=err if status not in (0, 77) else "")))
     if len(kept) < len(group):  # the pair in progress when the launch ended: the launch's end is its own
         item = group[len(kept)][0]
-        run.say("[%d/%d %6.1fs] %s %s%s" % (counter[0] + len(kept) + 1, counter[1], time.time() - run.t0, item[0], item[1],
-                                            "" if plain else "  (round %d, %s)" % (rnd, cfg["name"])))
+        records.progress(run, counter[0] + len(kept) + 1, counter[1], item, cfg, rnd, plain)
         share = {"measure": round(time.time() - (ends[len(kept) - 1] if kept and ends else started), 1)}
         said = {r.get("skipped") for _, _, r in kept}  # the reached pairs' own lines are theirs, not its
         lines_said = [x for x in err.splitlines() if x.startswith(prog + ":") and x not in said]

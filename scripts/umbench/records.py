@@ -20,6 +20,13 @@ def skip_unstarted(run, item, cfg, rnd, plain, why):
     return keep(run, rec, cfg, None)
 
 
+def progress(run, n, total, item, cfg, rnd, plain):
+    """A run's progress line: its place in the set, the time so far, the
+    program and pair (and the round and configuration, where there are several)."""
+    run.say("[%d/%d %6.1fs] %s %s%s" % (n, total, time.time() - run.t0, item[0], item[1],
+                                        "" if plain else "  (round %d, %s)" % (rnd, cfg["name"])))
+
+
 def run_file(prog, pair, cfg, rnd, plain):
     return "%s-%s%s.jsonl" % (prog, pair.replace(" ", "-"), "" if plain else ".%s.r%d" % (cfg["name"], rnd))
 

@@ -4,7 +4,7 @@ import os
 import time
 
 from . import pairs, results, stats
-from .records import one_run, skip_unstarted
+from .records import one_run, progress, skip_unstarted
 from .standing import note_standing, standing_skip
 
 
@@ -22,26 +22,23 @@ def run_rounds(run):
         done = set()
 
         def waiting(j):  # not yet run this round, and to be started
-            it, c = entries[j]
-            return (j not in done and (it[0], it[1], c["name"]) not in run.dropped and c["name"] not in run.cannot_start
-                    and not standing_skip(standing, it, c))
+            return j not in done and not dropped(run, *entries[j]) and not standing_skip(standing, *entries[j])
         for j, (item, cfg) in enumerate(entries):
             if j in done:
                 continue
             if interrupted(run):  # asked to stop between two runs
                 return
-            if not waiting(j):
+            if not waiting(j):  # dropped, its configuration cannot start, or an earlier skip stands for it
                 i += 1
-                known_skip = standing_skip(standing, item, cfg)
-                if known_skip and (item[0], item[1], cfg["name"]) not in run.dropped and cfg["name"] not in run.cannot_start:
+                known_skip = not dropped(run, item, cfg) and standing_skip(standing, item, cfg)
+                if known_skip:
                     after_run(run, item, cfg, skip_unstarted(run, item, cfg, rnd, plain, known_skip), k, True)
                 continue
             group = pairs.batch(run, entries, j, waiting)
             if len(group) > 1:
                 ran = pairs.run_launch(run, [entries[x] for x in group], rnd, plain, (i, total))
             else:
-                run.say("[%d/%d %6.1fs] %s %s%s" % (i + 1, total, time.time() - run.t0, item[0], item[1],
-                                                    "" if plain else "  (round %d, %s)" % (rnd, cfg["name"])))
+                progress(run, i + 1, total, item, cfg, rnd, plain)
                 ran = [(item, cfg, one_run(run, item, cfg, rnd, plain))]
             for x, (it, c, rec) in zip(group, ran):
                 done.add(x)
@@ -69,10 +66,14 @@ def after_run(run, item, cfg, rec, k, known_skip):
         run.save()
 
 
+def dropped(run, item, cfg):
+    """Whether this benchmark, pair and configuration was dropped, or its configuration cannot start."""
+    return (item[0], item[1], cfg["name"]) in run.dropped or cfg["name"] in run.cannot_start
+
+
 def nothing_left(run):
     """Whether every benchmark, pair and configuration was dropped or cannot start: no round would run anything."""
-    return all((it[0], it[1], c["name"]) in run.dropped or c["name"] in run.cannot_start
-               for it in run.items for c in run.a.config)
+    return all(dropped(run, it, c) for it in run.items for c in run.a.config)
 
 
 def interrupted(run):

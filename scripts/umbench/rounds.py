@@ -3,7 +3,7 @@ record, and when to stop repeating (--precision, --budget)."""
 import os
 import time
 
-from . import pairs, results, stats
+from . import pairs, results, share, stats
 from .records import one_run, progress, skip_unstarted
 from .standing import note_standing, standing_skip
 
@@ -35,9 +35,11 @@ def run_rounds(run):
                     after_run(run, item, cfg, skip_unstarted(run, item, cfg, rnd, plain, known_skip), k, True)
                 continue
             group = pairs.batch(run, entries, j, waiting)
+            chosen = share.budgets(run, entries, group, waiting, k)  # with --within: the launch's time
             if len(group) > 1:
-                ran = pairs.run_launch(run, [entries[x] for x in group], rnd, plain, (i, total))
+                ran = pairs.run_launch(run, chosen, rnd, plain, (i, total))
             else:
+                item = chosen[0][0]
                 progress(run, i + 1, total, item, cfg, rnd, plain)
                 ran = [(item, cfg, one_run(run, item, cfg, rnd, plain))]
             for x, (it, c, rec) in zip(group, ran):

@@ -4,7 +4,7 @@ the results: one JSON Lines file per run and a run.json manifest.
   umb-run [--set quick|full|aware|why] [--out DIR] [--append] [--np N] [--launcher auto|mpirun|srun|jsrun]
           [--bindir DIR] [--match REGEX] [--rounds N] [--config NAME[:ENV=VALUE,...][:LAUNCHER FLAGS]|@NAMED] ...
           [--build NAME=DIR[:LAUNCHER FLAGS]] ... [--precision P%] [--budget SECONDS] [--run-limit SECONDS]
-          [-- EXTRA BENCHMARK OPTIONS]
+          [--within SECONDS|off] [-- EXTRA BENCHMARK OPTIONS]
 
 Anything before "--" that is not one of these options is refused.
 
@@ -22,11 +22,9 @@ flags, e.g. --config tcp:OMPI_MCA_btl=self,tcp or --config bound::--bind-to core
 A value runs to the next comma that starts another VAR=, or to the ":-"
 where the launcher flags start; quoted as in the shell, it holds anything
 (--config x:VAR='8192,B=1:-y'). NAME: 1 to 64 letters, digits, '_', '.', '-'.
---config @emulate-internode-ucx and @emulate-internode-ob1 force, between
-the ranks of one node, the transports of a run across nodes without
-GPUDirect RDMA (TCP; buffers staged through host memory), for UCX and
-Open MPI's ob1: labelled as emulated in run.json and every report
-(docs/cluster.md, "The path across nodes, emulated").
+--config @emulate-internode-ucx and @emulate-internode-ob1 force the
+transports of a run across nodes without GPUDirect RDMA between the ranks
+of one node, labelled so (docs/cluster.md, "The path across nodes, emulated").
 --build NAME=DIR (any number, instead of --config and --bindir) runs the
 programs of an umbench build folder of another MPI library through the
 launcher its configure recorded (DIR/umbench-build.json); the builds are
@@ -34,9 +32,13 @@ then the configurations.
 Every round runs each benchmark and pair once per configuration, back to
 back, in an order that turns from round to round, so that drift favours
 none. A point-to-point or one-sided program runs its pairs of a round in
-one launch (--launch-per program, the default) or one per pair. --precision P% ends the rounds once every size's 95% interval of the
-median (of the value alone, or of each configuration's ratio to the
-default) is within +-P%, --rounds (default 20 then) being the most, and
+one launch (--launch-per program, the default) or one per pair.
+--within SECONDS (the full set: 300; off: none) shares that time out: each
+launch's precision loops get their share of what is left (--launch-budget),
+and a size whose share ran out first says so (docs/method.md). --precision
+P% ends the rounds once every size's 95% interval of the median (of the
+value alone, or of each configuration's ratio to the default) is within
++-P%, --rounds (default 20 then) being the most, and
 --budget SECONDS starts no new round after that long; the sizes that did
 not get there are listed. --run-limit SECONDS stops any one run that takes
 longer, as a signal does (kept in run.json with status 124); that benchmark, pair and
@@ -67,12 +69,7 @@ import socket
 import sys
 import time
 
-from . import cli, configs, env, findings, launch, pairs, results, rounds, schema, sets, timing
-
-
-# Benchmark options that make a program print and exit 0 without results:
-# every run would then be kept as incomplete.
-PRINT_ONLY = ("-h", "--help", "-v", "--version")
+from . import cli, configs, env, findings, launch, pairs, results, rounds, schema, sets, share, timing
 
 
 def options(argv):
@@ -92,6 +89,7 @@ def options(argv):
     ap.add_argument("--precision", help="end the rounds once every interval is within +-P%%")
     ap.add_argument("--budget", help="seconds after which no new round starts")
     ap.add_argument("--run-limit", help="seconds after which one run is stopped (exit 124 in run.json)")
+    share.add_option(ap)
     ap.add_argument("--launch-per", default="program", choices=["program", "pair"],
                     help="one launch for a program's pairs in a round and configuration (default), or one per pair")
     # Benchmark options come after "--" only: a stray word before it would
@@ -101,23 +99,14 @@ def options(argv):
     if stray:
         hint = " (did you mean --set %s?)" % stray[0] if stray[0] in sets.NAMES else "; benchmark options go after --"
         raise cli.Fail("unknown argument '%s'%s" % (stray[0], hint))
-    a.extra = extra
-    shown = [w for w in extra if w in PRINT_ONLY]
-    if shown:
-        raise cli.Fail("-- %s: prints the program's help or version instead of measuring, in every run; see it with "
-                       "PROGRAM %s (e.g. umb_latency %s), and umb-run's own with umb-run -h" % (shown[0], shown[0], shown[0]))
-    # umb-run reads the programs' JSON: a --format of the user's (or a prefix
-    # getopt_long takes for it, --form) would now win, and every run be lost.
-    fmt = [w for w in extra if len(w.split("=")[0]) >= 4 and "--format".startswith(w.split("=")[0])]
-    if fmt:
-        raise cli.Fail("-- %s: umb-run reads the programs' JSON lines and sets --format itself; run a program "
-                       "alone for a table or CSV (e.g. umb_latency --format csv)" % fmt[0])
+    a.extra = sets.check_extra(extra)
     # The bounds are run.json's (its schema): a run its readers would refuse is not started.
     a.np = cli.count(a.np, "--np", 2, schema.bound("run", "np")[1])
     a.precision = cli.percent(a.precision, "--precision", 0, 1, low_open=True) if a.precision else None
     a.rounds = cli.count(a.rounds, "--rounds", 1, schema.bound("run", "rounds")[1]) if a.rounds is not None else 20 if a.precision else 1
     a.budget = cli.seconds(a.budget, "--budget") if a.budget is not None else None
     a.run_limit = cli.seconds(a.run_limit, "--run-limit") if a.run_limit is not None else None
+    a.within = share.seconds(a)
     a.want = cli.regex(a.match)
     if a.build and (a.config or a.bindir):
         raise cli.Fail("--build with %s: compare builds, or settings within one build, not both at once"
@@ -142,7 +131,7 @@ class Run:
         self.dropped = set()  # this umb-run's: an --append on another machine may run what an earlier one skipped
         self.cannot_start = {}  # configuration -> why its launcher cannot start (rounds.cannot_start)
         self.refused = None  # set when an --append turns out not to belong (same_library)
-        self.items = sets.commands(a.set, a.want, a.extra)
+        self.items = share.mark(sets.commands(a.set, a.want, a.extra), a.within)
         if not self.items:
             raise cli.Fail("--match %s: no benchmark of --set %s matches" % (a.match, a.set))
         if a.build:
@@ -178,7 +167,7 @@ class Run:
         if old is None:
             m = {"set": a.set, "command": sys.argv, "launcher": how, "np": a.np, "start": self.stamp,
                  "env": env.recorded(),
-                 "rounds": a.rounds, "launch_per": a.launch_per, "configs": a.config, "mpi_library": None, "cuda_aware": None, "nodes": [], "gpus": [],
+                 "rounds": a.rounds, "launch_per": a.launch_per, "within_s": a.within, "configs": a.config, "mpi_library": None, "cuda_aware": None, "nodes": [], "gpus": [],
                  "runs": [], "dropped": [], "state": "running", "sessions": [session]}
             return m, 0
         configs.check_append(old, a)

@@ -1,6 +1,6 @@
 """The named sets of benchmarks and buffer pairs that umb-run runs; "full"
 is every MPI program of the registry (programs.txt)."""
-from . import programs
+from . import cli, programs
 
 # (program, kind, extra options, pairs): kind "pt2pt" takes SRC DST,
 # "coll" takes --buffer KIND, or "ROOT OTHERS" as --root-buffer ROOT --buffer OTHERS.
@@ -12,6 +12,10 @@ AWARE_PAIRS = ["H H", "D D", "MH MH", "MD MD", "MD MH"]
 # the four heaviest runs of the full set took 20.5 s instead of 208.9 s on
 # an H100 (docs/method.md, "Which placement the sets use").
 PREFETCH = ["--place-with", "prefetch"]
+# The full set runs every pair, H and D too, until its interval is within
+# +-5% (OMB's fixed counts cannot be shared out: umb-run --within, and
+# docs/decisions.md, "The full set within five minutes").
+PRECISION = ["--precision", "5%"]
 SETS = {
     "quick": [
         # 1000 iterations, more only where a row is not within +-10% (1 s at
@@ -44,8 +48,8 @@ def full():
     """Every MPI program of the registry over every buffer kind: pairs for
     the point-to-point and one-sided ones, placements for the collectives."""
     kinds = "H D MH MD".split()
-    return [(p["name"], "pt2pt", PREFETCH, [a + " " + b for a in kinds for b in kinds]) if p["family"] in ("pt2pt", "rma")
-            else (p["name"], "coll", PREFETCH, kinds) for p in programs.load() if p["needs"] == "mpi"]
+    return [(p["name"], "pt2pt", PREFETCH + PRECISION, [a + " " + b for a in kinds for b in kinds]) if p["family"] in ("pt2pt", "rma")
+            else (p["name"], "coll", PREFETCH + PRECISION, kinds) for p in programs.load() if p["needs"] == "mpi"]
 
 
 def commands(name, want, extra):
@@ -82,3 +86,24 @@ def pair_slot(item):
         if args[s:s + n] == FIXED:
             return s + n if len(kinds) == 2 and args[s + n:s + n + 2] == kinds else None
     return None
+
+
+# Benchmark options that make a program print and exit 0 without results:
+# every run would then be kept as incomplete.
+PRINT_ONLY = ("-h", "--help", "-v", "--version")
+
+
+def check_extra(extra):
+    """The user's benchmark options (after "--"), or one line refusing
+    those that would leave every run without results."""
+    shown = [w for w in extra if w in PRINT_ONLY]
+    if shown:
+        raise cli.Fail("-- %s: prints the program's help or version instead of measuring, in every run; see it with "
+                       "PROGRAM %s (e.g. umb_latency %s), and umb-run's own with umb-run -h" % (shown[0], shown[0], shown[0]))
+    # umb-run reads the programs' JSON: a --format of the user's (or a prefix
+    # getopt_long takes for it, --form) would now win, and every run be lost.
+    fmt = [w for w in extra if len(w.split("=")[0]) >= 4 and "--format".startswith(w.split("=")[0])]
+    if fmt:
+        raise cli.Fail("-- %s: umb-run reads the programs' JSON lines and sets --format itself; run a program "
+                       "alone for a table or CSV (e.g. umb_latency --format csv)" % fmt[0])
+    return extra

@@ -48,6 +48,22 @@ check 0.001 100
 # machine can give a real inversion.)
 "$PYTHON3" -c "import json,sys; o=[json.loads(l) for l in open(sys.argv[1])]; r=[x for x in o if x['type']=='precision']; assert o[-1]['type']=='end' and len(r)==1 and len(r[0]['not_converged'])==9 and r[0]['again_s'] > 0, r" "$tmp/out" \
     || { tail -3 "$tmp/out"; fail "not every size listed, or no time in attempts after the first"; }
+# --launch-budget shares its seconds over the launch's sizes, its pairs'
+# included (umb-run --within): the same target no run meets, two pairs of 9
+# sizes and 2 s in all, where --size-budget alone gives each size 3 s (54
+# s). Each pair's record says the least share a size had, and the header
+# and closing line name the launch's budget.
+start=$(date +%s)
+run_mpi 2 "$PT2PT/umb_latency" --precision 0.001% --launch-budget 2 -m 1:256 H H H H
+expect_rc 0 "umb_latency --launch-budget 2, two pairs"
+[ $(( $(date +%s) - start )) -le 30 ] || fail "--launch-budget 2 over two pairs of 9 sizes took more than 30 s"
+[ "$(grep -c '^# Precision +-0.001%: reached at 0 of 9 sizes; not within 3 s per size (--size-budget) or its share of --launch-budget 2 s (0\.[0-9]* s at least) at: 1 B' "$tmp/out")" = 2 ] \
+    && grep -q "^# Precision: .*or 3 s (--size-budget, or less: its share of the 2 s that --launch-budget gives" "$tmp/out" \
+    || { cat "$tmp/out"; fail "--launch-budget: the header and closing lines of both pairs"; }
+run_mpi 2 "$PT2PT/umb_latency" --precision 0.001% --launch-budget 2 -m 1:256 --format json H H H H
+expect_rc 0 "umb_latency --launch-budget 2 --format json"
+"$PYTHON3" -c "import json,sys; r=[o for o in map(json.loads, open(sys.argv[1])) if o['type']=='precision']; assert len(r)==2 and all(x['launch_budget_s']==2 and 0 < x['least_size_budget_s'] < 2 / 9 + 0.01 and len(x['not_converged'])==9 for x in r), r" "$tmp/out" \
+    || { grep precision "$tmp/out"; fail "--launch-budget: each pair's precision record"; }
 # The table: the column, the header line and the closing line.
 run_mpi 2 "$top_builddir/mpi/collective/umb_bcast" --precision 0.001% --size-budget 0.1 -m 4:16
 expect_rc 0 "umb_bcast --precision 0.001%"

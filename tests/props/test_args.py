@@ -36,7 +36,7 @@ def arglists(opts, positional):
 
 
 # Every number option of the commands, and whether it takes a percentage.
-NUMBER_OPTIONS = {"umb-run": {"--budget": 0, "--run-limit": 0, "--rounds": 0, "--np": 0, "--precision": 1},
+NUMBER_OPTIONS = {"umb-run": {"--budget": 0, "--run-limit": 0, "--within": 0, "--rounds": 0, "--np": 0, "--precision": 1},
                   "umb-compare": {"--min-effect": 1}, "umb-tune": {"--budget": 0, "--run-limit": 0, "--rounds": 0,
                                                                "--np": 0, "--min-effect": 1}}
 # The zero of other scripts' digits: Python's \d and int() read them all.

@@ -193,6 +193,26 @@ $RUN --match '^umb_latency H H$' --out "$tmp/prec" -- -m 8:16 -i 5 -x 1 --precis
     && "$PYTHON3" -c "import json,sys; m=json.load(open(sys.argv[1])); t=m['time_s']; assert 0 < t['again'] <= t['measure'] + 0.2, t" "$tmp/prec/run.json" \
     || { cat "$tmp/run-p.log"; fail "umb-run --precision: the precision loop's time not named"; }
 
+# --within shares the set's time out (docs/method.md, "The set's time shared
+# out"): --set full has 300 s and runs every pair to +-5%, each launch gets
+# its share as --launch-budget; --within off leaves the programs' own budgets.
+for w in default off 40; do
+    set -- ; [ $w = default ] || set -- --within $w
+    $RUN --set full "$@" --match '^umb_(latency H H|bcast H)$' --out "$tmp/within-$w" -- -m 8:16 >"$tmp/run-w.log" 2>&1 \
+        && "$PYTHON3" - "$tmp/within-$w/run.json" $w <<'PY' || { cat "$tmp/run-w.log"; fail "umb-run --set full --within $w"; }
+import json, sys
+m, w = json.load(open(sys.argv[1])), sys.argv[2]
+want = {"default": 300, "off": None}[w] if w in ("default", "off") else float(w)
+assert m["within_s"] == want and len(m["runs"]) == 2, m
+for r in m["runs"]:
+    c = r["command"]
+    assert r["status"] == 0 and "--precision" in c and c[c.index("--precision") + 1] == "5%", r
+    if want is None:
+        assert "--launch-budget" not in c, c
+    else:  # a share of what is left after 3 s kept for each launch to come, and a tenth
+        assert 0 < float(c[c.index("--launch-budget") + 1]) <= want * 0.9 - 3, c
+PY
+done
 rc=0; $CMP "$tmp/a" >"$tmp/o" 2>&1 || rc=$?
 [ $rc -ne 0 ] && grep -q "two or more results folders" "$tmp/o" || fail "umb-compare with one folder"
 rc=0; $RUN --np 1 >"$tmp/o" 2>&1 || rc=$?

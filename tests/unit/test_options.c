@@ -124,6 +124,9 @@ int main(void)
     CHECK(parse(&o, "--precision 0.5 --size-budget 1.5 -i 7 H H") == 0 && umb_options_precision(&o) == 0.005 && o.size_budget == 1.5);
     umb_iterations(&o, &cli, 1, &first, &warm);
     CHECK(first == 7);  /* -i: the first attempt */
+    /* --launch-budget: none unless given; given, it leaves --size-budget as it was. */
+    CHECK(parse(&o, "--precision 5% H H") == 0 && o.launch_budget == 0);
+    CHECK(parse(&o, "--precision 5% --launch-budget 12.5 H H") == 0 && o.launch_budget == 12.5 && o.size_budget == UMB_DEFAULT_SIZE_BUDGET);
     CHECK(parse(&o, "--precision 101%") == 1 && strstr(err, "--precision 101%") && strstr(err, "off"));
     CHECK(parse(&o, "-i 5 -x 0") == 0 && o.iters == 5 && o.iters_large == 5 && o.skip == 0 && o.skip_large == 0);
     CHECK(parse(&o, "--iterations=7 --warmup=3") == 0 && o.iters == 7 && o.skip == 3);
@@ -194,6 +197,7 @@ int main(void)
     bad("-x -1", "-x -1: warm-up iterations must be an integer from 0 to 9223372036854775807");
     bad("-M 0", "-M 0: memory limit must be a byte count from 1 to 18446744073709551615");
     bad("--size-budget 2e6", "--size-budget 2e6: expected seconds above 0 and at most 1000000");
+    bad("--launch-budget 0", "--launch-budget 0: expected seconds above 0 and at most 1000000");
     bad("-m 99999999999999999999", "in bytes from 0 to 18446744073709551615");
     bad("-M 0", "-M 0");
     bad("-m 512M", "memory limit");

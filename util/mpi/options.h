@@ -78,6 +78,7 @@ typedef struct {
     double precision;      /* --precision as a fraction (0.02) */
     int precision_given;   /* 1: --precision P%, -1: --precision off, 0: the default */
     double size_budget;    /* --size-budget: seconds per size with a precision */
+    double launch_budget;  /* --launch-budget: seconds the precision loop may take over the launch's sizes (0: none) */
     int nkinds;
     umb_kind kinds[2];     /* point-to-point: SRC DST of the pair that runs (umb_options_select_pair) */
     int npairs;            /* point-to-point: pairs given (SRC DST SRC DST ...), 1 when none */

@@ -31,7 +31,8 @@ static int parse_sizes(umb_options *o, const char *arg, char *err, size_t n)
 
 enum { OPT_FORMAT = 256, OPT_PLACE_WITH, OPT_PLACE, OPT_ADVISE, OPT_DEVICE, OPT_TIMEOUT,
        OPT_ASSUME_AWARE, OPT_ALLOW_OVERSUB, OPT_ROOT_BUFFER, OPT_BUFFER, OPT_BUFFERS, OPT_PLACE_CHECK, OPT_LOOP,
-       OPT_PATH, OPT_MEASURE_BOUND, OPT_PRECISION, OPT_SIZE_BUDGET, OPT_CHECK_OPTIONS };
+       OPT_PATH, OPT_MEASURE_BOUND, OPT_PRECISION, OPT_SIZE_BUDGET, OPT_LAUNCH_BUDGET,
+       OPT_CHECK_OPTIONS };
 
 
 /* -k fixed:N or rotate */
@@ -91,6 +92,7 @@ static const struct option long_options[] = {
     {"check-options", no_argument, 0, OPT_CHECK_OPTIONS},
     {"precision", required_argument, 0, OPT_PRECISION},
     {"size-budget", required_argument, 0, OPT_SIZE_BUDGET},
+    {"launch-budget", required_argument, 0, OPT_LAUNCH_BUDGET},
     {"accelerator", required_argument, 0, 'd'},
     {"root", required_argument, 0, 'k'},
     {"root-buffer", required_argument, 0, OPT_ROOT_BUFFER},
@@ -234,10 +236,13 @@ static int parse_umbench_option(umb_options *o, int c, const char *a, char *err,
     case OPT_PRECISION:
         return parse_precision(o, a, err, n);
     case OPT_SIZE_BUDGET:
-        if (parse_seconds(a, &o->size_budget) || !(o->size_budget > 0))
-            return umb_errf(err, n, "--size-budget %s: expected seconds above 0 and at most %.0f (fractions allowed)", a,
-                            SECONDS_MAX);
+    case OPT_LAUNCH_BUDGET: {
+        double *s = c == OPT_SIZE_BUDGET ? &o->size_budget : &o->launch_budget;
+        if (parse_seconds(a, s) || !(*s > 0))
+            return umb_errf(err, n, "--%s %s: expected seconds above 0 and at most %.0f (fractions allowed)",
+                            c == OPT_SIZE_BUDGET ? "size-budget" : "launch-budget", a, SECONDS_MAX);
         return 0;
+    }
     case OPT_ASSUME_AWARE: o->assume_cuda_aware = 1; return 0;
     case OPT_ALLOW_OVERSUB: o->allow_oversubscription = 1; return 0;
     case OPT_PATH: o->path = 1; return 0;

@@ -41,6 +41,8 @@ void umb_usage(const umb_cli *cli, FILE *f)
         "                                (from -i, or 100, iterations; at most --size-budget); off: fixed\n"
         "                                counts for placed managed buffers too (default: 5%% for those)\n"
         "      --size-budget S           seconds per size that --precision may take (default 3)\n"
+        "      --launch-budget S         seconds --precision may take over all the launch's sizes and pairs:\n"
+        "                                each size gets at most its share of what is left (umb-run --within)\n"
         "      --format table|csv|json   output format (default table; json: one object per line)\n"
         "      --place-with kernel|prefetch  how managed buffers are placed (default kernel)\n"
         "      --place each|once         place before every measured operation (default) or once per size\n"

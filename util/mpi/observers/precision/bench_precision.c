@@ -8,6 +8,7 @@
 #include "observer.h"
 
 #include "error.h"
+#include "parse.h"
 #include "precision.h"
 
 #include <math.h>
@@ -23,6 +24,8 @@ static struct {
     double size_start, attempt_start;
     double reached;                 /* the size's last attempt, over ranks (the widest) */
     double first_s;                 /* the size's first attempt, over ranks (the longest) */
+    double budget;                  /* the size's seconds: --size-budget, or its share of --launch-budget */
+    double least;                   /* the smallest of those (INFINITY: none yet) */
     double sizes_s, again_s;        /* all sizes, whole; of that, the attempts after each first */
     double per;                     /* seconds an iteration took at the size before (0: none yet), over ranks */
     size_t per_size;                /* that size */
@@ -31,18 +34,45 @@ static struct {
     double missed_pct[LISTED];
 } S;
 
+/* The launch, over all its pairs (start() resets S for each pair, not
+   this): --launch-budget's clock, from the first pair's start, and the
+   sizes it has ended. Every rank holds the same values (end()). */
+static struct {
+    int started;
+    double start, spent;  /* MPI_Wtime may read 0 at the start: `started` says */
+    long sizes_done;
+} L;
+
 static double target(const umb_bench *b) { return umb_options_precision(&b->opt); }
+
+/* The seconds the size that starts now may take: --size-budget, or less
+   where --launch-budget's share is less: what is left of it over the
+   launch's sizes left, this one's included (docs/method.md, "The set's
+   time shared out"). Fast sizes leave their share to the ones after. */
+static double size_budget(const umb_bench *b)
+{
+    if (!(b->opt.launch_budget > 0)) return b->opt.size_budget;
+    long sizes = 1;
+    for (size_t s = b->opt.min_size; umb_size_next(&s, b->opt.max_size) == 0;) sizes++;
+    long left = b->opt.npairs * sizes - L.sizes_done;
+    double share = (b->opt.launch_budget - L.spent) / (double)(left > 1 ? left : 1);
+    return share < b->opt.size_budget ? (share > 0 ? share : 0) : b->opt.size_budget;
+}
 
 static void header(umb_bench *b, umb_header *h, umb_header_part part)
 {
     if (part != UMB_HDR_PLACEMENT || !target(b)) return;
+    char shared[160] = "";
+    if (b->opt.launch_budget > 0)
+        snprintf(shared, sizeof shared, ", or less: its share of the %g s that --launch-budget gives the launch's "
+                 "sizes, of what the sizes before left", b->opt.launch_budget);
     umb_header_str(h, "precision", "Precision",
                    "+-%g%% (%s): a size runs again, with more iterations, until the 95%% interval of its mean "
-                   "is that narrow on every rank or %g s (--size-budget) are spent",
+                   "is that narrow on every rank or %g s (--size-budget%s) are spent",
                    100 * target(b), b->opt.precision_given ? "--precision"
                                     : "the default for managed buffers placed before each iteration; "
                                       "--precision off: OMB's fixed counts",
-                   b->opt.size_budget);
+                   b->opt.size_budget, shared);
 }
 
 static int titles(umb_bench *b, const umb_metric *m, umb_col *cols)
@@ -58,9 +88,12 @@ static int titles(umb_bench *b, const umb_metric *m, umb_col *cols)
    run's time grows with it; a latency run's far less, so this errs long). */
 static void plan(umb_bench *b, umb_row *row)
 {
-    if (!target(b) || b->opt.iters_given) return;
+    if (!target(b)) return;
+    S.budget = size_budget(b);
+    if (S.budget < S.least) S.least = S.budget;
+    if (b->opt.iters_given) return;
     double per = S.per_size ? S.per * ((double)row->size > (double)S.per_size ? (double)row->size / (double)S.per_size : 1) : 0;
-    row->iters = umb_precision_first(row->iters, row->skip, per, b->opt.size_budget);
+    row->iters = umb_precision_first(row->iters, row->skip, per, S.budget);
 }
 
 /* Collective (before the header): a pair's run starts with nothing of the
@@ -69,6 +102,11 @@ static void start(umb_bench *b)
 {
     (void)b;
     memset(&S, 0, sizeof S);
+    S.least = INFINITY;
+    if (!L.started) {
+        L.start = MPI_Wtime();
+        L.started = 1;
+    }
 }
 
 static void begin(umb_bench *b, umb_row *row)
@@ -90,18 +128,20 @@ static void end(umb_bench *b, umb_row *row)
         if (row->keep[i]) timed += (kept[n++] = row->times[i]) != 0;
     double now = MPI_Wtime();
     /* A rank that timed none of its kept iterations (ping-pong's responder) has no say: -1. */
-    double mine[3] = {n && !timed ? -1 : umb_precision_reached(kept, n, UMB_PRECISION_MEAN), now - S.attempt_start,
-                      now - S.size_start}, all[3];
+    double mine[4] = {n && !timed ? -1 : umb_precision_reached(kept, n, UMB_PRECISION_MEAN), now - S.attempt_start,
+                      now - S.size_start, now - L.start}, all[4];
     free(kept);
-    UMB_MPI_CHECK(MPI_Allreduce(mine, all, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+    UMB_MPI_CHECK(MPI_Allreduce(mine, all, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+    L.spent = all[3];
     S.reached = all[0] < 0 ? INFINITY : all[0];
-    row->again = umb_precision_next(row->iters, row->skip, S.reached, target(b), all[1], b->opt.size_budget - all[2], MOST_ITERS);
+    row->again = umb_precision_next(row->iters, row->skip, S.reached, target(b), all[1], S.budget - all[2], MOST_ITERS);
     if (row->attempt == 0) S.first_s = all[1];
     S.per = all[1] / (double)(row->iters + row->skip);
     S.per_size = row->size;
     if (!row->again) {  /* the size is done: what it cost, and what the loop added to its first attempt */
         S.sizes_s += all[2];
         S.again_s += all[2] - S.first_s;
+        L.sizes_done++;
     }
 }
 
@@ -127,7 +167,10 @@ static void report(umb_bench *b)
     if (b->opt.format == UMB_FMT_TABLE) {
         printf("# Precision +-%g%%: reached at %d of %d sizes", 100 * target(b), S.rows - S.missed, S.rows);
         if (S.missed) {
-            printf("; not within %g s per size (--size-budget) at:", b->opt.size_budget);
+            printf("; not within %g s per size (--size-budget)", b->opt.size_budget);
+            if (S.least < b->opt.size_budget)
+                printf(" or its share of --launch-budget %g s (%.2f s at least)", b->opt.launch_budget, S.least);
+            printf(" at:");
             for (int i = 0; i < listed; i++)
                 printf(isfinite(S.missed_pct[i]) ? " %zu B (+-%.1f%%)" : " %zu B (no interval)", S.missed_size[i], S.missed_pct[i]);
         }
@@ -137,8 +180,12 @@ static void report(umb_bench *b)
         umb_sb_printf(&s, "{\"type\":\"precision\",\"program\":");
         umb_sb_json_string(&s, b->cli->program);
         umb_sb_json_field(&s, "buffers", b->buffers);
-        umb_sb_printf(&s, ",\"target_pct\":%g,\"size_budget_s\":%g,\"sizes\":%d,\"sizes_s\":%.3f,\"again_s\":%.3f,"
-                      "\"not_converged\":[", 100 * target(b), b->opt.size_budget, S.rows, S.sizes_s, S.again_s);
+        umb_sb_printf(&s, ",\"target_pct\":%g,\"size_budget_s\":%g,\"sizes\":%d,\"sizes_s\":%.3f,\"again_s\":%.3f,",
+                      100 * target(b), b->opt.size_budget, S.rows, S.sizes_s, S.again_s);
+        if (b->opt.launch_budget > 0)  /* the launch's budget, and the least a size of this pair had of it */
+            umb_sb_printf(&s, "\"launch_budget_s\":%g,\"least_size_budget_s\":%.3f,", b->opt.launch_budget,
+                          isfinite(S.least) ? S.least : b->opt.size_budget);
+        umb_sb_printf(&s, "\"not_converged\":[");
         for (int i = 0; i < listed; i++)
             umb_sb_printf(&s, isfinite(S.missed_pct[i]) ? "%s{\"size\":%zu,\"reached_pct\":%.2f}" : "%s{\"size\":%zu,\"reached_pct\":null}",
                           i ? "," : "", S.missed_size[i], S.missed_pct[i]);

@@ -1,0 +1,73 @@
+"""The set's time shared out (umb-run --within; docs/method.md, "The set's
+time shared out"): before each launch, umb-run gives its precision loops
+their share of what is left of --within, as --launch-budget, and the
+program gives each size its share of that (bench_precision.c). What a quick
+run or size leaves goes to the ones after it; a size whose share ran out
+before its interval was narrow enough says so in its row and record."""
+import time
+
+from . import cli, sets
+
+# Seconds a launch spends outside its sizes (launcher, MPI_Init, the GPU's
+# context, its end): 0.7 s through Open MPI 4.1.6 on one H200, 2.7 s through
+# Open MPI 5 over UCX with CUDA transports (docs/results/h200-fullset-aware.md).
+# Kept aside for every launch still to come before the sizes get theirs.
+LAUNCH_S = 3.0
+# Of --within, what is kept for umb-run itself and for the pairs that start
+# and cannot run here (6-7 s and 4-5 s of the full set's 217-233 s,
+# docs/results/h200-fullset-pairs.md).
+KEEP = 0.1
+# The sets that are shared out unless --within says otherwise: the full set
+# answers within the five minutes a user gives it (issue 49).
+DEFAULT = {"full": 300.0}
+OPTION = "--launch-budget"
+
+
+def add_option(ap):
+    ap.add_argument("--within", metavar="SECONDS|off", help="the time shared out over the runs' precision loops "
+                    "(default: %s; off for the others)" % ", ".join("%g for --set %s" % (v, k) for k, v in DEFAULT.items()))
+
+
+def seconds(a):
+    """--within as seconds, or None (off): the set's default when not given."""
+    if a.within is None:
+        return DEFAULT.get(a.set)
+    return None if a.within == "off" else cli.seconds(a.within, "--within")
+
+
+def mark(items, within):
+    """The runs' arguments, with --launch-budget first where --within
+    shares the time out (its value is set before each launch, budgets()):
+    the options checked before any run are those the runs get."""
+    if within is None:
+        return items
+    return [(prog, pair, [OPTION, "%g" % within] + args) for prog, pair, args in items]
+
+
+def launch_of(run, item, cfg):
+    """Which launch a run would share (an estimate: pairs.batch decides)."""
+    grouped = run.a.launch_per == "program" and sets.pair_slot(item) is not None
+    return (item[0], cfg["name"]) if grouped else (item[0], item[1], cfg["name"])
+
+
+def budgets(run, entries, group, free, k):
+    """The entries of group, each run's arguments with the launch's
+    --launch-budget: what is left of --within (less KEEP, and LAUNCH_S for
+    every launch still to come) over the runs left, times the group's runs.
+    The runs left are this round's not yet run, and every run of the rounds
+    after it; those that will turn out unable to run here are counted too,
+    so the shares are small at first, and grow as time is left over."""
+    within = run.a.within
+    chosen = [entries[x] for x in group]
+    if within is None:
+        return chosen
+    left = [entries[x] for x in range(group[0], len(entries)) if x in group or free(x)]
+    later = run.a.rounds - k
+    launches = len({launch_of(run, *e) for e in left}) + later * len({launch_of(run, *e) for e in entries})
+    spare = within * (1 - KEEP) - (time.time() - run.t0) - LAUNCH_S * launches
+    share = max(spare, 0.0) * len(group) / (len(left) + later * len(entries))
+    # A share of 0 still runs each size once (util/core/precision.c): the
+    # rows say how far from the target they are.
+    value = "%.2f" % max(share, 0.01)
+    return [((prog, pair, [OPTION, value] + args[2:] if args[:1] == [OPTION] else args), cfg)
+            for (prog, pair, args), cfg in chosen]

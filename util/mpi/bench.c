@@ -71,7 +71,7 @@ static void summarize_row(umb_bench *b, const umb_sweep *sw, void *ctx, umb_row 
     for (long i = 0; i < row->iters; i++)
         if (row->keep[i]) times[k++] = times[i];
     umb_test_slower(row->size, times, k);
-    if (k || !row->iters) sw->summarize(b, ctx, row->size, times, k, &row->stats, extra);
+    if (k) sw->summarize(b, ctx, row->size, times, k, &row->stats, extra);  /* none kept, or a size not measured: no figure */
     else no_stats(&row->stats);
 }
 

@@ -32,6 +32,7 @@ static struct {
     int missed, rows;               /* rank 0: sizes that did not get there, of how many */
     size_t missed_size[LISTED];
     double missed_pct[LISTED];
+    int missed_unmeasured[LISTED];  /* 1: not measured, its share of --launch-budget spent (plan()) */
 } S;
 
 /* The launch, over all its pairs (start() resets S for each pair, not
@@ -91,9 +92,16 @@ static void plan(umb_bench *b, umb_row *row)
     if (!target(b)) return;
     S.budget = size_budget(b);
     if (S.budget < S.least) S.least = S.budget;
-    if (b->opt.iters_given) return;
     double per = S.per_size ? S.per * ((double)row->size > (double)S.per_size ? (double)row->size / (double)S.per_size : 1) : 0;
-    row->iters = umb_precision_first(row->iters, row->skip, per, S.budget);
+    /* Under --launch-budget, a size whose share cannot hold its warm-up and
+       one iteration at that pace is not measured: its row has no figure
+       (0 iterations) and the closing record lists it (docs/method.md, "The
+       set's time shared out"). Every rank plans alike (end()'s values). */
+    if (b->opt.launch_budget > 0 && per > 0 && per * (double)(row->skip + 1) > S.budget) {
+        row->iters = row->skip = 0;
+        return;
+    }
+    if (!b->opt.iters_given) row->iters = umb_precision_first(row->iters, row->skip, per, S.budget);
 }
 
 /* Collective (before the header): a pair's run starts with nothing of the
@@ -136,8 +144,10 @@ static void end(umb_bench *b, umb_row *row)
     S.reached = all[0] < 0 ? INFINITY : all[0];
     row->again = umb_precision_next(row->iters, row->skip, S.reached, target(b), all[1], S.budget - all[2], MOST_ITERS);
     if (row->attempt == 0) S.first_s = all[1];
-    S.per = all[1] / (double)(row->iters + row->skip);
-    S.per_size = row->size;
+    if (row->iters + row->skip > 0) {  /* a size not measured (plan()) leaves the pace as it was */
+        S.per = all[1] / (double)(row->iters + row->skip);
+        S.per_size = row->size;
+    }
     if (!row->again) {  /* the size is done: what it cost, and what the loop added to its first attempt */
         S.sizes_s += all[2];
         S.again_s += all[2] - S.first_s;
@@ -153,6 +163,7 @@ static int row_columns(umb_bench *b, umb_row *row, umb_col *cols)
         if (S.missed < LISTED) {
             S.missed_size[S.missed] = row->size;
             S.missed_pct[S.missed] = 100 * S.reached;
+            S.missed_unmeasured[S.missed] = row->iters == 0;
         }
         S.missed++;
     }
@@ -172,7 +183,8 @@ static void report(umb_bench *b)
                 printf(" or its share of --launch-budget %g s (%.2f s at least)", b->opt.launch_budget, S.least);
             printf(" at:");
             for (int i = 0; i < listed; i++)
-                printf(isfinite(S.missed_pct[i]) ? " %zu B (+-%.1f%%)" : " %zu B (no interval)", S.missed_size[i], S.missed_pct[i]);
+                printf(S.missed_unmeasured[i] ? " %zu B (not measured)"
+                       : isfinite(S.missed_pct[i]) ? " %zu B (+-%.1f%%)" : " %zu B (no interval)", S.missed_size[i], S.missed_pct[i]);
         }
         printf("\n# Precision loop: the sizes took %.1f s, %.1f s of it in attempts after each size's first\n", S.sizes_s, S.again_s);
     } else if (b->opt.format == UMB_FMT_JSON) {
@@ -187,8 +199,11 @@ static void report(umb_bench *b)
                           isfinite(S.least) ? S.least : b->opt.size_budget);
         umb_sb_printf(&s, "\"not_converged\":[");
         for (int i = 0; i < listed; i++)
-            umb_sb_printf(&s, isfinite(S.missed_pct[i]) ? "%s{\"size\":%zu,\"reached_pct\":%.2f}" : "%s{\"size\":%zu,\"reached_pct\":null}",
-                          i ? "," : "", S.missed_size[i], S.missed_pct[i]);
+            if (isfinite(S.missed_pct[i]))
+                umb_sb_printf(&s, "%s{\"size\":%zu,\"reached_pct\":%.2f}", i ? "," : "", S.missed_size[i], S.missed_pct[i]);
+            else
+                umb_sb_printf(&s, "%s{\"size\":%zu,\"reached_pct\":null%s}", i ? "," : "", S.missed_size[i],
+                              S.missed_unmeasured[i] ? ",\"measured\":false" : "");
         umb_sb_printf(&s, "]}");
         printf("%s\n", s.s);
         umb_sb_free(&s);

@@ -9,10 +9,18 @@ import time
 from . import cli, sets
 
 # Seconds a launch spends outside its sizes (launcher, MPI_Init, the GPU's
-# context, its end): 0.7 s through Open MPI 4.1.6 on one H200, 2.7 s through
-# Open MPI 5 over UCX with CUDA transports (docs/results/h200-fullset-aware.md).
-# Kept aside for every launch still to come before the sizes get theirs.
+# context, its end), kept aside for every launch still to come: the mean of
+# this umb-run's launches so far, and before the first 3 s (0.7 s through
+# Open MPI 4.1.6 on one H200, 2.7 s through Open MPI 5 over UCX with CUDA
+# transports: docs/results/h200-fullset-aware.md).
 LAUNCH_S = 3.0
+# A launch may take up to OVER times its fair share where what is left
+# allows it after FLOOR_S for each run still to come: runs differ in what
+# they need (on one H200, umb_bibw 10 s a pair, umb_latency 0.6 s), and a
+# fair share alone left 60% of the full set's time unused there
+# (docs/results/h200-fullset-within.md).
+OVER = 3.0
+FLOOR_S = 1.0
 # Of --within, what is kept for umb-run itself and for the pairs that start
 # and cannot run here (6-7 s and 4-5 s of the full set's 217-233 s,
 # docs/results/h200-fullset-pairs.md).
@@ -52,22 +60,36 @@ def launch_of(run, item, cfg):
 
 def budgets(run, entries, group, free, k):
     """The entries of group, each run's arguments with the launch's
-    --launch-budget: what is left of --within (less KEEP, and LAUNCH_S for
-    every launch still to come) over the runs left, times the group's runs.
-    The runs left are this round's not yet run, and every run of the rounds
-    after it; those that will turn out unable to run here are counted too,
-    so the shares are small at first, and grow as time is left over."""
+    --launch-budget: what is left of --within (less KEEP, and a launch's
+    start-up and end for every launch still to come) over the runs left,
+    times the group's runs: its fair share; up to OVER times that where
+    FLOOR_S a run stays for every run after it. The runs left are this
+    round's not yet run and every run of the rounds after it; those that
+    will turn out unable to run here are counted too, so shares are small
+    at first and grow as the set goes on."""
     within = run.a.within
     chosen = [entries[x] for x in group]
     if within is None:
         return chosen
     left = [entries[x] for x in range(group[0], len(entries)) if x in group or free(x)]
     later = run.a.rounds - k
+    runs = len(left) + later * len(entries)
     launches = len({launch_of(run, *e) for e in left}) + later * len({launch_of(run, *e) for e in entries})
-    spare = within * (1 - KEEP) - (time.time() - run.t0) - LAUNCH_S * launches
-    share = max(spare, 0.0) * len(group) / (len(left) + later * len(entries))
-    # A share of 0 still runs each size once (util/core/precision.c): the
-    # rows say how far from the target they are.
+    spare = within * (1 - KEEP) - (time.time() - run.t0) - launch_cost(run) * launches
+    fair = max(spare, 0.0) * len(group) / runs
+    share = max(fair, min(OVER * fair, spare - FLOOR_S * (runs - len(group))))
+    # A share of 0 still runs each pair's first size (bench_precision.c):
+    # the rows say how far from the target they are, or that they were not measured.
     value = "%.2f" % max(share, 0.01)
     return [((prog, pair, [OPTION, value] + args[2:] if args[:1] == [OPTION] else args), cfg)
             for (prog, pair, args), cfg in chosen]
+
+
+def launch_cost(run):
+    """Seconds a launch of this umb-run spent outside its sizes so far (its
+    start-up and its end, watch.py's times), on average; LAUNCH_S before any."""
+    times = [r.get("times_s") or {} for r in run.mine()]
+    launches = sum(1 for t in times if "start" in t)  # a launch's start-up goes to its first pair, its end to its last
+    if not launches:
+        return LAUNCH_S
+    return sum((t.get("start") or 0) + (t.get("end") or 0) for t in times) / launches

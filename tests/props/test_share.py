@@ -1,0 +1,95 @@
+"""umb-run --within's shares (scripts/umbench/share.py) over generated sets:
+programs with any number of pairs, collectives alone, rounds, a --within,
+launches that cost any time and runs that take any part of their share, or
+more. The properties: every launch gets a --launch-budget of at least its
+fair share of what is left and never more than what is left; and where
+every launch takes no more than its share and launches cost what umb-run
+reserves for them, the set ends within --within."""
+import types
+import unittest
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from common import counted, scale
+from umbench import share
+
+PAIRS = [a + " " + b for a in ("H", "D", "MH", "MD") for b in ("H", "D", "MH", "MD")]
+# A set: (program, its pairs) with 1 pair for a collective's placement.
+SETS = st.lists(st.tuples(st.sampled_from(["pt2pt", "coll"]), st.integers(1, 16)), min_size=1, max_size=12)
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def time(self):
+        return self.now
+
+
+def simulate(programs, within, rounds, cost, use):
+    """Runs the set as rounds.py does, one launch per program (or per
+    collective placement), each launch costing `cost` seconds outside its
+    sizes and measuring `use` of its share; returns [(fair, share, spare)]
+    per launch and the set's wall time."""
+    clock = Clock()
+    items = []
+    for p, (kind, pairs) in enumerate(programs):
+        name = "umb_p%d" % p
+        if kind == "pt2pt":
+            items += [(name, pair, share.sets.FIXED + pair.split()) for pair in PAIRS[:pairs]]
+        else:
+            items.append((name, "H", ["--buffer", "H"]))
+    items = share.mark(items, within)
+    runs_done = []
+    run = types.SimpleNamespace(a=types.SimpleNamespace(within=within, rounds=rounds, launch_per="program"),
+                                t0=clock.now, mine=lambda: runs_done)
+    entries = [(it, {"name": "default"}) for it in items]
+    seen = []
+    real_time = share.time
+    share.time = clock
+    try:
+        for k in range(1, rounds + 1):
+            j = 0
+            while j < len(entries):
+                group = [j] + [x for x in range(j + 1, len(entries)) if entries[x][0][0] == entries[j][0][0]
+                               and share.launch_of(run, *entries[x]) == share.launch_of(run, *entries[j])]
+                spare = within * (1 - share.KEEP) - (clock.now - run.t0)
+                chosen = share.budgets(run, entries, group, lambda x: x >= j, k)
+                values = {float(c[2][c[2].index("--launch-budget") + 1]) for c, _ in chosen}
+                assert len(values) == 1, values
+                seen.append((values.pop(), spare))
+                clock.now += cost + use * seen[-1][0]
+                runs_done += [{"times_s": {"start": cost}}] + [{"times_s": {"measure": 0.0}}] * (len(group) - 1)
+                j = group[-1] + 1
+    finally:
+        share.time = real_time
+    return seen, clock.now - run.t0
+
+
+class Shares(unittest.TestCase):
+    @settings(max_examples=scale(60), deadline=None)
+    @given(SETS, st.floats(10, 3600), st.integers(1, 3), st.floats(0, 5), st.floats(0, 1))
+    def test_within(self, programs, within, rounds, cost, use):
+        counted("share_within")
+        seen, wall = simulate(programs, within, rounds, cost, use)
+        for value, spare in seen:
+            # Never more than what is left (nor less than the 0.01 s that still runs a first size).
+            self.assertLessEqual(value, max(spare, 0.01) + 0.01, seen)
+            self.assertGreaterEqual(value, 0.01, seen)
+        if cost <= share.LAUNCH_S:
+            # Launches cost no more than reserved for the first, and runs take their share at most: within
+            # --within, unless the launches alone take longer (each share is then the 0.01 s that runs a first size).
+            self.assertLessEqual(wall, max(within, cost * len(seen)) + 0.02 * len(seen), (wall, seen))
+
+    @settings(max_examples=scale(30), deadline=None)
+    @given(SETS, st.floats(100, 3600))
+    def test_fair(self, programs, within):
+        """A launch's share is at least its fair share of what is left: a
+        set that takes nothing of its shares leaves each later launch more."""
+        counted("share_fair")
+        seen, _ = simulate(programs, within, 1, 0.5, 0.0)
+        values = [v for v, _ in seen]
+        total = sum(n if kind == "pt2pt" else 1 for kind, n in programs)
+        first = (within * (1 - share.KEEP) - share.LAUNCH_S * len(seen)) * (programs[0][1] if programs[0][0] == "pt2pt" else 1) / total
+        self.assertGreaterEqual(values[0] + 0.01, max(first, 0.01), values)

@@ -177,6 +177,22 @@ def precision(path):
     print("not converged:", sorted(missed) or "none")
 
 
+def launch_share(path):
+    """--launch-budget: every pair's record names the launch's budget; a
+    row has a figure exactly where iterations ran, and the rows without
+    one are those its record lists as not measured (a label is a fact)."""
+    objs = objects(path)
+    rows = [o for o in objs if o.get("type") == "result"]
+    recs = [o for o in objs if o.get("type") == "precision"]
+    assert rows and recs and all(r["launch_budget_s"] > 0 for r in recs), recs
+    listed = {(r["buffers"], m["size"]) for r in recs for m in r["not_converged"] if m.get("measured") is False}
+    for r in rows:
+        figures = [v for k, v in r.items() if k.startswith("avg_")]
+        assert figures and all((v is None) == (r["iterations"] == 0) for v in figures), r
+        assert ((r["buffers"], r["size"]) in listed) == (r["iterations"] == 0), (r, sorted(listed))
+    print("%d rows, %d not measured, launch budget %s s" % (len(rows), len(listed), sorted({r["launch_budget_s"] for r in recs})))
+
+
 def topo(path):
     """tests/tools/topo_probe: links, PCIe bounds, measured copies under their nominal bounds."""
     lines = [l.split() for l in open(path) if l.strip()]
@@ -210,7 +226,7 @@ def topo(path):
 
 READINGS = {
     "physics-mdmd": physics_mdmd, "counters": counters, "path-md": path_md, "path-dd": path_dd,
-    "placement": placement, "precision": precision, "topo": topo,
+    "placement": placement, "precision": precision, "launch-share": launch_share, "topo": topo,
 }
 # The readings of one rank per GPU and of the single-node drivers, each
 # module a READINGS of its own; imported when asked (after a replay has

@@ -63,7 +63,8 @@ def after_run(run, item, cfg, rec, k, known_skip):
         run.manifest["dropped"].append({"program": item[0], "buffers": item[1], "config": cfg["name"], "round": rec["round"],
                                         "why": "skipped" if rec["status"] == 77 else "run-limit"})
         if not known_skip:
-            run.say("    not run again in later rounds")
+            # named: after a launch of several pairs, the lines around it are other pairs'
+            run.say("    %s %s%s: not run again in later rounds" % (item[0], item[1], "" if cfg["name"] == "default" else " (%s)" % cfg["name"]))
     if not known_skip:  # those are saved with the next run, or at the end
         run.save()
 

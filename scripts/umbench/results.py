@@ -61,7 +61,7 @@ def read_results(path, problems):
     and config from umb-run's "run" line (1 and None without one). Null
     values (no iteration could be placed) are left out."""
     out = {"program": None, "buffers": None, "metric": None, "rows": {}, "paths": {}, "round": 1, "config": None, "run": None,
-           "bad": None}
+           "bad": None, "nulls": set()}
     bad = []
     for n, o in read_objects(path, problems, bad):
         if o["type"] == "header" and isinstance(o.get("mpi_library"), str):
@@ -76,6 +76,8 @@ def read_results(path, problems):
         out["program"], out["buffers"], out["metric"] = o["program"], o["buffers"], metric
         if o.get(metric) is not None:
             out["rows"][o["size"]] = o[metric]
+        else:  # no figure: no iteration placed, or not measured (its share of --launch-budget spent)
+            out["nulls"].add(o["size"])
         if isinstance(o.get("path"), str):
             out["paths"][o["size"]] = o["path"]
     first = next(((n, why) for n, why, kind in bad if kind == "result"), None)

@@ -10,10 +10,11 @@ from . import cli, sets
 
 # Seconds a launch spends outside its sizes (launcher, MPI_Init, the GPU's
 # context, its end), kept aside for every launch still to come: the mean of
-# this umb-run's launches so far, and before the first 3 s (0.7 s through
+# this umb-run's launches so far, and before the first 1 s (0.7 s through
 # Open MPI 4.1.6 on one H200, 2.7 s through Open MPI 5 over UCX with CUDA
-# transports: docs/results/h200-fullset-aware.md).
-LAUNCH_S = 3.0
+# transports: docs/results/h200-fullset-aware.md); 3 s starved the first
+# launch of a set of 132 launches (--launch-per pair) to nothing.
+LAUNCH_S = 1.0
 # A launch may take up to OVER times its fair share where what is left
 # allows it after FLOOR_S for each run still to come: runs differ in what
 # they need (on one H200, umb_bibw 10 s a pair, umb_latency 0.6 s), and a
@@ -36,11 +37,35 @@ def add_option(ap):
                     "(default: %s; off for the others)" % ", ".join("%g for --set %s" % (v, k) for k, v in DEFAULT.items()))
 
 
+# The programs' --launch-budget takes at most this (options_parse.c).
+MOST_S = 1e6
+
+
 def seconds(a):
-    """--within as seconds, or None (off): the set's default when not given."""
+    """--within as seconds, or None (off): the set's default when not given.
+    Refuses, in one line, benchmark options that would undo it: the user's
+    --launch-budget (umb-run gives each launch its own), and --precision
+    off (OMB's fixed counts take what they take)."""
     if a.within is None:
-        return DEFAULT.get(a.set)
-    return None if a.within == "off" else cli.seconds(a.within, "--within")
+        within = DEFAULT.get(a.set)
+    elif a.within == "off":
+        return None
+    else:
+        try:
+            within = cli.seconds(a.within, "--within")
+        except cli.Fail:
+            within = None
+        if within is None or within > MOST_S:
+            raise cli.Fail("--within %s: expected seconds above 0 and at most %g, or off" % (a.within, MOST_S))
+    words = [w.split("=")[0] for w in a.extra]
+    if within is not None and any(len(w) >= 4 and OPTION.startswith(w) for w in words):
+        raise cli.Fail("-- %s: umb-run gives each launch its share of --within as --launch-budget; give --within "
+                       "SECONDS instead (or --within off)" % next(w for w in a.extra if OPTION.startswith(w.split("=")[0])))
+    if within is not None and any(w == "--precision" and v.lower() == "off" for w, v in zip(a.extra, a.extra[1:] + [""])) \
+            or within is not None and "--precision=off" in a.extra:
+        raise cli.Fail("-- --precision off: OMB's fixed counts take what they take, and --within (%g s) cannot share "
+                       "them; give --within off too" % within)
+    return within
 
 
 def mark(items, within):
@@ -78,6 +103,8 @@ def budgets(run, entries, group, free, k):
     spare = within * (1 - KEEP) - (time.time() - run.t0) - launch_cost(run) * launches
     fair = max(spare, 0.0) * len(group) / runs
     share = max(fair, min(OVER * fair, spare - FLOOR_S * (runs - len(group))))
+    if run.a.run_limit:  # the launch is stopped at --run-limit a pair: its sizes end well before
+        share = min(share, 0.5 * run.a.run_limit * len(group))
     # A share of 0 still runs each pair's first size (bench_precision.c):
     # the rows say how far from the target they are, or that they were not measured.
     value = "%.2f" % max(share, 0.01)

@@ -87,6 +87,26 @@ PY
 run_mpi 2 "$PT2PT/umb_bw" --precision 5% --launch-budget 0.01 -m 1:1M H H
 grep -q '^# Precision +-5%: reached at [0-9]* of 21 sizes; not within 3 s per size (--size-budget) or its share of --launch-budget 0.01 s (.*) at: .* 1048576 B (not measured)$' "$tmp/out" \
     || { cat "$tmp/out"; fail "--launch-budget: the closing line names the size not measured"; }
+# umb_mbw_mr's own column (messages/s) too: a size not measured has none,
+# not the figure of the size before it (adversarial pass 9).
+run_mpi 2 "$PT2PT/umb_mbw_mr" --precision 5% --launch-budget 0.01 -m 1:1M --format json H H
+expect_rc 0 "umb_mbw_mr --launch-budget 0.01"
+"$PYTHON3" -c "
+import json, sys
+rows = [o for o in map(json.loads, open(sys.argv[1])) if o['type'] == 'result']
+assert any(r['iterations'] == 0 for r in rows), rows
+for r in rows:
+    figures = [v for k, v in r.items() if k.endswith(('_mbs', '_per_s'))]
+    assert figures and all((v is None) == (r['iterations'] == 0) for v in figures), r
+" "$tmp/out" || fail "--launch-budget: umb_mbw_mr's messages/s on a size not measured"
+# -c checks every byte: under --launch-budget it measures every size.
+run_mpi 2 "$PT2PT/umb_bw" -c --precision 5% --launch-budget 0.01 -m 1:1M --format json H H
+expect_rc 0 "umb_bw -c --launch-budget 0.01"
+"$PYTHON3" -c "
+import json, sys
+rows = [o for o in map(json.loads, open(sys.argv[1])) if o['type'] == 'result']
+assert len(rows) == 21 and all(r['iterations'] > 0 and r['validation'] == 'pass' for r in rows), rows
+" "$tmp/out" || fail "-c --launch-budget: a size left unvalidated"
 # The table: the column, the header line and the closing line.
 run_mpi 2 "$top_builddir/mpi/collective/umb_bcast" --precision 0.001% --size-budget 0.1 -m 4:16
 expect_rc 0 "umb_bcast --precision 0.001%"

@@ -42,7 +42,7 @@ def simulate(programs, within, rounds, cost, use):
             items.append((name, "H", ["--buffer", "H"]))
     items = share.mark(items, within)
     runs_done = []
-    run = types.SimpleNamespace(a=types.SimpleNamespace(within=within, rounds=rounds, launch_per="program"),
+    run = types.SimpleNamespace(a=types.SimpleNamespace(within=within, rounds=rounds, launch_per="program", run_limit=None),
                                 t0=clock.now, mine=lambda: runs_done)
     entries = [(it, {"name": "default"}) for it in items]
     seen = []

@@ -213,6 +213,40 @@ for r in m["runs"]:
         assert 0 < float(c[c.index("--launch-budget") + 1]) <= want * 0.9, c
 PY
 done
+# What would undo --within is refused in one line (adversarial pass 9): a
+# value past the programs' --launch-budget, the user's own --launch-budget
+# (any prefix getopt takes), and OMB's fixed counts.
+for words in "--within 1e7|--within 1e7: expected seconds above 0 and at most 1e+06, or off" \
+        "--within 0|or off" "-- --launch-b 2|-- --launch-b: umb-run gives each launch its share" \
+        "-- --launch-budget=2|its share of --within" "-- --precision off|give --within off too"; do
+    rc=0
+    # shellcheck disable=SC2086 # the words, split on purpose
+    $RUN --set full --out "$tmp/refused" ${words%%|*} >"$tmp/o" 2>&1 || rc=$?
+    [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/o")" -eq 1 ] && grep -qF -- "${words#*|}" "$tmp/o" && [ ! -e "$tmp/refused" ] \
+        || { cat "$tmp/o"; fail "umb-run --set full ${words%%|*}: exit $rc"; }
+done
+# --run-limit caps a launch's share (half the limit a pair), so its sizes end before it.
+$RUN --set full --run-limit 30 --match '^umb_latency H H$' --out "$tmp/within-limit" -- -m 8:16 >"$tmp/o" 2>&1 \
+    && "$PYTHON3" -c "import json,sys; c=json.load(open(sys.argv[1]))['runs'][0]['command']; assert float(c[c.index('--launch-budget') + 1]) <= 15, c" "$tmp/within-limit/run.json" \
+    || { cat "$tmp/o"; fail "umb-run --run-limit 30: the launch's share is not capped"; }
+# A size without a figure (not measured) is waited for by --precision's
+# rounds, never passed over as reached (adversarial pass 9).
+"$PYTHON3" - "$top_srcdir/scripts" "$tmp/nulls" <<'PY' || fail "umb-run --precision: a size without a figure counted as reached"
+import json, os, sys
+sys.path.insert(0, sys.argv[1])
+from umbench import rounds
+os.makedirs(sys.argv[2])
+runs = []
+for k in range(1, 7):
+    name = "r%d.jsonl" % k
+    with open(os.path.join(sys.argv[2], name), "w") as f:
+        for size, v in ((8, 1.0), (16, None)):
+            f.write(json.dumps({"type": "result", "program": "umb_latency", "buffers": "H H", "size": size, "avg_latency_us": v}) + "\n")
+        f.write(json.dumps({"type": "run", "round": k, "config": "default", "status": 0}) + "\n")
+    runs.append({"program": "umb_latency", "buffers": "H H", "config": "default", "round": k, "file": name, "status": 0, "complete": True})
+state = rounds.precision_state(sys.argv[2], runs, 0.5)
+assert not state["converged"] and [x["size"] for x in state["not_converged"]] == [16], state
+PY
 rc=0; $CMP "$tmp/a" >"$tmp/o" 2>&1 || rc=$?
 [ $rc -ne 0 ] && grep -q "two or more results folders" "$tmp/o" || fail "umb-compare with one folder"
 rc=0; $RUN --np 1 >"$tmp/o" 2>&1 || rc=$?

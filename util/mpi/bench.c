@@ -71,8 +71,12 @@ static void summarize_row(umb_bench *b, const umb_sweep *sw, void *ctx, umb_row 
     for (long i = 0; i < row->iters; i++)
         if (row->keep[i]) times[k++] = times[i];
     umb_test_slower(row->size, times, k);
-    if (k) sw->summarize(b, ctx, row->size, times, k, &row->stats, extra);  /* none kept, or a size not measured: no figure */
-    else no_stats(&row->stats);
+    if (k) {
+        sw->summarize(b, ctx, row->size, times, k, &row->stats, extra);
+    } else {  /* none kept, or a size not measured: no figure, its own columns' too (not the row before's) */
+        no_stats(&row->stats);
+        for (int i = 0; i < sw->nextra; i++) extra[i].value = NAN;
+    }
 }
 
 /* Room for n timed iterations' times and flags. */

@@ -94,10 +94,13 @@ static void plan(umb_bench *b, umb_row *row)
     if (S.budget < S.least) S.least = S.budget;
     double per = S.per_size ? S.per * ((double)row->size > (double)S.per_size ? (double)row->size / (double)S.per_size : 1) : 0;
     /* Under --launch-budget, a size whose share cannot hold its warm-up and
-       one iteration at that pace is not measured: its row has no figure
+       one iteration at the pace of the size before (unscaled: a larger size
+       is no faster, and scaling by size made latency-bound sizes look 1000
+       times slower than they are) is not measured: its row has no figure
        (0 iterations) and the closing record lists it (docs/method.md, "The
-       set's time shared out"). Every rank plans alike (end()'s values). */
-    if (b->opt.launch_budget > 0 && per > 0 && per * (double)(row->skip + 1) > S.budget) {
+       set's time shared out"). -c checks every byte: it skips none. Every
+       rank plans alike (end()'s values). */
+    if (b->opt.launch_budget > 0 && !b->opt.validate && S.per_size && S.per * (double)(row->skip + 1) > S.budget) {
         row->iters = row->skip = 0;
         return;
     }

@@ -31,7 +31,8 @@ def simulate(programs, within, rounds, cost, use):
     """Runs the set as rounds.py does, one launch per program (or per
     collective placement), each launch costing `cost` seconds outside its
     sizes and measuring `use` of its share; returns [(fair, share, spare)]
-    per launch and the set's wall time."""
+    per launch and the set's wall time. Each launch's records are as
+    umb-run writes them: its pairs, its command, each pair's measuring."""
     clock = Clock()
     items = []
     for p, (kind, pairs) in enumerate(programs):
@@ -60,7 +61,10 @@ def simulate(programs, within, rounds, cost, use):
                 assert len(values) == 1, values
                 seen.append((values.pop(), spare))
                 clock.now += cost + use * seen[-1][0]
-                runs_done += [{"times_s": {"start": cost}}] + [{"times_s": {"measure": 0.0}}] * (len(group) - 1)
+                took = use * seen[-1][0] / len(group)  # each pair's part of what the launch measured
+                runs_done += [{"times_s": dict({"measure": took}, **({"start": cost} if i == 0 else {})),
+                               "launch": {"pairs": len(group), "index": i + 1}, "command": chosen[i][0][2]}
+                              for i in range(len(group))]
                 j = group[-1] + 1
     finally:
         share.time = real_time
@@ -93,3 +97,34 @@ class Shares(unittest.TestCase):
         total = sum(n if kind == "pt2pt" else 1 for kind, n in programs)
         first = (within * (1 - share.KEEP) - share.LAUNCH_S * len(seen)) * (programs[0][1] if programs[0][0] == "pt2pt" else 1) / total
         self.assertGreaterEqual(values[0] + 0.01, max(first, 0.01), values)
+
+    @settings(max_examples=scale(30), deadline=None)
+    @given(SETS, st.floats(100, 3600))
+    def test_not_starved(self, programs, within):
+        """Where every launch measures its whole share, no launch takes more
+        than its fair share: a run's share stays what the first had, and the
+        runs at the end of the set are not starved by those before them."""
+        counted("share_not_starved")
+        seen, _ = simulate(programs, within, 1, share.LAUNCH_S, 1.0)
+        sizes = [n if kind == "pt2pt" else 1 for kind, n in programs]
+        per_run = [v / n for (v, _), n in zip(seen, sizes)]
+        for k, v in enumerate(per_run):
+            self.assertGreaterEqual(v, per_run[0] * 0.99 - 0.01, (k, per_run))
+            self.assertLessEqual(v, per_run[0] * 1.01 + 0.01, (k, per_run))
+
+    @settings(max_examples=scale(60), deadline=None)
+    @given(st.lists(st.one_of(st.none(), st.floats(0, 100)), max_size=40), st.integers(1, 500), st.floats(0, 5000))
+    def test_level(self, needed, runs, spare):
+        """The level a run gets: from its fair share to OVER times it; the
+        fair share where no run so far took less than its share; and runs
+        that need what the runs so far needed spend no more than what is left."""
+        counted("share_level")
+        lvl = share.level(needed, runs, spare)
+        fair = spare / runs
+        self.assertGreaterEqual(lvl, fair * (1 - 1e-9))
+        self.assertLessEqual(lvl, share.OVER * fair * (1 + 1e-9))
+        if all(n is None for n in needed):
+            self.assertAlmostEqual(lvl, fair, delta=1e-9 * max(1.0, fair))
+        else:
+            spent = runs * sum(lvl if n is None else min(n, lvl) for n in needed) / len(needed)
+            self.assertLessEqual(spent, spare * (1 + 1e-6) + 1e-9)

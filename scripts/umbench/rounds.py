@@ -113,10 +113,13 @@ def precision_state(folder, runs, target, stopped=frozenset()):
     for r in runs:
         if results.finished(r):
             got = results.read_results(os.path.join(folder, r["file"]), problems)
+            if not got["rows"] and not got["nulls"]:
+                continue
+            sizes = values.setdefault((r["program"], r["buffers"], r["config"]), {})
             for size, v in got["rows"].items():
-                values.setdefault((r["program"], r["buffers"], r["config"]), {}).setdefault(size, {})[r["round"]] = v
+                sizes.setdefault(size, {})[r["round"]] = v
             for size in got["nulls"]:  # a size without a figure is waited for, not passed over
-                values.setdefault((r["program"], r["buffers"], r["config"]), {}).setdefault(size, {})
+                sizes.setdefault(size, {})
     missing, several, waited = [], len({k[2] for k in values} | {k[2] for k in stopped}) > 1, 0
     gone = set(stopped) | {k for k in values if several and (k[0], k[1], "default") in stopped}
     for (prog, pair, cfg), sizes in sorted(values.items()):

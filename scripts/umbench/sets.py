@@ -102,8 +102,22 @@ def check_extra(extra):
                        "PROGRAM %s (e.g. umb_latency %s), and umb-run's own with umb-run -h" % (shown[0], shown[0], shown[0]))
     # umb-run reads the programs' JSON: a --format of the user's (or a prefix
     # getopt_long takes for it, --form) would now win, and every run be lost.
-    fmt = [w for w in extra if len(w.split("=")[0]) >= 4 and "--format".startswith(w.split("=")[0])]
+    fmt = [w for w, _ in named(extra, "--format")]
     if fmt:
         raise cli.Fail("-- %s: umb-run reads the programs' JSON lines and sets --format itself; run a program "
                        "alone for a table or CSV (e.g. umb_latency --format csv)" % fmt[0])
     return extra
+
+
+def named(extra, option):
+    """The user's benchmark options (after "--") that name the long option
+    OPTION in a spelling getopt_long takes: whole, or a prefix of it of 4
+    characters or more ("--fo"), alone or with "=VALUE"; each as (the word,
+    its value: joined, else the next word). The user's options come last
+    and win, so umb-run refuses those that would undo what it sets."""
+    found = []
+    for i, word in enumerate(extra):
+        name, joined, value = word.partition("=")
+        if len(name) >= 4 and name.startswith("--") and option.startswith(name):
+            found.append((word, value if joined else (extra[i + 1] if i + 1 < len(extra) else "")))
+    return found

@@ -62,14 +62,17 @@ def seconds(a):
             within = None
         if within is None or within > MOST_S:
             raise cli.Fail("--within %s: expected seconds above 0 and at most %g, or off" % (a.within, MOST_S))
-    words = [w.split("=")[0] for w in a.extra]
-    if within is not None and any(len(w) >= 4 and OPTION.startswith(w) for w in words):
+    if within is None:
+        return None
+    budget = sets.named(a.extra, OPTION)
+    if budget:
         raise cli.Fail("-- %s: umb-run gives each launch its share of --within as --launch-budget; give --within "
-                       "SECONDS instead (or --within off)" % next(w for w in a.extra if OPTION.startswith(w.split("=")[0])))
-    if within is not None and any(w == "--precision" and v.lower() == "off" for w, v in zip(a.extra, a.extra[1:] + [""])) \
-            or within is not None and "--precision=off" in a.extra:
-        raise cli.Fail("-- --precision off: OMB's fixed counts take what they take, and --within (%g s) cannot share "
-                       "them; give --within off too" % within)
+                       "SECONDS instead (or --within off)" % budget[0][0])
+    off = [(w, value) for w, value in sets.named(a.extra, "--precision") if value.lower() == "off"]
+    if off:
+        word, value = off[0]
+        raise cli.Fail("-- %s: OMB's fixed counts take what they take, and --within (%g s) cannot share "
+                       "them; give --within off too" % (word if "=" in word else word + " " + value, within))
     return within
 
 

@@ -65,32 +65,36 @@ expect_rc 0 "umb_latency --launch-budget 2 --format json"
 "$PYTHON3" -c "import json,sys; r=[o for o in map(json.loads, open(sys.argv[1])) if o['type']=='precision']; assert len(r)==2 and all(x['launch_budget_s']==2 and 0 <= x['least_size_budget_s'] < 2 / 9 + 0.01 and len(x['not_converged'])==9 for x in r), r" "$tmp/out" \
     || { grep precision "$tmp/out"; fail "--launch-budget: each pair's precision record"; }
 # A size whose share cannot hold its warm-up and one iteration at the pace
-# of the size before is not measured: umb_bw's window of 64 messages of
-# 1 MiB copies 64 MiB, more than any host copies in the 0.3 ms that 0.01 s
-# gives each of 34 sizes. Its row has no figure and 0 iterations, and the
-# record lists it as not measured; every row with a figure has iterations.
-run_mpi 2 "$PT2PT/umb_bw" --precision 5% --launch-budget 0.01 -m 1:1M --format json H H H H
-expect_rc 0 "umb_bw --launch-budget 0.01"
+# of the size before is not measured. umb_bw's first size here, a window of
+# 64 messages of 64 KiB, copies 4 MiB at each of its warm-ups and
+# iterations: longer than the whole 0.1 ms of --launch-budget on any host,
+# so every size after a pair's first has no share left. (At 0.01 s over
+# 1 B to 1 MiB it depended on the host: a size not measured costs nothing,
+# so the one after it had a larger share and at times ran.) Its row has no
+# figure and 0 iterations, and the record lists it as not measured; every
+# row with a figure has iterations.
+run_mpi 2 "$PT2PT/umb_bw" --precision 5% --launch-budget 0.0001 -m 64K:1M --format json H H H H
+expect_rc 0 "umb_bw --launch-budget 0.0001"
 "$PYTHON3" - "$tmp/out" <<'PY' || fail "--launch-budget: sizes not measured (above)"
 import json, sys
 objs = [json.loads(l) for l in open(sys.argv[1])]
 rows = [o for o in objs if o["type"] == "result"]
 recs = [o for o in objs if o["type"] == "precision"]
-assert len(rows) == 42 and len(recs) == 2, (len(rows), recs)
+assert len(rows) == 10 and len(recs) == 2, (len(rows), recs)
 unmeasured = {(r["buffers"], r["size"]) for r in rows if r["iterations"] == 0}
-assert ("H H", 1048576) in unmeasured, unmeasured
+assert unmeasured == {("H H", s) for s in (131072, 262144, 524288, 1048576)}, unmeasured
 for r in rows:  # a label is a fact: a figure only where iterations ran
     assert (r["iterations"] == 0) == (r["avg_bandwidth_mbs"] is None), r
 listed = {(x["buffers"], m["size"]) for x in recs for m in x["not_converged"] if m.get("measured") is False}
 assert listed == unmeasured, (listed, unmeasured)
 PY
-run_mpi 2 "$PT2PT/umb_bw" --precision 5% --launch-budget 0.01 -m 1:1M H H
-grep -q '^# Precision +-5%: reached at [0-9]* of 21 sizes; not within 3 s per size (--size-budget) or its share of --launch-budget 0.01 s (.*) at: .* 1048576 B (not measured)$' "$tmp/out" \
+run_mpi 2 "$PT2PT/umb_bw" --precision 5% --launch-budget 0.0001 -m 64K:1M H H
+grep -q '^# Precision +-5%: reached at [0-9]* of 5 sizes; not within 3 s per size (--size-budget) or its share of --launch-budget 0.0001 s (.*) at: .*131072 B (not measured) 262144 B (not measured) 524288 B (not measured) 1048576 B (not measured)$' "$tmp/out" \
     || { cat "$tmp/out"; fail "--launch-budget: the closing line names the size not measured"; }
 # umb_mbw_mr's own column (messages/s) too: a size not measured has none,
 # not the figure of the size before it (adversarial pass 9).
-run_mpi 2 "$PT2PT/umb_mbw_mr" --precision 5% --launch-budget 0.01 -m 1:1M --format json H H
-expect_rc 0 "umb_mbw_mr --launch-budget 0.01"
+run_mpi 2 "$PT2PT/umb_mbw_mr" --precision 5% --launch-budget 0.0001 -m 64K:1M --format json H H
+expect_rc 0 "umb_mbw_mr --launch-budget 0.0001"
 "$PYTHON3" -c "
 import json, sys
 rows = [o for o in map(json.loads, open(sys.argv[1])) if o['type'] == 'result']

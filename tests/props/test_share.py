@@ -128,3 +128,22 @@ class Shares(unittest.TestCase):
         else:
             spent = runs * sum(lvl if n is None else min(n, lvl) for n in needed) / len(needed)
             self.assertLessEqual(spent, spare * (1 + 1e-6) + 1e-9)
+
+    @settings(max_examples=scale(60), deadline=None)
+    @given(st.sampled_from(["--launch-budget", "--precision", "--format"]), st.data())
+    def test_named(self, option, data):
+        """Every spelling getopt_long takes for a long option (the option
+        or a prefix of 4 characters or more, its value joined by "=" or the
+        next word) is found with its value among other words; other words
+        are not."""
+        counted("share_named")
+        cut = data.draw(st.integers(4, len(option)))
+        value = data.draw(st.sampled_from(["off", "OFF", "2", "json", ""]))
+        joined = data.draw(st.booleans())
+        words = [option[:cut] + "=" + value] if joined else [option[:cut], value]
+        other = st.sampled_from(["-m", "8:16", "--pre", "-precision", "--precision-off", "--launch-budgets", "off", "--"])
+        before, after = data.draw(st.lists(other, max_size=4)), data.draw(st.lists(other, max_size=4))
+        found = share.sets.named(before + words + after, option)
+        self.assertIn((words[0], value), found)
+        for word, _ in found:
+            self.assertTrue(option.startswith(word.partition("=")[0]), found)

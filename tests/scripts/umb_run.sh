@@ -218,7 +218,8 @@ done
 # (any prefix getopt takes), and OMB's fixed counts.
 for words in "--within 1e7|--within 1e7: expected seconds above 0 and at most 1e+06, or off" \
         "--within 0|or off" "-- --launch-b 2|-- --launch-b: umb-run gives each launch its share" \
-        "-- --launch-budget=2|its share of --within" "-- --precision off|give --within off too"; do
+        "-- --launch-budget=2|its share of --within" "-- --precision off|give --within off too" \
+        "-- --prec OFF|-- --prec OFF: OMB's fixed counts" "-- --precision=off|-- --precision=off: OMB's"; do
     rc=0
     # shellcheck disable=SC2086 # the words, split on purpose
     $RUN --set full --out "$tmp/refused" ${words%%|*} >"$tmp/o" 2>&1 || rc=$?
@@ -267,7 +268,7 @@ $RUN --set quick --out "$tmp/c" -- -m 8:8 -i 20 >"$tmp/run-c.log" 2>&1 &
 pid=$!
 # The third run started (without a GPU, the pairs that need one after the
 # first are not started and have no progress line).
-i=0; until [ "$(grep -c '^\[' "$tmp/run-c.log" 2>/dev/null)" -ge 3 ]; do i=$((i + 1)); [ $i -lt 600 ] || break; sleep 0.05; done
+i=0; until n=$(grep -c '^\[' "$tmp/run-c.log" 2>/dev/null); [ "${n:-0}" -ge 3 ]; do i=$((i + 1)); [ $i -lt 600 ] || break; sleep 0.05; done
 kill -TERM $pid
 rc=0; wait $pid || rc=$?
 [ $rc -eq 130 ] || { cat "$tmp/run-c.log"; fail "umb-run after SIGTERM: exit $rc, expected 130"; }

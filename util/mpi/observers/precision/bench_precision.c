@@ -41,7 +41,7 @@ static struct {
 static struct {
     int started;
     double start, spent;  /* MPI_Wtime may read 0 at the start: `started` says */
-    long sizes_done;
+    long sizes, sizes_done;  /* a pair's sweep (the same for every pair), and those ended */
 } L;
 
 static double target(const umb_bench *b) { return umb_options_precision(&b->opt); }
@@ -53,9 +53,7 @@ static double target(const umb_bench *b) { return umb_options_precision(&b->opt)
 static double size_budget(const umb_bench *b)
 {
     if (!(b->opt.launch_budget > 0)) return b->opt.size_budget;
-    long sizes = 1;
-    for (size_t s = b->opt.min_size; umb_size_next(&s, b->opt.max_size) == 0;) sizes++;
-    long left = b->opt.npairs * sizes - L.sizes_done;
+    long left = b->opt.npairs * L.sizes - L.sizes_done;
     double share = (b->opt.launch_budget - L.spent) / (double)(left > 1 ? left : 1);
     return share < b->opt.size_budget ? (share > 0 ? share : 0) : b->opt.size_budget;
 }
@@ -92,7 +90,6 @@ static void plan(umb_bench *b, umb_row *row)
     if (!target(b)) return;
     S.budget = size_budget(b);
     if (S.budget < S.least) S.least = S.budget;
-    double per = S.per_size ? S.per * ((double)row->size > (double)S.per_size ? (double)row->size / (double)S.per_size : 1) : 0;
     /* Under --launch-budget, a size whose share cannot hold its warm-up and
        one iteration at the pace of the size before (unscaled: a larger size
        is no faster, and scaling by size made latency-bound sizes look 1000
@@ -104,6 +101,7 @@ static void plan(umb_bench *b, umb_row *row)
         row->iters = row->skip = 0;
         return;
     }
+    double per = S.per_size ? S.per * ((double)row->size > (double)S.per_size ? (double)row->size / (double)S.per_size : 1) : 0;
     if (!b->opt.iters_given) row->iters = umb_precision_first(row->iters, row->skip, per, S.budget);
 }
 
@@ -111,12 +109,13 @@ static void plan(umb_bench *b, umb_row *row)
    pair before it in the same launch (pairs.c). */
 static void start(umb_bench *b)
 {
-    (void)b;
     memset(&S, 0, sizeof S);
     S.least = INFINITY;
     if (!L.started) {
         L.start = MPI_Wtime();
         L.started = 1;
+        L.sizes = 1;
+        for (size_t s = b->opt.min_size; umb_size_next(&s, b->opt.max_size) == 0;) L.sizes++;
     }
 }
 

@@ -129,9 +129,12 @@ def run_launch(run, group, rnd, plain, counter):
     ran = [k for k, (lines, _) in enumerate(done) if any(watch.HEADER.search(x.encode()) for x in lines)]
     whole = len(done) == len(group)
     kept, skips = [], {e.get("skipped") for _, e in done}  # the skipped pairs' lines are theirs
+    wrong = None
     for k, (lines, end) in enumerate(done):
         item = group[k][0]
         if end.get("buffers") != item[1]:  # not the pair it should be: the launch is not to be read further
+            wrong = lines, "its end record names the pair %s: the launch's output is not read further" % (
+                json.dumps(end.get("buffers"))[:80])
             break
         share = pair_times(times, started, ends + [time.time()] * len(group), k, ran[0] if ran else 0,
                            k if whole and k == len(group) - 1 else -1)
@@ -146,6 +149,8 @@ def run_launch(run, group, rnd, plain, counter):
         share = {"measure": round(time.time() - (ends[len(kept) - 1] if kept and ends else started), 1)}
         said = {r.get("skipped") for _, _, r in kept}  # the reached pairs' own lines are theirs, not its
         lines_said = [x for x in err.splitlines() if x.startswith(prog + ":") and x not in said]
+        if wrong:  # its own lines, failed with why
+            rest, rc, lines_said, err = wrong[0], 1, [wrong[1]], wrong[1] + "\n" + err
         rec = write_pair(run, item, cfg, rnd, plain, rest, rc, cmd, share, lines_said, len(kept), len(group),
                          err=err, over=over, asked=asked)
         kept.append((item, cfg, rec))

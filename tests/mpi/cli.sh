@@ -51,4 +51,9 @@ else
         || { cat "$tmp/err"; fail "allocation failure: size not named"; }
     echo "allocation failure: $(grep '^umb_latency: ' "$tmp/err")"
 fi
+# The M note (M is read as MH) is in the header of the pair that gave M
+# alone, not in every pair's of the launch (adversarial pass 8).
+run_mpi 2 "$PT2PT/umb_latency" -m 8:8 -i 2 -x 0 H H M H
+awk '/^# Buffers: /{ b = $3 " " $4 } /^# Note: buffer M is read as MH/{ print b }' "$tmp/out" >"$tmp/noted"
+[ ! -s "$tmp/noted" ] || [ "$(cat "$tmp/noted")" = "MH H" ] || { cat "$tmp/out"; fail "the M note in the header of a pair without M"; }
 exit 0

@@ -48,6 +48,19 @@ else
     check "$tmp/one-each" "- - - -" "0 0 0 0"
 fi
 
+# An end record that names another pair (adversarial pass 8): that pair
+# fails with why, its own lines kept; the launch is read no further, and
+# the pairs after it are launched again.
+cat >"$tmp/wrongend" <<EOS
+#!/bin/sh
+$MPIEXEC "\$@" | sed '0,/"type":"end"/s/"buffers":"H H"/"buffers":"X X"/'
+EOS
+chmod +x "$tmp/wrongend"
+MPIEXEC="$tmp/wrongend" $RUN --out "$tmp/wrong" -- -m 8:64 -i 20 -x 2 >"$tmp/wrong.log" 2>&1
+check "$tmp/wrong" "4:1 3:1 3:2 3:3" "1 x x x"
+grep -q '^    umb_latency H H: FAILED (exit 1): its end record names the pair "X X": the launch.s output is not read further$' "$tmp/wrong.log" \
+    || { cat "$tmp/wrong.log"; fail "umb-run: an end record naming another pair"; }
+
 # A launcher that hands over its ranks' output up to the first pair's end
 # record, then fails: that pair is kept, the next fails with the launch's
 # word, and the two after it are launched again (and cut the same way).

@@ -101,6 +101,7 @@ int main(void)
     CHECK(o.full && o.validate && o.kinds[0] == UMB_MD && o.kinds[1] == UMB_D);
     CHECK(parse(&o, "M P") == 0);
     CHECK(o.kinds[0] == UMB_MH && o.kinds[1] == UMB_P && o.m_given);
+    CHECK(parse(&o, "H H M H MD MD") == 0 && o.m_given == 2u);  /* the M note is the second pair's alone */
 
     CHECK(parse(&o, "-m 64") == 0 && o.min_size == 1 && o.max_size == 64);
     CHECK(parse(&o, "-m 8:4K") == 0 && o.min_size == 8 && o.max_size == 4096);

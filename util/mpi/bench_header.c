@@ -173,7 +173,7 @@ static void add_buffers(umb_header *h, const umb_bench *b)
     const umb_options *o = &b->opt;
     char t[LINE];
     umb_header_str(h, "buffers", "Buffers", "%s", b->buffers);
-    if (o->m_given) umb_header_str(h, "note", "Note", "buffer M is read as MH (managed, placed on the host), as OMB does");
+    if (o->m_given >> o->pair & 1u) umb_header_str(h, "note", "Note", "buffer M is read as MH (managed, placed on the host), as OMB does");
     if (umb_options_uses(o, umb_kind_is_managed)) {
         umb_header_str(h, "placement", "Placement", "%s, %s; never inside the timed region",
                        o->place_with == UMB_PLACE_KERNEL ? "kernel (a GPU kernel writes every page for MD, the CPU for MH)"

@@ -83,7 +83,8 @@ typedef struct {
     umb_kind kinds[2];     /* point-to-point: SRC DST of the pair that runs (umb_options_select_pair) */
     int npairs;            /* point-to-point: pairs given (SRC DST SRC DST ...), 1 when none */
     umb_kind pairs[UMB_MAX_PAIRS][2];
-    int m_given;           /* a buffer was given as M */
+    unsigned m_given;      /* the pairs (bit k: pair k) with a buffer given as M */
+    int pair;              /* point-to-point: the pair that runs (umb_options_select_pair) */
     /* Collectives: --root-buffer, --buffer (or -d), --buffers, -k. */
     umb_kind root_kind, other_kind;
     const char *buffer_list;  /* one kind per rank; its length is checked at start */

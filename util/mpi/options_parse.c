@@ -292,7 +292,7 @@ static int parse_buffer_kinds(umb_options *o, const umb_cli *cli, int npos, char
                     pos[most], cli->program, cli->nbuffers, cli->nbuffers == 2 ? ", or at most 32 pairs of them" : "");
     o->nkinds = cli->nbuffers;
     o->npairs = npos > cli->nbuffers ? npos / 2 : 1;
-    for (int i = 0; i < 2 * o->npairs && i < 2 * UMB_MAX_PAIRS; i++) {
+    for (int i = 0; (i < 2 * o->npairs || i < npos) && i < 2 * UMB_MAX_PAIRS; i++) {  /* a lone last one too: bad, or alone */
         umb_kind *k = &o->pairs[i / 2][i % 2];
         *k = UMB_H;
         if (i < npos) {
@@ -301,7 +301,7 @@ static int parse_buffer_kinds(umb_options *o, const umb_cli *cli, int npos, char
                 return umb_errf(err, n, "buffer '%s': accepted: H, P, D, MH, MD, M (= MH)%s", pos[i],
                                 !strcmp(pos[i], "light") || !strcmp(pos[i], "full")
                                     ? "; counters take their mode as --counters=light" : "");
-            o->m_given |= was_m;
+            o->m_given |= (unsigned)was_m << (i / 2);
         }
     }
     if (npos % (cli->nbuffers ? cli->nbuffers : 1))  /* as OMB: both kinds or none; one alone was run as "SRC H", unsaid */

@@ -110,6 +110,7 @@ void umb_describe_buffers(const umb_options *o, int collective, char *buf, size_
 void umb_options_select_pair(umb_options *o, int k)
 {
     if (o->nkinds != 2 || k < 0 || k >= o->npairs) return;
+    o->pair = k;
     o->kinds[0] = o->pairs[k][0];
     o->kinds[1] = o->pairs[k][1];
     o->used_kinds = 1u << o->kinds[0] | 1u << o->kinds[1];

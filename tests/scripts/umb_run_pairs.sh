@@ -99,4 +99,9 @@ import json, sys
 r = json.load(open(sys.argv[1]))["runs"][0]
 assert r["status"] == 2 and "launch" in r and "failed on purpose (UMB_TEST_CORRUPT_SIZE)" in r["error"] and r["stderr"], r
 PY
+# An --append in the other mode records its own (run.json's launch_per is
+# the first session's; adversarial pass 8).
+$RUN --append --launch-per pair --out "$tmp/one" -- -m 8:64 -i 20 -x 2 >"$tmp/append.log" 2>&1 \
+    && "$PYTHON3" -c "import json,sys; m=json.load(open(sys.argv[1])); assert m['launch_per'] == 'program' and [s['launch_per'] for s in m['sessions']] == ['program', 'pair'], m['sessions']" "$tmp/one/run.json" \
+    || { cat "$tmp/append.log"; fail "umb-run --append --launch-per pair: each session's launch_per"; }
 exit 0

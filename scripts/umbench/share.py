@@ -42,8 +42,10 @@ def add_option(ap):
                     "(default: %s; off for the others)" % ", ".join("%g for --set %s" % (v, k) for k, v in DEFAULT.items()))
 
 
-# The programs' --launch-budget takes at most this (options_parse.c).
+# The programs' --launch-budget takes at most this (options_parse.c); a
+# --within under the least share umb-run gives (budgets()) shares nothing.
 MOST_S = 1e6
+LEAST_S = 0.01
 
 
 def seconds(a):
@@ -60,17 +62,21 @@ def seconds(a):
             within = cli.seconds(a.within, "--within")
         except cli.Fail:
             within = None
-        if within is None or within > MOST_S:
-            raise cli.Fail("--within %s: expected seconds above 0 and at most %g, or off" % (a.within, MOST_S))
+        if within is None or not LEAST_S <= within <= MOST_S:
+            raise cli.Fail("--within %s: expected seconds from %g to %g, or off" % (a.within, LEAST_S, MOST_S))
     if within is None:
         return None
+    fixed = sets.fixed_counts(a.set)
+    if fixed:
+        raise cli.Fail("--within %g: the %s set fixes its counts (%s), which take what they take: --within shares out "
+                       "precision loops (--set full); give --within off" % (within, a.set, fixed))
     budget = sets.named(a.extra, OPTION)
     if budget:
         raise cli.Fail("-- %s: umb-run gives each launch its share of --within as --launch-budget; give --within "
                        "SECONDS instead (or --within off)" % budget[0][0])
-    off = [(w, value) for w, value in sets.named(a.extra, "--precision") if value.lower() == "off"]
-    if off:
-        word, value = off[0]
+    precision = sets.named(a.extra, "--precision")  # the last one given wins, as in getopt
+    if precision and precision[-1][1] == "off":
+        word, value = precision[-1]
         raise cli.Fail("-- %s: OMB's fixed counts take what they take, and --within (%g s) cannot share "
                        "them; give --within off too" % (word if "=" in word else word + " " + value, within))
     return within
@@ -87,7 +93,7 @@ def mark(items, within):
 
 def launch_of(run, item, cfg):
     """Which launch a run would share (an estimate: pairs.batch decides)."""
-    grouped = run.a.launch_per == "program" and sets.pair_slot(item) is not None
+    grouped = run.a.launch_per == "program" and sets.pair_slot(item) is not None and bool(run.groups.get(item[0]))
     return (item[0], cfg["name"]) if grouped else (item[0], item[1], cfg["name"])
 
 
@@ -138,8 +144,7 @@ def needs(run):
     out, launch = [], []
 
     def close():
-        budget = next((float(c[c.index(OPTION) + 1]) for c in [r.get("command") or [] for r in launch[:1]]
-                       if OPTION in c[:-1]), None)
+        budget = given(launch[0].get("command") or [])
         took = [(r.get("times_s") or {}).get("measure") or 0.0 for r in launch]
         wanted = budget is not None and sum(took) >= WANTED * budget
         out.extend(None if wanted else t for t in took)
@@ -171,3 +176,13 @@ def level(needed, runs, spare):
         mid = (low + high) / 2
         low, high = (mid, high) if spent(mid) <= spare else (low, mid)
     return low
+
+
+def given(command):
+    """The --launch-budget a run's command gave its launch: the last one
+    (the launcher's flags come first; umb-run refuses the user's), or None."""
+    at = [i for i, word in enumerate(command[:-1]) if word == OPTION]
+    try:
+        return float(command[at[-1] + 1]) if at else None
+    except ValueError:
+        return None

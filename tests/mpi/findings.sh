@@ -33,7 +33,7 @@ seen_once
 grep -q '^# Findings: .*; seen once: 1 (docs/output.md, "Findings")$' "$tmp/out" || { cat "$tmp/out"; fail "count line"; }
 grep -q '^# Seen once inversion \[256,512\]: in this run, a step down .*one run cannot say the step repeats' "$tmp/out" \
     || { cat "$tmp/out"; fail "seen once"; }
-grep -q "^#   confirm: umb-run --set full --match '^umb_latency H H\$' --rounds 6 --out DIR -- -m 256:512 -i 200 -x 10; then umb-findings DIR" \
+grep -q "^#   confirm: umb-run --set full --match '^umb_latency H H\$' --rounds 6 --within off --out DIR -- -m 256:512 -i 200 -x 10; then umb-findings DIR" \
     "$tmp/out" || { cat "$tmp/out"; fail "the command that confirms it"; }
 ! grep -q '^# Finding inversion' "$tmp/out" || fail "a step seen once is a finding"
 
@@ -54,7 +54,7 @@ PY
 # The command as printed (DIR a folder), then umb-findings: the step is in
 # every round's rows, so the pooled rule confirms it.
 export MPIEXEC MPIEXEC_FLAGS="$mpi_flags"
-"$PYTHON3" "$top_srcdir/scripts/umb-run" --bindir "$PT2PT" --set full --match '^umb_latency H H$' --rounds 6 --out "$tmp/r" \
+"$PYTHON3" "$top_srcdir/scripts/umb-run" --bindir "$PT2PT" --set full --match '^umb_latency H H$' --rounds 6 --within off --out "$tmp/r" \
     -- -m 256:512 -i 200 -x 10 >"$tmp/run.log" 2>&1 || { cat "$tmp/run.log"; fail "umb-run as confirm says"; }
 "$PYTHON3" "$top_srcdir/scripts/umb-findings" "$tmp/r" --json >"$tmp/f.json" || fail "umb-findings"
 "$PYTHON3" - "$tmp/f.json" <<'PY' || fail "umb-findings over the rounds (above)"

@@ -27,7 +27,7 @@ class Clock:
         return self.now
 
 
-def simulate(programs, within, rounds, cost, use):
+def simulate(programs, within, rounds, cost, use, grouped=True):
     """Runs the set as rounds.py does, one launch per program (or per
     collective placement), each launch costing `cost` seconds outside its
     sizes and measuring `use` of its share; returns [(fair, share, spare)]
@@ -44,7 +44,8 @@ def simulate(programs, within, rounds, cost, use):
     items = share.mark(items, within)
     runs_done = []
     run = types.SimpleNamespace(a=types.SimpleNamespace(within=within, rounds=rounds, launch_per="program", run_limit=None),
-                                t0=clock.now, mine=lambda: runs_done)
+                                t0=clock.now, mine=lambda: runs_done,
+                                groups={"umb_p%d" % p: grouped for p in range(len(programs))})  # pairs.ask's verdicts
     entries = [(it, {"name": "default"}) for it in items]
     seen = []
     real_time = share.time
@@ -147,3 +148,18 @@ class Shares(unittest.TestCase):
         self.assertIn((words[0], value), found)
         for word, _ in found:
             self.assertTrue(option.startswith(word.partition("=")[0]), found)
+
+    @settings(max_examples=scale(30), deadline=None)
+    @given(SETS, st.floats(100, 3600), st.booleans())
+    def test_first_share(self, programs, within, grouped):
+        """The first launch gets its fair share, with a launch's start-up
+        reserved for every launch to come: one a program where its pairs
+        share a launch, one a pair where the program keeps its pairs apart
+        (the user's -U or --path: pairs.ask; adversarial pass 10)."""
+        counted("share_first")
+        seen, _ = simulate(programs, within, 1, share.LAUNCH_S, 0.0, grouped)
+        runs = sum(n if kind == "pt2pt" else 1 for kind, n in programs)
+        first = programs[0][1] if programs[0][0] == "pt2pt" and grouped else 1
+        fair = (within * (1 - share.KEEP) - share.LAUNCH_S * len(seen)) * first / runs
+        self.assertEqual(len(seen), sum(1 if kind == "pt2pt" and grouped else (n if kind == "pt2pt" else 1) for kind, n in programs))
+        self.assertAlmostEqual(seen[0][0], max(fair, 0.01), delta=0.006)

@@ -216,10 +216,12 @@ done
 # What would undo --within is refused in one line (adversarial pass 9): a
 # value past the programs' --launch-budget, the user's own --launch-budget
 # (any prefix getopt takes), and OMB's fixed counts.
-for words in "--within 1e7|--within 1e7: expected seconds above 0 and at most 1e+06, or off" \
+for words in "--within 1e7|--within 1e7: expected seconds from 0.01 to 1e+06, or off" \
         "--within 0|or off" "-- --launch-b 2|-- --launch-b: umb-run gives each launch its share" \
         "-- --launch-budget=2|its share of --within" "-- --precision off|give --within off too" \
-        "-- --prec OFF|-- --prec OFF: OMB's fixed counts" "-- --precision=off|-- --precision=off: OMB's"; do
+        "-- --prec off|-- --prec off: OMB's fixed counts" "-- --precision=off|-- --precision=off: OMB's" \
+        "--within 0.001|--within 0.001: expected seconds from 0.01" "--match ^umb_latency -- -i 3000000|-i fixes a count that takes what it takes" \
+        "--set quick --within 20|--within 20: the quick set fixes its counts (-i and -x)"; do
     rc=0
     # shellcheck disable=SC2086 # the words, split on purpose
     $RUN --set full --out "$tmp/refused" ${words%%|*} >"$tmp/o" 2>&1 || rc=$?
@@ -286,7 +288,7 @@ else
     for per in pair program; do
         case $per in pair) lines=3 started=1 ;; program) lines=17 started=15 ;; esac
         start=$(date +%s)
-        $RUN --set full --launch-per $per --match '^umb_(latency|bw) ' --out "$tmp/nogpu-$per" -- -m 8:8 -i 10 -x 1 >"$tmp/run-g.log" 2>&1 \
+        $RUN --set full --within off --launch-per $per --match '^umb_(latency|bw) ' --out "$tmp/nogpu-$per" -- -m 8:8 -i 10 -x 1 >"$tmp/run-g.log" 2>&1 \
             || { cat "$tmp/run-g.log"; fail "umb-run --set full --launch-per $per without a GPU"; }
         took=$(( $(date +%s) - start ))
         [ $took -le 15 ] && [ "$(grep -c '^umb-run: no GPU for the ranks: every later pair that needs one is skipped without starting it$' "$tmp/run-g.log")" = 1 ] \
@@ -329,7 +331,7 @@ done
 # said once, and only the pairs STARTED ("program pair;" each) start.
 # (A stand-in is a script: one launch per pair, launch.takes_pairs.)
 standing() {
-    $PYTHON3 "$top_srcdir/scripts/umb-run" --bindir "$tmp/fake" --set full --match "$2" --out "$tmp/$1" \
+    $PYTHON3 "$top_srcdir/scripts/umb-run" --bindir "$tmp/fake" --set full --within off --match "$2" --out "$tmp/$1" \
         -- -m 8:8 -i 10 -x 1 >"$tmp/run-$1.log" 2>&1 || { cat "$tmp/run-$1.log"; fail "umb-run --set full over the stand-ins ($1)"; }
     [ "$(grep -cxF "umb-run: $3" "$tmp/run-$1.log")" = 1 ] \
         && [ "$(grep '^\[' "$tmp/run-$1.log" | awk '{ printf "%s %s %s;", $3, $4, $5 }')" = "$4" ] \
@@ -404,7 +406,7 @@ grep -q '^jsrun -n 2 -a 1 -g 1 -c 1 .*/umb_latency' "$tmp/launch.log" || { cat "
 # --np N (a layout of one rank per GPU): the collectives get N, the two-rank
 # programs 2, those of pairs the largest even count (programs.txt's ranks).
 : >"$tmp/launch.log"
-env -u MPIEXEC SLURM_JOB_ID=42 PATH="$tmp/bin:$PATH" $RUN --set full --np 3 --match '^umb_(latency|mbw_mr|bcast) H( H)?$' \
+env -u MPIEXEC SLURM_JOB_ID=42 PATH="$tmp/bin:$PATH" $RUN --set full --within off --np 3 --match '^umb_(latency|mbw_mr|bcast) H( H)?$' \
     --out "$tmp/np3" -- -m 8:8 -i 10 -x 1 >"$tmp/np3.log" 2>&1 || { cat "$tmp/np3.log" "$tmp/launch.log"; fail "umb-run --np 3"; }
 grep -q '^srun -n 2 .*/umb_latency ' "$tmp/launch.log" && grep -q '^srun -n 2 .*/umb_mbw_mr ' "$tmp/launch.log" \
     && grep -q '^srun -n 3 .*/umb_bcast ' "$tmp/launch.log" || { cat "$tmp/launch.log"; fail "umb-run --np 3: the rank counts"; }

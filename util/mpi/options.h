@@ -75,6 +75,7 @@ typedef struct {
     int path;              /* --path: the CUDA copies of every row (CUPTI) and UCX's protocol choices */
     int measure_bound;     /* --measure-bound: measure the path's bound in the run */
     int iters_given;       /* -i was given */
+    int skip_given;        /* -x was given */
     double precision;      /* --precision as a fraction (0.02) */
     int precision_given;   /* 1: --precision P%, -1: --precision off, 0: the default */
     double size_budget;    /* --size-budget: seconds per size with a precision */
@@ -107,6 +108,8 @@ int umb_options_place_each(const umb_options *o);
    --precision says, else UMB_DEFAULT_MANAGED_PRECISION for managed buffers
    placed before each iteration without -i (docs/method.md), else 0. */
 double umb_options_precision(const umb_options *o);
+/* --launch-budget with what it cannot share: 0, or 1 and the line in err. */
+int umb_options_check_shared(const umb_options *o, char *err, size_t n);
 /* Whether the run checks placement: managed buffers and --place-check not off. */
 int umb_options_checks_placement(const umb_options *o);
 /* Whether the handshake loop runs (--loop, or placement before each, or -c). */

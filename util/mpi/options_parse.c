@@ -140,6 +140,7 @@ static int parse_omb_option(umb_options *o, const umb_cli *cli, int c, const cha
         if (umb_parse_long(a, 0, LONG_MAX, &v))
             return umb_errf(err, n, "-x %s: warm-up iterations must be an integer from 0 to %ld", a, LONG_MAX);
         o->skip = o->skip_large = v;
+        o->skip_given = 1;
         return 0;
     case 'f': o->full = 1; return 0;
     case 'c': o->validate = 1; return 0;
@@ -343,7 +344,7 @@ static int check_combinations(umb_options *o, const umb_cli *cli, const collecti
     if (cli->min_size > 1 && o->max_size % cli->min_size)  /* MAX is always measured */
         return umb_errf(err, n, "-m: %s moves %zu-byte elements: MAX (%zu) must be a multiple of %zu",
                         cli->program, cli->min_size, o->max_size, cli->min_size);
-    if (resolve_used_kinds(o, cli, given, err, n)) return 1;
+    if (resolve_used_kinds(o, cli, given, err, n) || umb_options_check_shared(o, err, n)) return 1;
     if (o->loop == UMB_LOOP_CLASSIC && (o->validate || (o->place_when == UMB_PLACE_EACH &&
                                                         umb_options_uses(o, umb_kind_is_managed))))
         return umb_errf(err, n, "--loop classic: %s needs the handshake loop; drop %s, or use --loop handshake or auto",

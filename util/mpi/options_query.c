@@ -55,6 +55,24 @@ double umb_options_precision(const umb_options *o)
     return umb_options_place_each(o) && !o->iters_given ? UMB_DEFAULT_MANAGED_PRECISION : 0;
 }
 
+/* --launch-budget shares the launch's time out over its precision loops
+   (umb-run --within gives it; docs/method.md, "The set's time shared
+   out"): a pair without --precision P% has no loop to share (OMB's fixed
+   counts, or the managed default's, which -i turns off), and -i or -x fix
+   counts that take what they take (-i 3000000 took 274 s of a 10 s
+   --within; adversarial pass 10). */
+int umb_options_check_shared(const umb_options *o, char *err, size_t n)
+{
+    if (!(o->launch_budget > 0) || (o->precision_given > 0 && !o->iters_given && !o->skip_given)) return 0;
+    if (o->iters_given || o->skip_given)
+        return umb_errf(err, n, "--launch-budget %g shares the launch's time out over its precision loops (umb-run "
+                        "--within gives it); %s fixes a count that takes what it takes: give one or the other",
+                        o->launch_budget, o->iters_given ? "-i" : "-x");
+    return umb_errf(err, n, "--launch-budget %g shares the launch's time out over its precision loops (umb-run "
+                    "--within gives it): it needs --precision P%% (without it, or with off, OMB's fixed counts take "
+                    "what they take)", o->launch_budget);
+}
+
 int umb_options_checks_placement(const umb_options *o)
 {
     return umb_options_uses(o, umb_kind_is_managed) && o->place_check != UMB_CHECK_OFF;

@@ -16,7 +16,7 @@ echo "started at $(date +%T)"
 section_fullold() {  # the heaviest runs of --set full with OMB's fixed counts (before the precision default)
 step "--set full's heaviest runs with --precision off (OMB's counts), 140 s at most each"
 timeout 580 python3 "$top/scripts/umb-run" --set full --match '^umb_latency (H MD|MD MD)$|^umb_bibw MD MD$|^umb_bcast MD$' \
-    --bindir "$build" --run-limit 140 --out "$out/full-old" -- --precision off </dev/null 2>&1 | grep -v skipped | tail -12
+    --bindir "$build" --run-limit 140 --within off --out "$out/full-old" -- --precision off </dev/null 2>&1 | grep -v skipped | tail -12
 }
 
 section_fullwait() {

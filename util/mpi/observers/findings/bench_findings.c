@@ -125,7 +125,7 @@ static void confirm(const umb_bench *b, umb_strbuf *s)
         return;
     }
     const char *pair = b->cli->collective ? umb_kind_name(o->other_kind) : b->buffers;
-    umb_sb_printf(s, "umb-run --set full --match '^%s %s$' --rounds %ld --out DIR --", b->cli->program, pair, rounds);
+    umb_sb_printf(s, "umb-run --set full --match '^%s %s$' --rounds %ld --within off --out DIR --", b->cli->program, pair, rounds);
     own_options(s);
     umb_sb_printf(s, "; then umb-findings DIR judges it over the %ld runs", rounds);
 }

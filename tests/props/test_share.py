@@ -163,3 +163,17 @@ class Shares(unittest.TestCase):
         fair = (within * (1 - share.KEEP) - share.LAUNCH_S * len(seen)) * first / runs
         self.assertEqual(len(seen), sum(1 if kind == "pt2pt" and grouped else (n if kind == "pt2pt" else 1) for kind, n in programs))
         self.assertAlmostEqual(seen[0][0], max(fair, 0.01), delta=0.006)
+
+    @settings(max_examples=scale(60), deadline=None)
+    @given(st.lists(st.sampled_from(["--launch-budget", "--oversubscribe", "2.00", "x", "nan", "", "umb_bw"]), max_size=8))
+    def test_given(self, command):
+        """The --launch-budget a run's command gave: read from any command
+        (a launcher's flags may hold the word: --config 'odd::--launch-budget'
+        was a traceback; adversarial pass 10), the last one's value or None."""
+        counted("share_given")
+        got = share.given(command)
+        at = [i for i, w in enumerate(command[:-1]) if w == "--launch-budget"]
+        if not at or command[at[-1] + 1] in ("--launch-budget", "--oversubscribe", "x", "", "umb_bw"):
+            self.assertIsNone(got)
+        else:
+            self.assertEqual(repr(got), repr(float(command[at[-1] + 1])))

@@ -25,4 +25,16 @@ for case in "2|um-rows 3" "2|copy-all" "1|physics-um $tmp/list" "1|copy-all $tmp
     [ "$rc" -eq "${case%%|*}" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && ! grep -q Traceback "$tmp/err" \
         || { cat "$tmp/err"; fail "judge.py ${case#*|}: exit $rc, expected ${case%%|*} and one line"; }
 done
+# --take into a machine that already has recordings (2026-11-29: the second
+# run of a machine stopped on the first one's 001-...): the calls it takes
+# are numbered after those there, which stay as they were.
+R=$top_srcdir/tests/gpu/replay.py
+mkdir -p "$tmp/take/rec/h200x1/physics" "$tmp/take/data/h200x1"
+cp -R "$pum" "$tmp/take/rec/h200x1/physics/"
+cp -R "$top_srcdir/tests/data/gpu/h200x1/physics" "$tmp/take/data/h200x1/"
+before=$(ls "$tmp/take/data/h200x1/physics" | wc -l)
+"$PYTHON3" "$R" --take "$tmp/take/rec" "$tmp/take/data" >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "replay.py --take into a folder with recordings"; }
+[ "$(ls "$tmp/take/data/h200x1/physics" | wc -l)" -eq $((before + 1)) ] \
+    && cmp -s "$pum/f1" "$tmp/take/data/h200x1/physics/001-physics-um/f1" \
+    || { ls "$tmp/take/data/h200x1/physics"; fail "replay.py --take: one call taken, numbered after the others"; }
 exit 0

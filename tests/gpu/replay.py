@@ -161,13 +161,19 @@ def take(src, top, keep=3):
     """Copy a GPU run's OUTDIR/recorded into DATA-DIR: of each machine's test,
     the first KEEP calls of each reading (a table of pairs calls one reading
     many times over one kind of output)."""
+    taken = 0
     for d in cases(src):
         machine, test, name = d.split(os.sep)[-3:]
         reading = name.split("-", 1)[1]
         dest = os.path.join(top, machine, test)
-        have = [n for n in (os.listdir(dest) if os.path.isdir(dest) else []) if n.split("-", 1)[1] == reading]
-        if len(have) < keep:
-            shutil.copytree(d, os.path.join(dest, name))
+        there = sorted(os.listdir(dest)) if os.path.isdir(dest) else []
+        if sum(n.split("-", 1)[1] == reading for n in there) < keep:
+            # numbered after what the machine has already: an earlier
+            # session's 001-copy-all stays as it was
+            number = 1 + max([int(n.split("-", 1)[0]) for n in there] + [0])
+            shutil.copytree(d, os.path.join(dest, "%03d-%s" % (number, reading)))
+            taken += 1
+    print("%d calls taken into %s" % (taken, top))
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ runs here."""
 import os
 import time
 
-from . import findings, judge, results, watch
+from . import findings, judge, results, share, watch
 
 
 def skip_unstarted(run, item, cfg, rnd, plain, why):
@@ -15,7 +15,7 @@ def skip_unstarted(run, item, cfg, rnd, plain, why):
     prog, pair, args = item
     name = run.writer.new_file(run_file(prog, pair, cfg, rnd, plain))
     rec = {"program": prog, "buffers": pair, "file": name, "status": 77, "command": run.how[cfg["name"]].command(
-        cfg["launcher_flags"], prog, args), "round": rnd, "config": cfg["name"], "elapsed_s": 0.0,
+        cfg["launcher_flags"], prog, share.unmarked(args, run.a.within)), "round": rnd, "config": cfg["name"], "elapsed_s": 0.0,
         "skipped": why, "not_started": True, "complete": False, "findings": []}
     return keep(run, rec, cfg, None)
 

@@ -91,6 +91,12 @@ def mark(items, within):
     return [(prog, pair, [OPTION, "%g" % within] + args) for prog, pair, args in items]
 
 
+def unmarked(args, within):
+    """A run's arguments without the --launch-budget mark() put first: the
+    command of a run never started, which no share was given (pass 10)."""
+    return args[2:] if within is not None and args[:1] == [OPTION] else args
+
+
 def launch_of(run, item, cfg):
     """Which launch a run would share (an estimate: pairs.batch decides)."""
     grouped = run.a.launch_per == "program" and sets.pair_slot(item) is not None and bool(run.groups.get(item[0]))

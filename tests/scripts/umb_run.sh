@@ -309,6 +309,16 @@ PY
         grep -q "^# Where the time went ([0-9.]* s): 2 runs: .*; 30 pairs that could not run here: [0-9.]* s ($((30 - started)) not started); " "$tmp/run-g.log" \
             || { cat "$tmp/run-g.log"; fail "umb-run --set full --launch-per $per without a GPU: the time of the pairs that could not run"; }
     done
+    # With --within, a pair never started was given no share: its record's
+    # command has no --launch-budget (pass 10), the one started has its own.
+    $RUN --set full --within 30 --launch-per pair --match '^umb_latency (H D|MD MD)$' --out "$tmp/nogpu-within" >"$tmp/run-g.log" 2>&1 \
+        || { cat "$tmp/run-g.log"; fail "umb-run --set full --within 30 without a GPU"; }
+    "$PYTHON3" - "$tmp/nogpu-within/run.json" <<'PY' || fail "umb-run --within without a GPU: the command of a pair never started"
+import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+assert [(r["buffers"], r.get("not_started", False), "--launch-budget" in r["command"]) for r in runs] \
+    == [("H D", False, True), ("MD MD", True, False)], runs
+PY
 fi
 
 # A library that is not CUDA-aware: the first pair with D says so (exit 77)

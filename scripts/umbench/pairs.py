@@ -5,6 +5,7 @@ in turn; umb-run splits that output into one file per pair, as if each had
 had a launch of its own, and gives each pair its record and progress line.
 A pair the launch did not reach (it died, or hit its limit) is launched
 again with the pairs after it."""
+import contextlib
 import json
 import os
 import tempfile
@@ -124,7 +125,8 @@ def run_launch(run, group, rnd, plain, counter):
         run.writer.check_there()
         done, rest = split(out)
     finally:
-        os.unlink(out)
+        with contextlib.suppress(OSError):  # gone with its folder: check_there says so
+            os.unlink(out)
     done = done[:len(group)]
     ran = [k for k, (lines, _) in enumerate(done) if any(watch.HEADER.search(x.encode()) for x in lines)]
     whole = len(done) == len(group)

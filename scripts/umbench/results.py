@@ -266,10 +266,14 @@ class Writer:
         write_whole(self.path(MANIFEST), manifest, "run", "; it keeps the runs it listed before")
         self.manifest = manifest
 
+    def there(self):
+        """Whether the folder is still where it was, with this umb-run's lock."""
+        return os.path.isdir(self.folder) and os.path.isfile(self.path(LOCK))
+
     def check_there(self):
         """The folder is still where it was: one moved or removed during the
         run is said as such, not as a write that failed (a full disk)."""
-        if not os.path.isdir(self.folder) or not os.path.isfile(self.path(LOCK)):
+        if not self.there():
             raise Fail("--out %s: the results folder was moved or removed while umb-run wrote it; the runs it had "
                        "finished are listed in its run.json, wherever it went" % self.folder)
 

@@ -224,7 +224,10 @@ class Run:
                 self.say("# umb-run: configuration %s: %s" % (c["name"], c["emulates"]))
 
     def stop_asked(self):
-        return self.signals
+        """A run is stopped on a signal, or as soon as its results folder
+        is moved or removed: what follows says so (writer.check_there)
+        without waiting the launch out (pass 8)."""
+        return self.signals or int(not self.writer.there())
 
     def on_signal(self, signum):
         self.signals += 1

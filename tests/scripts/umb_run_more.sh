@@ -20,7 +20,7 @@ manifest() {
 # SIGTERM too); UMB_T_STALL_AT=N: the Nth start (counted in $tmp/count)
 # never ends; UMB_T_SLEEP: seconds between the first rows and the rest;
 # UMB_T_RMDIR: a folder it removes (UMB_T_MOVE: moves there) before its
-# end record; UMB_T_CRASH: it dies (exit 1) after a sanitizer's report of
+# end record (UMB_T_AFTER: seconds before it); UMB_T_CRASH: it dies (exit 1) after a sanitizer's report of
 # 100 KiB with the crash on its first line, a launcher's lines after it;
 # UMB_T_ENV: a file it writes its HWLOC_COMPONENTS and
 # OMPI_MCA_odls_base_sigkill_timeout to.
@@ -52,6 +52,7 @@ while [ $i -lt "${UMB_T_ROWS:-1}" ]; do
 done
 sleep "${UMB_T_SLEEP:-0}"
 [ -z "${UMB_T_RMDIR:-}" ] || { [ -n "${UMB_T_MOVE:-}" ] && mv "$UMB_T_RMDIR" "$UMB_T_MOVE" || rm -rf "$UMB_T_RMDIR"; }
+sleep "${UMB_T_AFTER:-0}"
 echo "{\"type\":\"end\",\"program\":\"$prog\",\"status\":0}"
 EOF
 cp "$tmp/prog/umb_latency" "$tmp/prog/umb_bw"
@@ -174,6 +175,12 @@ messages() {
     rc=0; UMB_T_RMDIR="$tmp/moved" UMB_T_MOVE="$tmp/moved2" $RUN --rounds 2 --out "$tmp/moved" -- -m 8:8 >"$tmp/moved.log" 2>&1 || rc=$?
     [ $rc -eq 1 ] && tail -n 1 "$tmp/moved.log" | grep -q "the results folder was moved or removed while umb-run wrote it" \
         && [ "$(grep -c '^\[' "$tmp/moved.log")" = 1 ] || { cat "$tmp/moved.log"; fail "a moved folder: exit $rc"; }
+    # ... said as soon as it is gone, the launch stopped, not waited out (pass 8)
+    rc=0; start=$(date +%s)
+    UMB_T_RMDIR="$tmp/gone3" UMB_T_AFTER=60 $RUN --out "$tmp/gone3" -- -m 8:8 >"$tmp/gone3.log" 2>&1 || rc=$?
+    took=$(( $(date +%s) - start ))
+    [ $rc -eq 1 ] && [ $took -lt 30 ] && tail -n 1 "$tmp/gone3.log" | grep -q "the results folder was moved or removed while umb-run wrote it" \
+        && ! grep -q Traceback "$tmp/gone3.log" || { cat "$tmp/gone3.log"; fail "a folder removed during a launch: exit $rc after $took s"; }
     for h in -h --help --version; do
         one_line 1 "prints the program's help or version instead of measuring" $RUN --out "$tmp/help" -- -m 8:8 $h
     done

@@ -113,6 +113,31 @@ def hold_lock(folder, name, who):
     return fd
 
 
+def held_ids(folder, lock_fd):
+    """The folder's and its held lock's identities (device, inode)."""
+    return [(st.st_dev, st.st_ino) for st in (os.stat(folder), os.fstat(lock_fd))]
+
+
+def not_held(folder, name, ids, who):
+    """Why FOLDER is no longer the one WHO locked (ids: held_ids), with the
+    lock NAME in it: other files of those names count as gone. None while
+    it is."""
+    now = []
+    for path in (folder, os.path.join(folder, name)):
+        try:
+            st = os.stat(path)
+            now.append((st.st_dev, st.st_ino))
+        except OSError:
+            now.append(None)
+    if now[0] != ids[0]:
+        return ("the results folder was moved or removed while %s wrote it; the runs it had finished are listed in "
+                "its run.json, wherever it went" % who)
+    if now[1] != ids[1]:
+        return ("its lock %s was removed or replaced while %s wrote it (another could write the folder too); the "
+                "runs it had finished are listed in its run.json" % (name, who))
+    return None
+
+
 def _holder(path, who):
     """The pid in the lock file; its holder writes it just after locking."""
     for _ in range(20):

@@ -13,7 +13,7 @@ import os
 
 from . import schema
 from .cli import Fail, clip, escaped
-from .paths import first_missing, hold_lock, leave_untouched, not_elsewhere, out_folder, write_whole
+from .paths import first_missing, held_ids, hold_lock, leave_untouched, not_elsewhere, not_held, out_folder, write_whole
 from .manifest import MANIFEST, read_manifest
 from .stats import METRICS
 
@@ -218,6 +218,7 @@ class Writer:
         not_elsewhere(folder, ours, _result)
         self.folder, self.prog, self.made = out_folder(folder), prog, []
         self.lock = hold_lock(self.folder, LOCK, prog)
+        self.lost, self.ids = None, held_ids(self.folder, self.lock)  # lost: why the folder is not ours any more
         self.manifest = read_manifest(folder)
         files = result_files(folder)
         held = self.manifest is not None or files
@@ -267,15 +268,17 @@ class Writer:
         self.manifest = manifest
 
     def there(self):
-        """Whether the folder is still where it was, with this umb-run's lock."""
-        return os.path.isdir(self.folder) and os.path.isfile(self.path(LOCK))
+        """Whether the folder is still the one this umb-run locked, with its
+        lock (paths.not_held). Once not, never again: a folder moved back
+        later is still said."""
+        self.lost = self.lost or not_held(self.folder, LOCK, self.ids, self.prog)
+        return self.lost is None
 
     def check_there(self):
         """The folder is still where it was: one moved or removed during the
         run is said as such, not as a write that failed (a full disk)."""
         if not self.there():
-            raise Fail("--out %s: the results folder was moved or removed while umb-run wrote it; the runs it had "
-                       "finished are listed in its run.json, wherever it went" % self.folder)
+            raise Fail("--out %s: %s" % (self.folder, self.lost))
 
     def give_up(self):
         """Refused before anything of the run was written (run.json on a

@@ -30,11 +30,16 @@ done
 # are numbered after those there, which stay as they were.
 R=$top_srcdir/tests/gpu/replay.py
 mkdir -p "$tmp/take/rec/h200x1/physics" "$tmp/take/data/h200x1"
-cp -R "$pum" "$tmp/take/rec/h200x1/physics/"
+cp -R "$top_srcdir/tests/data/gpu/h200x4/physics/005-physics-um" "$tmp/take/rec/h200x1/physics/001-physics-um"
 cp -R "$top_srcdir/tests/data/gpu/h200x1/physics" "$tmp/take/data/h200x1/"
 before=$(ls "$tmp/take/data/h200x1/physics" | wc -l)
 "$PYTHON3" "$R" --take "$tmp/take/rec" "$tmp/take/data" >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "replay.py --take into a folder with recordings"; }
 [ "$(ls "$tmp/take/data/h200x1/physics" | wc -l)" -eq $((before + 1)) ] \
     && cmp -s "$pum/f1" "$tmp/take/data/h200x1/physics/001-physics-um/f1" \
     || { ls "$tmp/take/data/h200x1/physics"; fail "replay.py --take: one call taken, numbered after the others"; }
+# Taken twice: not again. A source that is no folder: one line, exit 1.
+"$PYTHON3" "$R" --take "$tmp/take/rec" "$tmp/take/data" >"$tmp/out" 2>&1 && [ "$(ls "$tmp/take/data/h200x1/physics" | wc -l)" -eq $((before + 1)) ] \
+    || { cat "$tmp/out"; fail "replay.py --take: a call taken again"; }
+rc=0; "$PYTHON3" "$R" --take "$tmp/take/nosuch" "$tmp/take/data" >"$tmp/out" 2>&1 || rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] || { cat "$tmp/out"; fail "replay.py --take of no folder: exit $rc"; }
 exit 0

@@ -17,6 +17,7 @@ A recorded call is DATA-DIR/MACHINE/TEST/NNN-READING/: args (one per line;
 @fK is the file fK beside it) and status (tests/lib.sh, record_reading).
 """
 import contextlib
+import filecmp
 import io
 import json
 import os
@@ -34,7 +35,7 @@ def cases(top):
         mdir = os.path.join(top, machine)
         if not os.path.isdir(mdir):
             continue
-        for test in sorted(os.listdir(mdir)):
+        for test in sorted(t for t in os.listdir(mdir) if os.path.isdir(os.path.join(mdir, t))):
             for name in sorted(os.listdir(os.path.join(mdir, test))):
                 yield os.path.join(mdir, test, name)
 
@@ -157,23 +158,46 @@ def main(top, doc):
     return 1 if bad or not n else 0
 
 
+CALL = re.compile(r"^(\d{3})-(\S+)$")  # NNN-READING: one call of a reading
+
+
+def calls(folder):
+    """{name: (number, reading)} of the recorded calls in a test's folder;
+    other names (a README, a .keep) are not calls."""
+    names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+    return {n: (int(CALL.match(n).group(1)), CALL.match(n).group(2)) for n in names if CALL.match(n)}
+
+
+def same(a, b):
+    return sorted(os.listdir(a)) == sorted(os.listdir(b)) and all(
+        filecmp.cmp(os.path.join(a, f), os.path.join(b, f), shallow=False) for f in os.listdir(a))
+
+
 def take(src, top, keep=3):
     """Copy a GPU run's OUTDIR/recorded into DATA-DIR: of each machine's test,
     the first KEEP calls of each reading (a table of pairs calls one reading
-    many times over one kind of output)."""
+    many times over one kind of output), numbered after the calls there;
+    a call taken before (the same files) is not taken again."""
+    if not os.path.isdir(src):
+        return "replay.py --take %s: not a folder of recordings (OUTDIR/recorded)" % src
     taken = 0
-    for d in cases(src):
-        machine, test, name = d.split(os.sep)[-3:]
-        reading = name.split("-", 1)[1]
-        dest = os.path.join(top, machine, test)
-        there = sorted(os.listdir(dest)) if os.path.isdir(dest) else []
-        if sum(n.split("-", 1)[1] == reading for n in there) < keep:
-            # numbered after what the machine has already: an earlier
-            # session's 001-copy-all stays as it was
-            number = 1 + max([int(n.split("-", 1)[0]) for n in there] + [0])
-            shutil.copytree(d, os.path.join(dest, "%03d-%s" % (number, reading)))
-            taken += 1
+    try:
+        for d in cases(src):
+            machine, test, name = d.split(os.sep)[-3:]
+            dest = os.path.join(top, machine, test)
+            if not CALL.match(name) or not os.path.isdir(d):
+                print("replay.py: %s: not a recorded call (NNN-READING), left" % d)
+                continue
+            reading, there = CALL.match(name).group(2), calls(dest)
+            mine = [n for n, (_, r) in there.items() if r == reading]
+            if len(mine) < keep and not any(same(d, os.path.join(dest, n)) for n in mine):
+                number = 1 + max([k for k, _ in there.values()] + [0])
+                shutil.copytree(d, os.path.join(dest, "%03d-%s" % (number, reading)))
+                taken += 1
+    except OSError as e:
+        return "replay.py --take: %s: %s" % (e.filename or src, e.strerror or e)
     print("%d calls taken into %s" % (taken, top))
+    return 0
 
 
 if __name__ == "__main__":

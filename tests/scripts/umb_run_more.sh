@@ -64,6 +64,8 @@ chmod +x "$tmp/prog/umb_latency" "$tmp/prog/umb_bw"
 # mpirun does; "ompi" says it is Open MPI's.
 printf '#!/bin/sh\nshift 2\nexec "$@"\n' >"$tmp/bin/launch"
 printf '#!/bin/sh\n[ "$1" != --version ] || { echo "mpirun (Open MPI) 4.1.6"; exit 0; }\nwhile [ "$1" != -np ]; do shift; done\nshift 2\nexec "$@"\n' >"$tmp/bin/ompi"
+# "slowterm" takes a second to end after SIGTERM, as a real mpirun can
+printf '#!/bin/sh\nshift 2\ntrap "sleep 1; exit 143" TERM\n"$@" &\nwait $!\nwait $!\n' >"$tmp/bin/slowterm"
 printf '#!/bin/sh\nshift 2\nout=$("$@")\nprintf "%%s\\n" "$out"\n' >"$tmp/bin/hold"
 printf '#!/bin/sh\nshift 2\n"$@" | { sleep 1; cat; }\n' >"$tmp/bin/late"
 printf '#!/bin/sh\nshift 2\n"%s" -c "import os, sys; os.setpgid(0, 0); os.execvp(sys.argv[1], sys.argv[1:])" "$@" &\nwait $!\n' \
@@ -181,6 +183,21 @@ messages() {
     took=$(( $(date +%s) - start ))
     [ $rc -eq 1 ] && [ $took -lt 30 ] && tail -n 1 "$tmp/gone3.log" | grep -q "the results folder was moved or removed while umb-run wrote it" \
         && ! grep -q Traceback "$tmp/gone3.log" || { cat "$tmp/gone3.log"; fail "a folder removed during a launch: exit $rc after $took s"; }
+    # ... and a folder replaced by another with a lock file of the name, a
+    # lock removed, a folder moved away while a launcher takes its time to
+    # end and moved back: each said as what it is, none written into
+    # (an adversary's, after pass 10).
+    gone_while() {  # NAME LOG WHAT: WHAT runs 1 s into a run of two rounds
+        rc=0; (cd "$tmp" && sleep 1 && eval "$3") & mover=$!
+        UMB_T_SLEEP=3 $RUN --rounds 2 --out "$tmp/$1" -- -m 8:8 >"$tmp/$1.log" 2>&1 || rc=$?
+        wait $mover
+        [ $rc -eq 1 ] && tail -n 1 "$tmp/$1.log" | grep -q "$2" && ! grep -q Traceback "$tmp/$1.log" \
+            || { cat "$tmp/$1.log"; fail "$3: exit $rc"; }
+    }
+    gone_while rp "the results folder was moved or removed" "mv rp rp.old && mkdir rp && touch rp/.umb-run.lock"
+    [ ! -e "$tmp/rp/run.json" ] || fail "umb-run wrote into the folder that replaced its own"
+    gone_while rl "its lock .umb-run.lock was removed or replaced" "rm rl/.umb-run.lock"
+    MPIEXEC=slowterm gone_while rb "the results folder was moved or removed" "mv rb rb.x && sleep 0.4 && mv rb.x rb"
     for h in -h --help --version; do
         one_line 1 "prints the program's help or version instead of measuring" $RUN --out "$tmp/help" -- -m 8:8 $h
     done

@@ -105,12 +105,14 @@ def run_launch(run, group, rnd, plain, counter):
     (prog, _, _), cfg = group[0]
     how = run.how[cfg["name"]]
     cmd = how.command(cfg["launcher_flags"], prog, command_args([it for it, _ in group]))
-    ends = []
+    ends, shown = [], [0]  # shown: the pairs whose progress line is out
 
-    def heard(now, line):  # each pair's progress line as its end record arrives
+    def heard(now, line):  # each pair's progress line as its end record arrives, while they name the pairs in turn
         ends.append(now)
-        if len(ends) <= len(group):
-            records.progress(run, counter[0] + len(ends), counter[1], group[len(ends) - 1][0], cfg, rnd, plain)
+        k = len(ends) - 1
+        if shown[0] == k < len(group) and end_names(line) == group[k][0][1]:
+            records.progress(run, counter[0] + k + 1, counter[1], group[k][0], cfg, rnd, plain)
+            shown[0] += 1
 
     fd, out = tempfile.mkstemp(prefix=".launch-", suffix=".part", dir=run.writer.folder)
     os.close(fd)
@@ -147,7 +149,8 @@ def run_launch(run, group, rnd, plain, counter):
                                            err=err if status not in (0, 77) else "")))
     if len(kept) < len(group):  # the pair in progress when the launch ended: the launch's end is its own
         item = group[len(kept)][0]
-        records.progress(run, counter[0] + len(kept) + 1, counter[1], item, cfg, rnd, plain)
+        if shown[0] <= len(kept):  # its line is not out yet; those after it are launched again, and said then
+            records.progress(run, counter[0] + len(kept) + 1, counter[1], item, cfg, rnd, plain)
         share = {"measure": round(time.time() - (ends[len(kept) - 1] if kept and ends else started), 1)}
         said = {r.get("skipped") for _, _, r in kept}  # the reached pairs' own lines are theirs, not its
         lines_said = [x for x in err.splitlines() if x.startswith(prog + ":") and x not in said]
@@ -157,6 +160,15 @@ def run_launch(run, group, rnd, plain, counter):
                          err=err, over=over, asked=asked)
         kept.append((item, cfg, rec))
     return kept
+
+
+def end_names(line):
+    """The pair an end record names, or None."""
+    try:
+        end = json.loads(line)
+    except ValueError:
+        return None
+    return end.get("buffers") if isinstance(end, dict) else None
 
 
 def write_pair(run, item, cfg, rnd, plain, lines, status, cmd, share, said, k, n, err="", over=False, asked=False):

@@ -60,6 +60,10 @@ MPIEXEC="$tmp/wrongend" $RUN --out "$tmp/wrong" -- -m 8:64 -i 20 -x 2 >"$tmp/wro
 check "$tmp/wrong" "4:1 3:1 3:2 3:3" "1 x x x"
 grep -q '^    umb_latency H H: FAILED (exit 1): its end record names the pair "X X": the launch.s output is not read further$' "$tmp/wrong.log" \
     || { cat "$tmp/wrong.log"; fail "umb-run: an end record naming another pair"; }
+# ... and each pair's progress line comes once: not for the pairs heard
+# after the wrong record, which are launched again (pass 8).
+[ "$(grep -c '^\[' "$tmp/wrong.log")" = 4 ] && [ "$(grep '^\[' "$tmp/wrong.log" | cut -c2-4 | sort -u | wc -l)" = 4 ] \
+    || { cat "$tmp/wrong.log"; fail "umb-run: a progress line said twice after a launch cut"; }
 
 # A launcher that hands over its ranks' output up to the first pair's end
 # record, then fails: that pair is kept, the next fails with the launch's

@@ -97,6 +97,24 @@ def pair_times(times, started, ends, k, first_ran, last):
     return share
 
 
+class Heard:
+    """A launch's end records as they arrive (watch.run_one's on_end): when
+    each came (ends), and each pair's progress line, while the records
+    name the pairs in turn (shown: how many lines are out)."""
+
+    def __init__(self, run, group, rnd, plain, counter):
+        self.run, self.group, self.rnd, self.plain, self.counter = run, group, rnd, plain, counter
+        self.ends, self.shown = [], 0
+
+    def __call__(self, now, line):
+        self.ends.append(now)
+        k = len(self.ends) - 1
+        if self.shown == k < len(self.group) and end_names(line) == self.group[k][0][1]:
+            item, cfg = self.group[k]
+            records.progress(self.run, self.counter[0] + k + 1, self.counter[1], item, cfg, self.rnd, self.plain)
+            self.shown += 1
+
+
 def run_launch(run, group, rnd, plain, counter):
     """One launch for the pairs of group ([(item, cfg)], one program and
     configuration); returns [(item, cfg, rec)] for the pairs it reached, in
@@ -105,15 +123,8 @@ def run_launch(run, group, rnd, plain, counter):
     (prog, _, _), cfg = group[0]
     how = run.how[cfg["name"]]
     cmd = how.command(cfg["launcher_flags"], prog, command_args([it for it, _ in group]))
-    ends, shown = [], [0]  # shown: the pairs whose progress line is out
-
-    def heard(now, line):  # each pair's progress line as its end record arrives, while they name the pairs in turn
-        ends.append(now)
-        k = len(ends) - 1
-        if shown[0] == k < len(group) and end_names(line) == group[k][0][1]:
-            records.progress(run, counter[0] + k + 1, counter[1], group[k][0], cfg, rnd, plain)
-            shown[0] += 1
-
+    heard = Heard(run, group, rnd, plain, counter)
+    ends = heard.ends
     fd, out = tempfile.mkstemp(prefix=".launch-", suffix=".part", dir=run.writer.folder)
     os.close(fd)
     try:
@@ -149,7 +160,7 @@ def run_launch(run, group, rnd, plain, counter):
                                            err=err if status not in (0, 77) else "")))
     if len(kept) < len(group):  # the pair in progress when the launch ended: the launch's end is its own
         item = group[len(kept)][0]
-        if shown[0] <= len(kept):  # its line is not out yet; those after it are launched again, and said then
+        if heard.shown <= len(kept):  # its line is not out yet; those after it are launched again, and said then
             records.progress(run, counter[0] + len(kept) + 1, counter[1], item, cfg, rnd, plain)
         share = {"measure": round(time.time() - (ends[len(kept) - 1] if kept and ends else started), 1)}
         said = {r.get("skipped") for _, _, r in kept}  # the reached pairs' own lines are theirs, not its

@@ -1,8 +1,8 @@
-/* umb_copy's combination rules without a GPU (c/copy_combos.c): which
+/* umb_copy's combination rules without a GPU (util/drive/copy/copy_combos.c): which
    memory x direction x method make sense, the default matrix, the lists
    (both names of a memory kind), the refusals, what each combination
    allocates, which batches hold the stream, and copies per batch. */
-#include "../../c/copy_combos.h"
+#include "copy/copy_combos.h"
 #include "check.h"
 
 static copy_combo combos[512];

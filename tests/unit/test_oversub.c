@@ -1,7 +1,7 @@
 /* The oversubscription arithmetic (util/core/oversub.c): factors, sizes, the
    refusal and striping, without a GPU. */
 #include "check.h"
-#include "oversub.h"
+#include "oversub_rule.h"
 
 #include <stdint.h>
 

@@ -1,7 +1,7 @@
-/* umb_um's policies without a GPU (c/um_policy.c): --prefetch's values and
+/* umb_um's policies without a GPU (util/drive/um/um_policy.c): --prefetch's values and
    refusals, the table's short names, and --matrix's combinations: each
    once, blocks in whole 2 MiB pages. */
-#include "../../c/um_policy.h"
+#include "um/um_policy.h"
 #include "check.h"
 #include "memkind.h"
 

@@ -1,8 +1,8 @@
 /* Oversubscription arithmetic for umb_oversub and umb_um: how many bytes a
    factor of free GPU memory is, and whether a managed size may run.
    Pure C, no GPU: tests/unit/test_oversub.c checks it. */
-#ifndef UMB_OVERSUB_H
-#define UMB_OVERSUB_H
+#ifndef UMB_OVERSUB_RULE_H
+#define UMB_OVERSUB_RULE_H
 
 #include <stddef.h>
 

@@ -15,7 +15,6 @@
 #include <cuda_runtime_api.h>
 #include <stddef.h>
 
-#define COPY_PROGRAM "umb_copy"
 #define COPY_MAX_COMBOS 512
 
 typedef struct {

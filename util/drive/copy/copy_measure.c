@@ -67,8 +67,8 @@ void copy_check_memory(const copy_combo *c, int gpu, int peer, size_t bytes)
         size_t free_b = umb_gpu_free_memory();
         /* Managed pages placed on the GPU count as well; keep a margin. */
         if ((double)bytes * nbuf > 0.8 * (double)free_b) {
-            fprintf(stderr, COPY_PROGRAM ": %zu bytes (%s %s %s) need %d buffer(s) of that size on GPU %d, which has %zu bytes free; lower --size\n",
-                    bytes, umb_kind_long(c->kind), copy_dir_name(c->dir), copy_meth_name(c->meth), nbuf, gpus[i], free_b);
+            fprintf(stderr, "%s: %zu bytes (%s %s %s) need %d buffer(s) of that size on GPU %d, which has %zu bytes free; lower --size\n",
+                    umb_program(), bytes, umb_kind_long(c->kind), copy_dir_name(c->dir), copy_meth_name(c->meth), nbuf, gpus[i], free_b);
             exit(UMB_EXIT_USAGE);
         }
     }
@@ -232,8 +232,8 @@ static int validate(int ci, const copy_combo *c, copy_setup *u, size_t size)
         unsigned got, want;
         long at = umb_buffer_check(on_its_gpu(u->dst[i]), 0, size, umb_pattern_seed(ci, size, i), &got, &want);
         if (at < 0) continue;
-        fprintf(stderr, COPY_PROGRAM ": validation failed: %s %s %s, %zu bytes: byte %ld is wrong\n",
-                umb_kind_long(c->kind), copy_dir_name(c->dir), copy_meth_name(c->meth), size, at);
+        fprintf(stderr, "%s: validation failed: %s %s %s, %zu bytes: byte %ld is wrong\n",
+                umb_program(), umb_kind_long(c->kind), copy_dir_name(c->dir), copy_meth_name(c->meth), size, at);
         valid = 0;
     }
     return valid;

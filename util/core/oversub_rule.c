@@ -1,4 +1,4 @@
-#include "oversub.h"
+#include "oversub_rule.h"
 #include "parse.h"
 
 #include <errno.h>

@@ -2,7 +2,7 @@
 #include "um_policy.h"
 
 #include "memkind.h"
-#include "oversub.h"
+#include "oversub_rule.h"
 #include "parse.h"
 
 #include <stdio.h>

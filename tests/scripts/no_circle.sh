@@ -5,7 +5,8 @@
 # call, not a name in a comment. A file and its header are one room, and
 # an #include is an arrow too (issue 50): an observer that includes the
 # sweep's header while the sweep calls it runs back up the house. And no
-# C source of the house (util/, mpi/, c/) has more than 400 lines.
+# C source of the house (util/, mpi/, c/) has more than 400 lines, and no
+# program's file more than 60.
 . "$top_srcdir/tests/lib.sh"
 command -v nm >/dev/null || skip "no nm"
 [ -n "${PYTHON3:-}" ] || skip "python3 not found"
@@ -67,4 +68,10 @@ print("%d calls and includes (%d includes) between %d rooms, no circle" % (n, in
 PY
 long=$(cd "$top_srcdir" && find util mpi c \( -name '*.c' -o -name '*.h' -o -name '*.cu' \) -exec wc -l {} + | awk '$2 != "total" && $1 > 400')
 [ -z "$long" ] || fail "over 400 lines: $long"
+# A program, MPI or driver, is a descriptor of its family and a short main
+# (docs/architecture.md): its one file holds at most 60 lines.
+for p in $(programs --path); do
+    n=$(wc -l <"$top_srcdir/$p.c") || fail "$p.c: not found"
+    [ "$n" -le 60 ] || fail "$p.c: $n lines; a program is a descriptor of its family (at most 60)"
+done
 exit 0

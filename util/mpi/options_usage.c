@@ -4,6 +4,42 @@
 
 #include <stdio.h>
 
+/* The options umbench adds to OMB's, the same for every program. */
+static const char umbench_options[] =
+    "Options (umbench):\n"
+    "  -U, --counters[=full|light]   unified-memory counters per rank and size: GPU and CPU page faults,\n"
+    "                                bytes migrated, thrashing, throttling, remote maps (CUPTI), and\n"
+    "                                getrusage faults; over the measured iterations, placement apart;\n"
+    "                                light: getrusage faults only, no CUPTI (no cost to migrations)\n"
+    "      --path                    per row, the path the bytes took: the CUDA copies the library made\n"
+    "                                (host-to-device, device-to-host, device-to-device, peer; CUPTI)\n"
+    "                                and, over UCX, the protocols it chose (UCX_PROTO_INFO)\n"
+    "      --measure-bound           measure the bound of each path in the run (pinned and peer\n"
+    "                                copies) instead of the nominal link figure\n"
+    "      --check-options           check the options and exit: 0, or 1 and the one line (no MPI, no GPU)\n"
+    "      --precision P%|off        run each size until the 95% interval of its mean is within +-P%\n"
+    "                                (from -i, or 100, iterations; at most --size-budget); off: fixed\n"
+    "                                counts for placed managed buffers too (default: 5% for those)\n"
+    "      --size-budget S           seconds per size that --precision may take (default 3)\n"
+    "      --launch-budget S         seconds --precision may take over all the launch's sizes and pairs:\n"
+    "                                each size gets at most its share of what is left (umb-run --within)\n"
+    "      --format table|csv|json   output format (default table; json: one object per line)\n"
+    "      --place-with kernel|prefetch  how managed buffers are placed (default kernel)\n"
+    "      --place each|once         place before every measured operation (default) or once per size\n"
+    "      --loop auto|handshake|classic  the timed loop (docs/method.md): handshake places, checks and\n"
+    "                                signals ready outside the timer before each operation; classic is\n"
+    "                                OMB's back to back; auto (default): handshake where needed\n"
+    "      --place-check enforce|observe|off  after placing, read where the pages are (pagemap);\n"
+    "                                enforce (default): place again with prefetch where they are not,\n"
+    "                                rows hold only placed iterations; observe: rows show what the\n"
+    "                                driver left, held and not-held apart; off: no check\n"
+    "      --advise LIST             cudaMemAdvise hints for managed buffers, comma-separated:\n"
+    "                                preferred=cpu|gpu, accessed-by=gpu|cpu, read-mostly, none\n"
+    "      --device N                use GPU N on every rank (default: local rank modulo GPU count)\n"
+    "      --timeout S               abort the job when no progress is made for S seconds (default off)\n"
+    "      --assume-cuda-aware       pass D buffers to MPI even if the library says it is not CUDA-aware\n"
+    "      --allow-oversubscription  allow managed buffers larger than the free GPU memory\n";
+
 void umb_usage(const umb_cli *cli, FILE *f)
 {
     fprintf(f, "Usage: %s [options]%s\n%s\n\n", cli->program,
@@ -25,44 +61,12 @@ void umb_usage(const umb_cli *cli, FILE *f)
         "  -c, --validation              check every byte of every message\n"
         "  -M, --mem-limit BYTES         per-process memory limit (default 512M)\n"
         "%s"
-        "  -h, --help                    this text;  -v, --version  the version\n"
-        "Options (umbench):\n"
-        "  -U, --counters[=full|light]   unified-memory counters per rank and size: GPU and CPU page faults,\n"
-        "                                bytes migrated, thrashing, throttling, remote maps (CUPTI), and\n"
-        "                                getrusage faults; over the measured iterations, placement apart;\n"
-        "                                light: getrusage faults only, no CUPTI (no cost to migrations)\n"
-        "      --path                    per row, the path the bytes took: the CUDA copies the library made\n"
-        "                                (host-to-device, device-to-host, device-to-device, peer; CUPTI)\n"
-        "                                and, over UCX, the protocols it chose (UCX_PROTO_INFO)\n"
-        "      --measure-bound           measure the bound of each path in the run (pinned and peer\n"
-        "                                copies) instead of the nominal link figure\n"
-        "      --check-options           check the options and exit: 0, or 1 and the one line (no MPI, no GPU)\n"
-        "      --precision P%%|off        run each size until the 95%% interval of its mean is within +-P%%\n"
-        "                                (from -i, or 100, iterations; at most --size-budget); off: fixed\n"
-        "                                counts for placed managed buffers too (default: 5%% for those)\n"
-        "      --size-budget S           seconds per size that --precision may take (default 3)\n"
-        "      --launch-budget S         seconds --precision may take over all the launch's sizes and pairs:\n"
-        "                                each size gets at most its share of what is left (umb-run --within)\n"
-        "      --format table|csv|json   output format (default table; json: one object per line)\n"
-        "      --place-with kernel|prefetch  how managed buffers are placed (default kernel)\n"
-        "      --place each|once         place before every measured operation (default) or once per size\n"
-        "      --loop auto|handshake|classic  the timed loop (docs/method.md): handshake places, checks and\n"
-        "                                signals ready outside the timer before each operation; classic is\n"
-        "                                OMB's back to back; auto (default): handshake where needed\n"
-        "      --place-check enforce|observe|off  after placing, read where the pages are (pagemap);\n"
-        "                                enforce (default): place again with prefetch where they are not,\n"
-        "                                rows hold only placed iterations; observe: rows show what the\n"
-        "                                driver left, held and not-held apart; off: no check\n"
-        "      --advise LIST             cudaMemAdvise hints for managed buffers, comma-separated:\n"
-        "                                preferred=cpu|gpu, accessed-by=gpu|cpu, read-mostly, none\n"
-        "      --device N                use GPU N on every rank (default: local rank modulo GPU count)\n"
-        "      --timeout S               abort the job when no progress is made for S seconds (default off)\n"
-        "      --assume-cuda-aware       pass D buffers to MPI even if the library says it is not CUDA-aware\n"
-        "      --allow-oversubscription  allow managed buffers larger than the free GPU memory\n",
+        "  -h, --help                    this text;  -v, --version  the version\n",
         cli->max_size, cli->iters, cli->iters_large, cli->large_size, cli->skip, cli->skip_large,
         cli->large_size,
         cli->window ? "  -W, --window-size N           messages in flight per iteration (default 64);\n"
                       "                                managed buffers get one buffer per message\n" : "");
+    fputs(umbench_options, f);
     if (cli->own_usage) fprintf(f, "Options (%s):\n%s", cli->program, cli->own_usage);
     fprintf(f, "Exit status: 0 ok, 1 bad input or error, 2 validation failed, 77 missing GPU or CUDA-aware MPI.\n");
 }

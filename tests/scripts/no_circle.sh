@@ -5,8 +5,8 @@
 # call, not a name in a comment. A file and its header are one room, and
 # an #include is an arrow too (issue 50): an observer that includes the
 # sweep's header while the sweep calls it runs back up the house. And no
-# C source of the house (util/, mpi/, c/) has more than 400 lines, and no
-# program's file more than 60.
+# C source of the house (util/, mpi/, c/) has more than 400 lines, no
+# function more than 60 and no program's file more than 60.
 . "$top_srcdir/tests/lib.sh"
 command -v nm >/dev/null || skip "no nm"
 [ -n "${PYTHON3:-}" ] || skip "python3 not found"
@@ -68,6 +68,14 @@ print("%d calls and includes (%d includes) between %d rooms, no circle" % (n, in
 PY
 long=$(cd "$top_srcdir" && find util mpi c \( -name '*.c' -o -name '*.h' -o -name '*.cu' \) -exec wc -l {} + | awk '$2 != "total" && $1 > 400')
 [ -z "$long" ] || fail "over 400 lines: $long"
+# No C function over 60 lines, as no Python one (lint.sh): counted from the
+# line before its opening brace, at column 0 as the house writes it, to its
+# closing one.
+long=$(cd "$top_srcdir" && find util mpi c \( -name '*.c' -o -name '*.cu' \) -exec awk '
+    FNR == 1 { body = 0 } /^\{/ { body = 1; start = FNR; name = prev }
+    /^\}/ && body { if (FNR - start + 2 > 60) print FILENAME ": " name ": " FNR - start + 2 " lines"; body = 0 }
+    { prev = $0 }' {} +)
+[ -z "$long" ] || fail "functions over 60 lines: $long"
 # A program, MPI or driver, is a descriptor of its family and a short main
 # (docs/architecture.md): its one file holds at most 60 lines.
 for p in $(programs --path); do

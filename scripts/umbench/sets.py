@@ -122,12 +122,3 @@ def named(extra, option):
             found.append((word, value if joined else (extra[i + 1] if i + 1 < len(extra) else "")))
     return found
 
-
-def fixed_counts(name):
-    """What in the set's own options fixes its counts ("-i"), or "" where
-    every run has a precision loop of its own (--precision P%, no -i, -x)."""
-    for _, _, opts, _ in (full() if name == "full" else SETS[name]):
-        fixed = [w for w in ("-i", "-x") if w in opts] or ([] if "--precision" in opts else ["OMB's fixed counts"])
-        if fixed:
-            return " and ".join(fixed)
-    return ""

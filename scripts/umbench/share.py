@@ -50,9 +50,11 @@ LEAST_S = 0.01
 
 def seconds(a):
     """--within as seconds, or None (off): the set's default when not given.
-    Refuses, in one line, benchmark options that would undo it: the user's
-    --launch-budget (umb-run gives each launch its own), and --precision
-    off (OMB's fixed counts take what they take)."""
+    Refuses, in one line, the user's --launch-budget (umb-run gives each
+    launch its own). Whether a program can share its time out (a precision
+    loop, no -i or -x, not --precision off) is the program's one answer,
+    asked through --check-options over the marked runs (mark(),
+    launch.check_options), so umb-run says it in the program's words."""
     if a.within is None:
         within = DEFAULT.get(a.set)
     elif a.within == "off":
@@ -66,19 +68,10 @@ def seconds(a):
             raise cli.Fail("--within %s: expected seconds from %g to %g, or off" % (a.within, LEAST_S, MOST_S))
     if within is None:
         return None
-    fixed = sets.fixed_counts(a.set)
-    if fixed:
-        raise cli.Fail("--within %g: the %s set fixes its counts (%s), which take what they take: --within shares out "
-                       "precision loops (--set full); give --within off" % (within, a.set, fixed))
     budget = sets.named(a.extra, OPTION)
     if budget:
         raise cli.Fail("-- %s: umb-run gives each launch its share of --within as --launch-budget; give --within "
                        "SECONDS instead (or --within off)" % budget[0][0])
-    precision = sets.named(a.extra, "--precision")  # the last one given wins, as in getopt
-    if precision and precision[-1][1] == "off":
-        word, value = precision[-1]
-        raise cli.Fail("-- %s: OMB's fixed counts take what they take, and --within (%g s) cannot share "
-                       "them; give --within off too" % (word if "=" in word else word + " " + value, within))
     return within
 
 

@@ -33,7 +33,8 @@ sys.path.insert(0, os.path.join(TOP, 'scripts'))
 from umbench import programs  # noqa: E402
 # What a run's output says, and whether it passes (no ReFrame in it).
 sys.path.insert(0, HERE)
-from umbench_judge import STATUS_LINE, exit_status, judge, judge_driver, records, references, skip_reason  # noqa: E402
+from umbench_judge import (STATUS_LINE, exit_status, judge, judge_driver, records, references, skip_reason,  # noqa: E402
+                           unbuilt_reason)
 
 PROGRAMS = {p['name']: p for p in programs.load()}
 
@@ -289,11 +290,12 @@ class umbench_driver(rfm.RunOnlyRegressionTest):
     def skipped(self):
         status = exit_status(os.path.join(self.stagedir, self.stdout.evaluate()))
         self.umbench_status = -1 if status is None else status
-        if not os.path.exists(self.build.program_path(self.driver)):
-            self.skip('%s needs a GPU and a CUDA build' % self.driver)
+        if not os.path.exists(self.build.program_path(self.driver)):  # else its sanity fails: not built
+            why = unbuilt_reason(os.path.join(self.build.stagedir, 'rfm_build', 'umbench-build.json'), self.driver)
+            self.skip_if(why is not None, why)
         if status == 77:  # the driver's own reason, as for the MPI programs
             self.skip(skip_reason(os.path.join(self.stagedir, self.stderr.evaluate()), self.driver)
-                      or '%s needs a GPU and a CUDA build' % self.driver)
+                      or '%s ended 77 (cannot run here) and said no reason on stderr' % self.driver)
         self.findings = 'none'
 
     @sanity_function

@@ -161,3 +161,17 @@ def references(path, key, measured):
                     path, where, key, var, ', '.join(sorted(measured)) or 'nothing'))
             out.setdefault(where, {})[var] = tuple(ref)
     return out
+
+
+def unbuilt_reason(record, program):
+    """Why PROGRAM, absent from its build, is skipped: the reason every
+    program of a build without CUDA gives (util/gpu/gpu_none.c), where
+    configure recorded none (RECORD: the build's umbench-build.json, read by
+    umbench's one reader of it). None where the build has CUDA or says
+    nothing readable: a driver missing there is a failed build, not a skip."""
+    from umbench import cli, schema  # the scripts' folder is on sys.path (umbench_checks.py)
+    try:
+        cuda = schema.load(record, 'build')['cuda']
+    except cli.Fail:
+        return None
+    return '%s: this build has no CUDA (configured without it)' % program if cuda == 'no' else None

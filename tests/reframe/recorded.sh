@@ -48,3 +48,20 @@ assert u.skip_reason(os.path.join(t, 'err'), 'umb_copy') is None
 assert u.skip_reason(os.path.join(t, 'no-such'), 'umb_um') is None and u.skip_reason(t, 'umb_um') is None
 assert u.skip_reason(os.path.join(t, 'long'), 'umb_um') is None
 PY
+# A driver absent from its build is skipped with the reason of a build
+# without CUDA only where configure recorded none (umbench-build.json, read
+# by umbench's one reader of it); with CUDA, or no readable record, it is a
+# failed build and is not skipped.
+printf '{"umbench": "0.1.0", "mpicc": "mpicc", "mpiexec": "mpirun", "cuda": "no"}\n' >"$tmp/nocuda.json"
+printf '{"umbench": "0.1.0", "mpicc": "mpicc", "mpiexec": "mpirun", "cuda": "yes"}\n' >"$tmp/cuda.json"
+printf '{"umbench": "0.1.0", "cuda": "no"' >"$tmp/cut.json"
+"$PYTHON3" - "$top_srcdir" "$tmp" <<'PY' || fail "unbuilt_reason"
+import os, sys
+sys.path[:0] = [os.path.join(sys.argv[1], 'reframe-checks'), os.path.join(sys.argv[1], 'scripts')]
+import umbench_judge as u
+t = sys.argv[2]
+got = u.unbuilt_reason(os.path.join(t, 'nocuda.json'), 'umb_copy')
+assert got == 'umb_copy: this build has no CUDA (configured without it)', got
+for name in ('cuda.json', 'cut.json', 'no-such.json'):
+    assert u.unbuilt_reason(os.path.join(t, name), 'umb_copy') is None, name
+PY

@@ -73,7 +73,7 @@ def distinct_folders(folders):
     for i, f in enumerate(folders):
         try:
             st = os.stat(f)
-            key = (st.st_dev, st.st_ino) if stat.S_ISDIR(st.st_mode) else i
+            key = identity(st) if stat.S_ISDIR(st.st_mode) else i
         except OSError:
             key = i  # not a folder: kept, for the command to name it
         if key in seen:
@@ -113,9 +113,14 @@ def hold_lock(folder, name, who):
     return fd
 
 
+def identity(st):
+    """A file's identity from its stat: (device, inode)."""
+    return st.st_dev, st.st_ino
+
+
 def held_ids(folder, lock_fd):
-    """The folder's and its held lock's identities (device, inode)."""
-    return [(st.st_dev, st.st_ino) for st in (os.stat(folder), os.fstat(lock_fd))]
+    """The folder's and its held lock's identities."""
+    return [identity(st) for st in (os.stat(folder), os.fstat(lock_fd))]
 
 
 def not_held(folder, name, ids, who):
@@ -126,7 +131,7 @@ def not_held(folder, name, ids, who):
     for path in (folder, os.path.join(folder, name)):
         try:
             st = os.stat(path)
-            now.append((st.st_dev, st.st_ino))
+            now.append(identity(st))
         except OSError:
             now.append(None)
     if now[0] != ids[0]:

@@ -71,11 +71,7 @@ def split(path):
         for line in f:
             part.append(line)
             if watch.END.search(line.encode()):
-                try:
-                    end = json.loads(line)
-                except ValueError:
-                    end = None
-                done.append((part, end if isinstance(end, dict) else {}))
+                done.append((part, end_record(line)))
                 part = []
     return done, part
 
@@ -173,13 +169,18 @@ def run_launch(run, group, rnd, plain, counter):
     return kept
 
 
-def end_names(line):
-    """The pair an end record names, or None."""
+def end_record(line):
+    """An end record's object; {} where the line is not one JSON object."""
     try:
         end = json.loads(line)
     except ValueError:
-        return None
-    return end.get("buffers") if isinstance(end, dict) else None
+        return {}
+    return end if isinstance(end, dict) else {}
+
+
+def end_names(line):
+    """The pair an end record names, or None."""
+    return end_record(line).get("buffers")
 
 
 def write_pair(run, item, cfg, rnd, plain, lines, status, cmd, share, said, k, n, err="", over=False, asked=False):

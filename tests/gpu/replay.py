@@ -161,11 +161,17 @@ def main(top, doc):
 CALL = re.compile(r"^(\d{3})-(\S+)$")  # NNN-READING: one call of a reading
 
 
+def call_of(name):
+    """(number, reading) of a recorded call's folder NAME, or None."""
+    m = CALL.match(name)
+    return (int(m.group(1)), m.group(2)) if m else None
+
+
 def calls(folder):
     """{name: (number, reading)} of the recorded calls in a test's folder;
     other names (a README, a .keep) are not calls."""
     names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
-    return {n: (int(CALL.match(n).group(1)), CALL.match(n).group(2)) for n in names if CALL.match(n)}
+    return {n: c for n, c in ((n, call_of(n)) for n in names) if c}
 
 
 def same(a, b):
@@ -185,10 +191,11 @@ def take(src, top, keep=3):
         for d in cases(src):
             machine, test, name = d.split(os.sep)[-3:]
             dest = os.path.join(top, machine, test)
-            if not CALL.match(name) or not os.path.isdir(d):
+            call = call_of(name)
+            if not call or not os.path.isdir(d):
                 print("replay.py: %s: not a recorded call (NNN-READING), left" % d)
                 continue
-            reading, there = CALL.match(name).group(2), calls(dest)
+            reading, there = call[1], calls(dest)
             mine = [n for n, (_, r) in there.items() if r == reading]
             if len(mine) < keep and not any(same(d, os.path.join(dest, n)) for n in mine):
                 number = 1 + max([k for k, _ in there.values()] + [0])

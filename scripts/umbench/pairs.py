@@ -40,6 +40,12 @@ def shares_launch(run, item, cfg):
     return launch.takes_pairs(launch.find_program(how.dirs, item[0], how.here))
 
 
+def launch_of(run, item, cfg):
+    """Which launch a run is in, as batch groups them: its program's where
+    it shares one, else its own (share.budgets counts them)."""
+    return launch_key(item, cfg) if shares_launch(run, item, cfg) else (item[0], item[1], cfg["name"])
+
+
 def batch(run, entries, j, free):
     """The entries (indices) that run in entry j's launch: j and every later
     free one of its program, configuration and options."""

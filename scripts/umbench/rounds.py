@@ -35,7 +35,7 @@ def run_rounds(run):
                     after_run(run, item, cfg, skip_unstarted(run, item, cfg, rnd, plain, known_skip), k, True)
                 continue
             group = pairs.batch(run, entries, j, waiting)
-            chosen = share.budgets(run, entries, group, waiting, k)  # with --within: the launch's time
+            chosen = share.budgets(run, entries, group, waiting, k, pairs.launch_of)  # with --within: the launch's time
             if len(group) > 1:
                 ran = pairs.run_launch(run, chosen, rnd, plain, (i, total))
             else:

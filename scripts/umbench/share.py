@@ -90,13 +90,7 @@ def unmarked(args, within):
     return args[2:] if within is not None and args[:1] == [OPTION] else args
 
 
-def launch_of(run, item, cfg):
-    """Which launch a run would share (an estimate: pairs.batch decides)."""
-    grouped = run.a.launch_per == "program" and sets.pair_slot(item) is not None and bool(run.groups.get(item[0]))
-    return (item[0], cfg["name"]) if grouped else (item[0], item[1], cfg["name"])
-
-
-def budgets(run, entries, group, free, k):
+def budgets(run, entries, group, free, k, launch_of):
     """The entries of group, each run's arguments with the launch's
     --launch-budget: what is left of --within (less KEEP, and a launch's
     start-up and end for every launch still to come) over the runs left,
@@ -104,7 +98,9 @@ def budgets(run, entries, group, free, k):
     FLOOR_S a run stays for every run after it. The runs left are this
     round's not yet run and every run of the rounds after it; those that
     will turn out unable to run here are counted too, so shares are small
-    at first and grow as the set goes on."""
+    at first and grow as the set goes on. launch_of(run, item, cfg) names
+    the launch a run is in (pairs.launch_of: as pairs.batch groups them),
+    so that a start-up is kept for each launch to come."""
     within = run.a.within
     chosen = [entries[x] for x in group]
     if within is None:

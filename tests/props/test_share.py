@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from common import counted, scale
-from umbench import share
+from umbench import sets, share
 
 PAIRS = [a + " " + b for a in ("H", "D", "MH", "MD") for b in ("H", "D", "MH", "MD")]
 # A set: (program, its pairs) with 1 pair for a collective's placement.
@@ -25,6 +25,13 @@ class Clock:
 
     def time(self):
         return self.now
+
+
+def launch_of(run, item, cfg):
+    """The launch a run is in, as pairs.launch_of names it where every
+    program takes several pairs (pairs.ask's verdict: run.groups)."""
+    grouped = sets.pair_slot(item) is not None and run.groups.get(item[0])
+    return (item[0], cfg["name"]) if grouped else (item[0], item[1], cfg["name"])
 
 
 def simulate(programs, within, rounds, cost, use, grouped=True):
@@ -55,9 +62,9 @@ def simulate(programs, within, rounds, cost, use, grouped=True):
             j = 0
             while j < len(entries):
                 group = [j] + [x for x in range(j + 1, len(entries)) if entries[x][0][0] == entries[j][0][0]
-                               and share.launch_of(run, *entries[x]) == share.launch_of(run, *entries[j])]
+                               and launch_of(run, *entries[x]) == launch_of(run, *entries[j])]
                 spare = within * (1 - share.KEEP) - (clock.now - run.t0)
-                chosen = share.budgets(run, entries, group, lambda x: x >= j, k)
+                chosen = share.budgets(run, entries, group, lambda x: x >= j, k, launch_of)
                 values = {float(c[2][c[2].index("--launch-budget") + 1]) for c, _ in chosen}
                 assert len(values) == 1, values
                 seen.append((values.pop(), spare))

@@ -12,13 +12,15 @@ for path in $programs; do
     for np in 2 4; do
         run_mpi $np "$COLL/$prog" -m 4:64K -i 10 -x 2 -c -f --timeout 60
         expect_rc 0 "$prog -np $np"
-        grep -q '^# Size *Avg Latency(us) *Min Latency(us) *Max Latency(us) *P50 Latency(us) *P99 Latency(us) *Iterations *Validation$' "$tmp/out" \
+        grep -q '^# Size *Avg Latency(us) *Min Latency(us) *Max Latency(us) *P50 Latency(us) *P99 Latency(us) *Iterations *Slowest rank *Validation$' "$tmp/out" \
             || fail "$prog: column line"
         grep -q "^# Ranks: $np$" "$tmp/out" || fail "$prog: ranks"
         [ $np -eq 4 ] && grep -q '^# Root: rank 0$' "$tmp/out" && rooted="$rooted $prog"
         grep -q '^# Buffers: all H$' "$tmp/out" || fail "$prog: buffers"
-        # 15 sizes, 4 B to 64 KiB; min <= avg <= max over ranks' means; 10 iterations; Pass.
-        awk '!/^#/ { n++; if ($1 != 2^(n+1) || !($3 <= $2 && $2 <= $4) || $2 <= 0 || $7 != 10 || $8 != "Pass") bad = 1 }
+        # 15 sizes, 4 B to 64 KiB; min <= avg <= max over ranks' means; 10 iterations;
+        # the slowest rank one of the np (OMB's columns in their places before it); Pass.
+        awk -v np=$np '!/^#/ { n++; if ($1 != 2^(n+1) || !($3 <= $2 && $2 <= $4) || $2 <= 0 || $7 != 10 ||
+                                        $8 !~ /^[0-9]+$/ || $8 >= np || $9 != "Pass") bad = 1 }
              END { exit !(n == 15 && !bad) }' "$tmp/out" || { cat "$tmp/out"; fail "$prog -np $np rows"; }
     done
 done
@@ -38,8 +40,15 @@ done
 run_mpi 4 "$COLL/umb_allgather" -m 1:256 -i 5 -c --format json
 expect_rc 0 "allgather json"
 json_check --rows 9 --validation pass --header collective loop units ranks buffers \
-    --keys avg_latency_us min_latency_us max_latency_us p50_latency_us p99_latency_us iterations \
+    --keys avg_latency_us slowest_rank min_latency_us max_latency_us p50_latency_us p99_latency_us iterations \
     --positive avg_latency_us iterations
+# Each row names its slowest rank (issue 52): one of the 4, whose mean is Max.
+"$PYTHON3" - "$tmp/out" <<'PY' || fail "allgather json: slowest_rank"
+import json, sys
+rows = [o for o in map(json.loads, open(sys.argv[1])) if o["type"] == "result"]
+assert rows and all(type(o["slowest_rank"]) is int and 0 <= o["slowest_rank"] < 4 for o in rows), rows
+assert all(o["min_latency_us"] <= o["avg_latency_us"] <= o["max_latency_us"] for o in rows), rows
+PY
 
 # OMB's -d managed: managed on every rank. Without a GPU that is exit 77.
 run_mpi 2 "$COLL/umb_bcast" -m 8 -i 5 -d managed

@@ -110,13 +110,47 @@ static int attempt(umb_bench *b, const umb_sweep *sw, void *ctx, umb_row *row, d
     return valid;
 }
 
+/* Avg, the extra columns (after the statistics where sw->extra_last),
+   the full-only statistics, then --counters'. */
+static int row_cols(const umb_stats *s, const umb_sweep *sw, const umb_col *extra, const umb_col *more, int nmore,
+                    umb_col *cols)
+{
+    umb_col stats[8];
+    int n = umb_stats_cols(s, sw->metric, stats), at = sw->extra_last ? n : 1, k = 0;
+    for (int i = 0; i < at; i++) cols[k++] = stats[i];
+    for (int i = 0; i < sw->nextra; i++) cols[k++] = extra[i];
+    for (int i = at; i < n; i++) cols[k++] = stats[i];
+    for (int i = 0; i < nmore; i++) cols[k++] = more[i];
+    return k;
+}
+
+/* Rank 0: the table's column line. */
+static void print_columns(umb_bench *b, const umb_sweep *sw, const umb_col *extra, const umb_col *more, int nmore)
+{
+    umb_stats none = {0};
+    umb_col cols[80];
+    if (b->rank != 0) return;
+    int n = row_cols(&none, sw, extra, more, nmore, cols);
+    umb_out_columns(&b->out, cols, n);
+}
+
+/* Rank 0: one size's row. */
+static void print_row(umb_bench *b, size_t size, const umb_stats *s, const umb_sweep *sw, const umb_col *extra,
+                      const umb_col *more, int nmore, int valid)
+{
+    umb_col cols[80];
+    if (b->rank != 0) return;
+    int n = row_cols(s, sw, extra, more, nmore, cols);
+    umb_out_row(&b->out, size, cols, n, valid);
+}
+
 void umb_bench_sweep(umb_bench *b, const umb_sweep *sw, void *ctx)
 {
     umb_col extra[2], more[64];
     int nmore = 0;
     memcpy(extra, sw->extra, sizeof extra);
     if (b->rank == 0) EACH_OBSERVER(o) if ((*o)->titles) nmore += (*o)->titles(b, sw->metric, more + nmore);
-    umb_bench_columns(b, sw->metric, extra, sw->nextra, more, nmore);
+    print_columns(b, sw, extra, more, nmore);
     double *times = NULL, *scratch = NULL;
     int *keep = NULL;
     long slots = 0;
@@ -139,7 +173,7 @@ void umb_bench_sweep(umb_bench *b, const umb_sweep *sw, void *ctx)
         summarize_row(b, sw, ctx, &row, times, scratch, extra);
         nmore = 0;
         if (b->rank == 0) EACH_OBSERVER(o) if ((*o)->columns) nmore += (*o)->columns(b, &row, more + nmore);
-        umb_bench_row(b, size, &row.stats, sw->metric, extra, sw->nextra, more, nmore, valid);
+        print_row(b, size, &row.stats, sw, extra, more, nmore, valid);
     } while (umb_size_next(&size, b->opt.max_size) == 0);
     free(times);
     free(scratch);
@@ -156,38 +190,6 @@ void umb_bench_run(umb_bench *b, umb_header *h, const umb_sweep *sw, void *ctx)
     observers_header(b, h, UMB_HDR_END);
     umb_bench_header_print(b, h);
     umb_bench_sweep(b, sw, ctx);
-}
-
-/* Avg, the extra columns, the full-only statistics, then --counters'. */
-static int row_cols(const umb_stats *s, const umb_metric *m, const umb_col *extra, int nextra, const umb_col *more,
-                    int nmore, umb_col *cols)
-{
-    umb_col stats[8];
-    int n = umb_stats_cols(s, m, stats), k = 0;
-    cols[k++] = stats[0];
-    for (int i = 0; i < nextra; i++) cols[k++] = extra[i];
-    for (int i = 1; i < n; i++) cols[k++] = stats[i];
-    for (int i = 0; i < nmore; i++) cols[k++] = more[i];
-    return k;
-}
-
-void umb_bench_columns(umb_bench *b, const umb_metric *m, const umb_col *extra, int nextra, const umb_col *more,
-                       int nmore)
-{
-    umb_stats none = {0};
-    umb_col cols[80];
-    if (b->rank != 0) return;
-    int n = row_cols(&none, m, extra, nextra, more, nmore, cols);
-    umb_out_columns(&b->out, cols, n);
-}
-
-void umb_bench_row(umb_bench *b, size_t size, const umb_stats *s, const umb_metric *m,
-                   const umb_col *extra, int nextra, const umb_col *more, int nmore, int valid)
-{
-    umb_col cols[80];
-    if (b->rank != 0) return;
-    int n = row_cols(s, m, extra, nextra, more, nmore, cols);
-    umb_out_row(&b->out, size, cols, n, valid);
 }
 
 int umb_bench_check(umb_bench *b, umb_buffer *buf, size_t offset, size_t size, long iteration, int key)

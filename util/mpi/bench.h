@@ -24,14 +24,6 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
    placement...); rank 0 adds the program's own lines, then prints it. */
 void umb_bench_header(umb_bench *b, umb_header *h);
 
-/* Rank 0: the table's column line, then one row per size: avg of the
-   metric, then `extra` columns (e.g. Messages/s), then min, max, p50, p99
-   and the iteration count, then `more` (the --counters columns). */
-void umb_bench_columns(umb_bench *b, const umb_metric *m, const umb_col *extra, int nextra, const umb_col *more,
-                       int nmore);
-void umb_bench_row(umb_bench *b, size_t size, const umb_stats *s, const umb_metric *m,
-                   const umb_col *extra, int nextra, const umb_col *more, int nmore, int valid);
-
 /* Checks a received message, bytes [offset, offset + size) of buf, against
    the pattern of (iteration, size, key), the key naming its sender;
    reports the first wrong byte on stderr. Returns 1 when all match. */
@@ -63,7 +55,11 @@ typedef struct {
     /* Collective: turns the timed iterations into rank 0's row (s, extra). */
     void (*summarize)(umb_bench *b, void *ctx, size_t size, double *times, long iters, umb_stats *s,
                       umb_col *extra);
-    int nextra;
+    /* Rank 0's row: avg of the metric, the extra columns (e.g. OMB's
+       Messages/s) unless extra_last, min, max, p50, p99 and the iteration
+       count, the extra columns where extra_last (a column OMB has not:
+       OMB's columns keep their places), then the observers' (--counters). */
+    int nextra, extra_last;
     umb_col extra[2];  /* titles and keys of the extra columns */
     /* Bytes this program hands the library per timed iteration, summed
        over ranks (the path's "per byte sent"); NULL: unknown. */

@@ -113,15 +113,19 @@ static void place_all(umb_bench *b, void *ctx, size_t size)
 }
 
 /* OMB's reduction: each rank's mean, then MIN, MAX and SUM of the means at
-   rank 0 (Avg = SUM / ranks). P50 and P99 are over every rank's samples. */
+   rank 0 (Avg = SUM / ranks). P50 and P99 are over every rank's samples.
+   The MAX is a MAXLOC, so the row names the slowest rank (its column). */
 static void summarize(umb_bench *b, void *ctx, size_t size, double *times, long iters, umb_stats *s, umb_col *extra)
 {
-    (void)ctx, (void)size, (void)extra;
-    double mean = 0, lo, hi, sum;
+    (void)ctx, (void)size;
+    double mean = 0, lo, sum;
+    struct { double mean; int rank; } mine, slowest;
     for (long i = 0; i < iters; i++) mean += times[i] * 1e6;
     mean /= (double)iters;
+    mine.mean = mean;
+    mine.rank = b->rank;
     UMB_MPI_CHECK(MPI_Reduce(&mean, &lo, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD));
-    UMB_MPI_CHECK(MPI_Reduce(&mean, &hi, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD));
+    UMB_MPI_CHECK(MPI_Reduce(&mine, &slowest, 1, MPI_DOUBLE_INT, MPI_MAXLOC, 0, MPI_COMM_WORLD));
     UMB_MPI_CHECK(MPI_Reduce(&mean, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD));
     double *all = b->rank == 0 ? umb_xmalloc(sizeof(double) * (size_t)iters * (size_t)b->nranks, "all samples") : NULL;
     UMB_MPI_CHECK(MPI_Gather(times, (int)iters, MPI_DOUBLE, all, (int)iters, MPI_DOUBLE, 0, MPI_COMM_WORLD));
@@ -130,7 +134,8 @@ static void summarize(umb_bench *b, void *ctx, size_t size, double *times, long 
     umb_stats_compute(all, iters * b->nranks, s);
     s->avg = sum / b->nranks;
     s->min = lo;
-    s->max = hi;
+    s->max = slowest.mean;
+    extra[0].value = slowest.rank;
     s->n = iters;
     free(all);
 }
@@ -194,10 +199,12 @@ int umb_collective_main(const umb_collective *c, int argc, char **argv)
         .place = place_all,
         .summarize = summarize,
         .payload = payload,
+        .nextra = 1, .extra_last = 1,
+        .extra = {{.title = "Slowest rank", .key = "slowest_rank", .decimals = 0, .full_only = 1}},
         .loop_handshake = loop,
         .loop_classic = loop,
         .units = "latency in microseconds. Avg: the mean over ranks of each rank's mean; "
-                 "Min, Max: the fastest and slowest rank's mean (OMB); P50, P99: over all ranks and iterations",
+                 "Min, Max: the fastest and slowest rank's mean (OMB); Slowest rank: whose mean is Max; P50, P99: over all ranks and iterations",
     };
     umb_bench_run(&b, &h, &sweep, &r);
     for (int k = 0; k < r.nsets; k++) free_set(&r.set[k]);

@@ -4,7 +4,11 @@
    --topo FILE (nvidia-smi topo -m output) each link is compared with the
    table: kind, NVLink count and PCIe level must agree.
 
-   usage: topo_probe [--measure] [--topo FILE]
+   With --farthest FILE it prints the two GPUs farthest apart in the table
+   (umb_topo_farthest), "farthest A B ENTRY", and looks for no GPU
+   (tests/gpu/sections/26-allgpus.sh).
+
+   usage: topo_probe [--measure] [--topo FILE] | --farthest FILE
    Lines: "nvml yes|no WHY", "gpu I BUS PCIE_GBS LINK", "link 0 J KIND
    BOUND_GBS TEXT", "host I HTOD DTOH TEXT", "peer 0 J GBS ACCESS TEXT",
    "compare 0 J ok|skipped WHY|differs WHAT". Exit 0, 1 on bad input or a
@@ -23,7 +27,7 @@ static char *slurp(const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        fprintf(stderr, "topo_probe: cannot read --topo %s\n", path);
+        fprintf(stderr, "topo_probe: cannot read %s\n", path);
         exit(1);
     }
     static char buf[1 << 20];
@@ -62,17 +66,35 @@ static int compare(const umb_gpu_link *l, const umb_topo_entry *e, char *what, s
 int main(int argc, char **argv)
 {
     int measure = 0, differs = 0;
-    const char *topo = NULL;
+    const char *topo = NULL, *farthest = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--measure")) measure = 1;
         else if (!strcmp(argv[i], "--topo") && i + 1 < argc) topo = argv[++i];
+        else if (!strcmp(argv[i], "--farthest") && i + 1 < argc) farthest = argv[++i];
         else {
-            fprintf(stderr, "topo_probe: unknown argument %s (accepted: --measure, --topo FILE)\n", argv[i]);
+            fprintf(stderr, "topo_probe: unknown argument %s (accepted: --measure, --topo FILE, --farthest FILE)\n", argv[i]);
             return 1;
         }
     }
     static umb_topo_matrix m;
     char why[256];
+    if (farthest) {
+        int a, b;
+        umb_gpu_link l;
+        if (umb_topo_parse(slurp(farthest), &m, why, sizeof why)) {
+            fprintf(stderr, "topo_probe: --farthest %s: %s\n", farthest, why);
+            return 1;
+        }
+        umb_topo_farthest(&m, &a, &b);
+        if (a < 0) {
+            fprintf(stderr, "topo_probe: --farthest %s: one GPU in the table\n", farthest);
+            return 1;
+        }
+        umb_topo_entry_link(&m.e[a][b], &l);
+        umb_link_format(&l, why, sizeof why);
+        printf("farthest %d %d %s\n", a, b, why);
+        return 0;
+    }
     if (topo && umb_topo_parse(slurp(topo), &m, why, sizeof why)) {
         fprintf(stderr, "topo_probe: --topo %s: %s\n", topo, why);
         return 1;

@@ -209,6 +209,34 @@ static void topo_files(void)
     CHECK(m.e[7][6].level == UMB_LEVEL_PIX && m.e[7][7].kind == UMB_LINK_SAME);
 }
 
+/* The two GPUs farthest apart (issue 52's umb_bw between them). */
+static void topo_farthest(void)
+{
+    char why[200];
+    int a, b;
+    CHECK(parse_file("hgx_h100_8gpu_nv18.txt") == 0);
+    umb_topo_farthest(&m, &a, &b);
+    CHECK(a == 0 && b == 7);  /* every pair NV18: the widest apart, across the board's sockets */
+    CHECK(parse_file("pcie_8gpu_pix_phb_sys.txt") == 0);
+    umb_topo_farthest(&m, &a, &b);
+    CHECK(a >= 0 && b > a && m.e[a][b].level == UMB_LEVEL_SYS);
+    for (int i = 0; i < m.ngpus; i++)  /* no SYS pair further apart in index */
+        for (int j = i + 1; j < m.ngpus; j++) CHECK(m.e[i][j].level != UMB_LEVEL_SYS || j - i <= b - a);
+    CHECK(parse_file("pcie_2gpu_phb.txt") == 0);
+    umb_topo_farthest(&m, &a, &b);
+    CHECK(a == 0 && b == 1);
+    /* The fewest NVLinks, and PCIe beyond any NVLink. */
+    CHECK(umb_topo_parse("\tGPU0\tGPU1\tGPU2\nGPU0\t X \tNV4\tNV2\nGPU1\tNV4\t X \tNV4\nGPU2\tNV2\tNV4\t X \n", &m, why, sizeof why) == 0);
+    umb_topo_farthest(&m, &a, &b);
+    CHECK(a == 0 && b == 2);
+    CHECK(umb_topo_parse("\tGPU0\tGPU1\tGPU2\nGPU0\t X \tPHB\tNV12\nGPU1\tPHB\t X \tNV12\nGPU2\tNV12\tNV12\t X \n", &m, why, sizeof why) == 0);
+    umb_topo_farthest(&m, &a, &b);
+    CHECK(a == 0 && b == 1);
+    CHECK(umb_topo_parse("\tGPU0\tCPU Affinity\nGPU0\t X \t0-15\n", &m, why, sizeof why) == 0);
+    umb_topo_farthest(&m, &a, &b);
+    CHECK(a == -1 && b == -1);
+}
+
 /* Bad tables: -1 and a line naming the fault. */
 static void topo_bad(void)
 {
@@ -250,6 +278,7 @@ int main(void)
     measured();
     pci();
     topo_files();
+    topo_farthest();
     topo_bad();
     return check_done("test_link");
 }

@@ -133,5 +133,11 @@ int umb_topo_parse(const char *text, umb_topo_matrix *m, char *why, size_t n);
 /* An entry as a link: kind, nvlinks and level (no generation, no bound;
    nvidia-smi topo -m prints neither). */
 void umb_topo_entry_link(const umb_topo_entry *e, umb_gpu_link *l);
+/* The two GPUs farthest apart in the table, a < b: PCIe before NVLink,
+   the highest PCIe level, the fewest NVLinks; among pairs alike (NVSwitch:
+   every pair NV18), the pair furthest apart in index, the first such (0
+   and the last: on an HGX board, across its two sockets). -1, -1 with
+   fewer than two GPUs. link_topo.c. */
+void umb_topo_farthest(const umb_topo_matrix *m, int *a, int *b);
 
 #endif

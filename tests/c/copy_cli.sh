@@ -62,6 +62,11 @@ bad "stray" stray
 run --bogus
 expect_rc 1 "umb_copy --bogus"
 [ "$(head -1 "$tmp/err")" = "umb_copy: unknown option --bogus" ] || { cat "$tmp/err"; fail "--bogus"; }
+# The short option ":" is unknown, not a value the option "r:" lacks (pass 12).
+run -:
+expect_rc 1 "umb_copy -:"
+[ "$(head -1 "$tmp/err")" = "umb_copy: unknown option -:" ] || { cat "$tmp/err"; fail "-:"; }
+bad "--flush=1: takes no value" --flush=1
 
 # `all` is not a claim that every value fits: what does not is skipped.
 CUDA_VISIBLE_DEVICES= run --memory all --direction htod

@@ -157,3 +157,8 @@ size_t umb_size_after(size_t s, size_t end, size_t step, double factor)
     if (next <= s) next = s + 1;  /* a factor near 1 still moves on */
     return next < end ? next : end;
 }
+
+int umb_getopt_no_value(int optopt, const char *shorts)
+{
+    return optopt >= 128 || (optopt > 0 && !isprint(optopt)) || (optopt != ':' && optopt > 0 && strchr(shorts, optopt));
+}

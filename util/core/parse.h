@@ -46,4 +46,10 @@ int umb_size_next(size_t *size, size_t max);
    end is always measured. */
 size_t umb_size_after(size_t s, size_t end, size_t step, double factor);
 
+/* After getopt_long returned '?' with optopt set: 1 where optopt names a
+   long option given a value it does not take ("--path=1": getopt names it
+   by its val, a letter of SHORTS, a number past the letters or a control
+   code), 0 for an unknown short option ("-q", "-:"). */
+int umb_getopt_no_value(int optopt, const char *shorts);
+
 #endif

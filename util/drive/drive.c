@@ -153,7 +153,7 @@ int umb_drive_parse(umb_drive *d, const umb_drive_cli *cli, int argc, char **arg
         if (c == ':') return umb_errf(err, n, "option %s needs a value; see %s -h", argv[optind - 1], cli->program);
         /* A long option given a value it does not take ("--flush=1"): getopt
            names it by its val, a known short letter or no letter at all. */
-        if (c == '?' && optopt && (optopt >= 128 || strchr(shorts + 1, optopt)))
+        if (c == '?' && umb_getopt_no_value(optopt, shorts + 1))
             return umb_errf(err, n, "%s: takes no value; see %s -h", argv[optind - 1], cli->program);
         if (c == '?' && optopt) return 1 + umb_errf(err, n, "unknown option -%c", optopt);
         if (c == '?') return 1 + umb_errf(err, n, "unknown option %s", argv[optind - 1]);

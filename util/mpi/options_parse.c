@@ -388,6 +388,8 @@ int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,
         if (rc == NOT_MINE) rc = parse_collective_option(o, cli, c, optarg, name, &given, err, n);
         if (rc == NOT_MINE && c == ':')
             return umb_errf(err, n, "option %s needs a value; see %s -h", argv[optind - 1], cli->program);
+        if (rc == NOT_MINE && c == '?' && umb_getopt_no_value(optopt, shorts + 1))  /* "--path=1" */
+            return umb_errf(err, n, "%s: takes no value; see %s -h", argv[optind - 1], cli->program);
         if (rc == NOT_MINE && optopt) return 1 + umb_errf(err, n, "unknown option -%c", optopt);
         if (rc == NOT_MINE) return 1 + umb_errf(err, n, "unknown option %s", argv[optind - 1]);
         if (rc) return rc;

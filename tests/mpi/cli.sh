@@ -17,6 +17,12 @@ for prog in $(mpi_programs); do
     rc=0; "$top_builddir/$prog" --check-options -m 8:x </dev/null >"$tmp/co" 2>&1 || rc=$?
     [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/co")" -eq 1 ] && grep -q "^$name: -m 8:x: expected" "$tmp/co" \
         || { cat "$tmp/co"; fail "$name --check-options -m 8:x: exit $rc"; }
+    # -h and -v, in any spelling getopt takes ("-fh", "--vers"), make no run: 1 and the line (pass 12).
+    for w in -fh --vers; do
+        rc=0; "$top_builddir/$prog" --check-options -m 8:64 $w </dev/null >"$tmp/co" 2>&1 || rc=$?
+        [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/co")" -eq 1 ] && grep -q "^$name: -[hv] (--[a-z]*) prints the [a-z]* and measures nothing$" "$tmp/co" \
+            || { cat "$tmp/co"; fail "$name --check-options $w: exit $rc"; }
+    done
     run_mpi 2 "$top_builddir/$prog" --version
     expect_rc 0 "$name --version"
     [ "$(cat "$tmp/out")" = "$name (umbench) $(sed -n 's/^AC_INIT(\[umbench\], \[\([^]]*\)\].*/\1/p' "$top_srcdir/configure.ac")" ] \

@@ -108,6 +108,12 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
        GPU, so that umb-run refuses bad benchmark options before its first
        run (docs/output.md, "Exit status"). */
     if (b->opt.check_only) {
+        /* -h and -v print and measure nothing: options that make no run (pass 12: "-fh"). */
+        if (!bad && (b->opt.help || b->opt.version)) {
+            snprintf(err, sizeof err, "%s prints the %s and measures nothing",
+                     b->opt.help ? "-h (--help)" : "-v (--version)", b->opt.help ? "usage" : "version");
+            bad = 1;
+        }
         if (bad) fprintf(stderr, "%s: %s\n", cli->program, err);
         exit(bad ? UMB_EXIT_USAGE : 0);
     }

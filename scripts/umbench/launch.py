@@ -231,11 +231,12 @@ def takes_pairs(path):
 
 
 def verdict(path, args):
-    """(exit status, first line of stderr) of the program's --check-options
-    over args, or None where it is not asked: only the umbench binaries (an
-    ELF file) are; a wrapper script or a stand-in is not, nor a program
-    that cannot start here alone (its MPI's libraries come through its
-    launcher) or that is older than the option."""
+    """(exit status, the program's line) of its --check-options over args:
+    the first line of stderr that starts with its name (an MPI or CUDA
+    warning may come first), else the first line; or None where it is not
+    asked: only the umbench binaries (an ELF file) are; a wrapper script or
+    a stand-in is not, nor a program that cannot start here alone (its
+    MPI's libraries come through its launcher)."""
     try:
         with open(path, "rb") as f:
             if f.read(4) != b"\x7fELF":
@@ -244,17 +245,26 @@ def verdict(path, args):
                            errors="replace", timeout=30, env=env.whole())
     except (OSError, subprocess.TimeoutExpired):
         return None
-    return r.returncode, (r.stderr.strip().splitlines() or [""])[0]
+    lines = r.stderr.strip().splitlines() or [""]
+    own = os.path.basename(path) + ": "
+    return r.returncode, next((line for line in lines if line.startswith(own)), lines[0])
 
 
-def check_options(path, prog, args, extra):
+def check_options(path, prog, args, extra, within=None):
     """The program's own verdict on its options before any run: a bad
     benchmark option after "--" is refused in the program's one line,
     where every run failed with it; their runs say what is wrong where the
-    program is not asked (verdict)."""
+    program is not asked (verdict), or is older than --check-options. A
+    --launch-budget the program refuses is umb-run's --within: the line
+    says so, and how to run the counts as they are."""
     rc, said = verdict(path, args) or (0, "")
-    if rc == 1 and said.startswith(prog + ": ") and "--check-options" not in said:
-        raise Fail("%s (the benchmark options after --: %s)" % (said, " ".join(shlex.quote(w) for w in extra) or "none"))
+    if rc != 1 or not said.startswith(prog + ": ") or said == prog + ": unknown option --check-options":
+        return
+    if within is not None and "--launch-budget" in said:
+        raise Fail("--within %g: %s (umb-run gives each launch its share of --within as --launch-budget; the run's "
+                   "options: %s; give --within off to run their counts as they are)"
+                   % (within, said, " ".join(shlex.quote(w) for w in (args[2:] if args[:1] == ["--launch-budget"] else args))))
+    raise Fail("%s (the benchmark options after --: %s)" % (said, " ".join(shlex.quote(w) for w in extra) or "none"))
 
 
 def check_pairs(path, args, slot, pairs_args, extra):
@@ -272,3 +282,12 @@ def check_pairs(path, args, slot, pairs_args, extra):
         raise Fail("-- %s: umb-run gives each run its buffer kinds; one after -- would be measured as another pair "
                    "(the benchmark options after --: %s)" % (word, " ".join(shlex.quote(w) for w in extra)))
     return (verdict(path, pairs_args) or (1, ""))[0] == 0
+
+
+def check_each(path, prog, items, extra, within=None):
+    """The program's verdict on each of its runs (items), asked where the
+    verdict on its first run or on all its pairs at once says no more: a
+    pair the options do not fit (--loop classic with a managed pair) is
+    refused before any run, not failed when its turn comes."""
+    for args in items:
+        check_options(path, prog, args, extra, within)

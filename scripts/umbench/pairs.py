@@ -42,8 +42,16 @@ def shares_launch(run, item, cfg):
 
 def launch_of(run, item, cfg):
     """Which launch a run is in, as batch groups them: its program's where
-    it shares one, else its own (share.budgets counts them)."""
-    return launch_key(item, cfg) if shares_launch(run, item, cfg) else (item[0], item[1], cfg["name"])
+    it shares one, else its own (share.budgets counts them before every
+    launch). Decided once per program and configuration (run.sharing); a
+    program gone since counts as its own launch, which says so."""
+    key = item[0], cfg["name"]
+    if key not in run.sharing:
+        try:
+            run.sharing[key] = shares_launch(run, item, cfg)
+        except launch.Fail:
+            return item[0], item[1], cfg["name"]
+    return launch_key(item, cfg) if run.sharing[key] else (item[0], item[1], cfg["name"])
 
 
 def batch(run, entries, j, free):

@@ -220,7 +220,7 @@ done
 for words in "--within 1e7|--within 1e7: expected seconds from 0.01 to 1e+06, or off" \
         "--within 0|or off" "-- --launch-b 2|-- --launch-b: umb-run gives each launch its share" \
         "-- --launch-budget=2|its share of --within" "-- --precision off|it needs --precision P% (without it, or with off" \
-        "-- --prec off|(the benchmark options after --: --prec off)" "-- --precision=off|after --: --precision=off)" \
+        "-- --prec off|--prec off; give --within off to run their counts as they are" "-- --precision=off|--precision=off; give --within off" \
         "--within 0.001|--within 0.001: expected seconds from 0.01" "--match ^umb_latency -- -i 3000000|-i fixes a count that takes what it takes" \
         "--set quick --within 20|umb_latency: --launch-budget 20 shares the launch's time out over its precision loops (umb-run --within gives it); -i fixes"; do
     rc=0

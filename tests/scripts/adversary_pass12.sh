@@ -1,0 +1,88 @@
+#!/bin/sh
+# The kinds of adversarial pass 12 (2026-11-29, over the drivers as
+# descriptors and umb-run asking the programs whether --within can share
+# their time): umb-run asks each program, in every configuration and for
+# each of its runs where they were not asked at once, and refuses in the
+# program's own line before its folder exists; the line is found after a
+# warning, an older program is known by its exact answer, a --within
+# refusal says how to run the counts as they are; options that make a run
+# measure nothing are refused; counting launches asks a program once and
+# survives one gone. Every case runs; the test ends with how many failed.
+. "$top_srcdir/tests/lib.sh"
+[ -n "${PYTHON3:-}" ] || skip "python3 not found"
+S=$top_srcdir/scripts
+RUN="$PYTHON3 $S/umb-run --bindir $top_builddir --set full"
+export MPIEXEC MPIEXEC_FLAGS="$mpi_flags"
+
+each_pair() {  # only the first pair was asked: MH MH failed in its turn, after H H had run
+    one_line 1 "umb_bw: --loop classic: placing managed buffers" \
+        $RUN --within off --match '^umb_bw (H H|MH MH)$' --out "$tmp/p3" -- --loop classic -m 8:64
+    [ ! -e "$tmp/p3" ] || fail "a refused pair made the folder"
+}
+try "each pair asked" each_pair
+
+measures_nothing() {  # -fh, --vers and the user's --check-options: every run ended without results
+    for w in -fh --vers; do
+        one_line 1 "measures nothing" $RUN --within off --match '^umb_bw H H$' --out "$tmp/p4" -- -m 8:8 $w
+    done
+    one_line 1 "-- --check: umb-run asks each program" $RUN --within off --match '^umb_bw H H$' --out "$tmp/p4" -- --check
+    [ ! -e "$tmp/p4" ] || fail "a refused option made the folder"
+}
+try "options that measure nothing" measures_nothing
+
+within_words() {  # the set's own -i was blamed on the user, with no way out named
+    one_line 1 "give --within off to run their counts as they are" \
+        "$PYTHON3" "$S/umb-run" --bindir "$top_builddir" --set quick --within 20 --out "$tmp/p6"
+    [ ! -e "$tmp/p6" ] || fail "a refused --within made the folder"
+}
+try "--within refusal words" within_words
+
+# The program's line after a warning, and an older program known by its
+# exact answer only (a value holding "--check-options" is the user's):
+# verdict and check_options over a stand-in ELF whose answer is made up.
+program_line() {
+    printf '\177ELF' >"$tmp/umb_bw" && chmod +x "$tmp/umb_bw"
+    "$PYTHON3" - "$S" "$tmp/umb_bw" <<'PY' || fail "the program's line"
+import subprocess, sys, types
+sys.path.insert(0, sys.argv[1])
+from umbench import launch
+from umbench.cli import Fail
+def answer(err):
+    launch.subprocess.run = lambda *a, **k: types.SimpleNamespace(returncode=1, stderr=err, stdout="")
+answer("UCX  WARN  a transport\numb_bw: -m 8:x: expected MAX\n")
+assert launch.verdict(sys.argv[2], []) == (1, "umb_bw: -m 8:x: expected MAX")
+for err, refused in (("umb_bw: unknown option --check-options\n", False),
+                     ("umb_bw: -m --check-options: expected MAX\n", True)):
+    answer(err)
+    try:
+        launch.check_options(sys.argv[2], "umb_bw", [], [])
+        assert not refused, err
+    except Fail:
+        assert refused, err
+subprocess.run = launch.subprocess.run
+PY
+}
+try "the program's line" program_line
+
+gone_program() {  # counting launches stopped the whole run where one program had gone
+    "$PYTHON3" - "$S" <<'PY' || fail "launch_of"
+import sys, types
+sys.path.insert(0, sys.argv[1])
+from umbench import launch, pairs, sets
+run = types.SimpleNamespace(a=types.SimpleNamespace(launch_per="program"), groups={"umb_bw": True}, sharing={},
+                            how={"default": types.SimpleNamespace(dirs=["/nonexistent"], here="/nonexistent")})
+item, cfg = ("umb_bw", "H H", sets.FIXED + ["H", "H", "-m", "8:8"]), {"name": "default"}
+assert pairs.launch_of(run, item, cfg) == ("umb_bw", "H H", "default")  # gone: its own launch says so
+assert not run.sharing, run.sharing  # and nothing decided for it
+calls = []
+real = pairs.shares_launch
+pairs.shares_launch = lambda *a: calls.append(1) or True
+for _ in range(5):
+    pairs.launch_of(run, item, cfg)
+assert len(calls) == 1, calls  # asked once per program and configuration
+pairs.shares_launch = real
+PY
+}
+try "a program gone, and asked once" gone_program
+
+cases_done adversary_pass12

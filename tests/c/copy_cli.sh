@@ -67,6 +67,10 @@ run -:
 expect_rc 1 "umb_copy -:"
 [ "$(head -1 "$tmp/err")" = "umb_copy: unknown option -:" ] || { cat "$tmp/err"; fail "-:"; }
 bad "--flush=1: takes no value" --flush=1
+# A value shown in one line: a newline escaped, a long one cut in its middle
+# so that the reason stays (umb_shown, pass 12).
+bad "--memory 1\x0a2: unknown" --memory "$(printf '1\n2')"
+bad "...999999999999999: expected a GPU index 0..1023 or all" --device "$(printf '%0200d' 9 | tr 0 9)"
 
 # `all` is not a claim that every value fits: what does not is skipped.
 CUDA_VISIBLE_DEVICES= run --memory all --direction htod

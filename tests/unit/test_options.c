@@ -309,7 +309,16 @@ int main(void)
     CHECK(umb_list_items("a,b,c", copy, sizeof copy, items, 2, &nitems) == -2);
     CHECK(umb_list_items("a,b,c", copy, 5, items, 8, &nitems) == -2 && umb_list_items("a,,cd", copy, 5, items, 8, &nitems) == -2);
     bad("--advise none,none,none,none,none,none,none,none,none,none,none,none,none,none,none,none,none",
-        "--advise none,none,none,none,none,none,none,none,none,none,none,none,none,none,none,none,none: more than 16 hints; each hint once");
+        "--advise none,none,none,none,none,none,no...,none,none,none: more than 16 hints; each hint once");
+    /* A value shown: a long one cut in its middle, so the reason stays in the
+       line; control characters escaped (umb_shown, adversarial pass 12). */
+    char shown[96];
+    umb_shown("-m 12345678901234567890123456789012345678901234567890123456789012345: expected MAX", shown, sizeof shown);
+    CHECK(!strcmp(shown, "-m 12345678901234567890123456789012...123456789012345: expected MAX"));
+    umb_shown("--memory 1\n2\x1b[31m: unknown", shown, sizeof shown);
+    CHECK(!strcmp(shown, "--memory 1\\x0a2\\x1b[31m: unknown"));
+    umb_shown("0123456789", shown, 6);
+    CHECK(!strcmp(shown, "01234"));
     CHECK(umb_list_items("a,b,a", copy, sizeof copy, items, 8, &nitems) == 0 && umb_list_repeat(items, nitems) == 2);
     CHECK(umb_list_items("a,b", copy, sizeof copy, items, 8, &nitems) == 0 && umb_list_repeat(items, nitems) == -1);
 

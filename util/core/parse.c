@@ -1,3 +1,4 @@
+#define _GNU_SOURCE  /* vasprintf */
 #include "parse.h"
 
 #include <ctype.h>
@@ -9,12 +10,52 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A word (a run without blanks) longer than this is shortened in the middle. */
+#define SHOWN_WORD 64
+
+/* Appends piece to out[0..n) at *k while it fits whole; 0 once it does not. */
+static int put(char *out, size_t n, size_t *k, const char *piece)
+{
+    size_t len = strlen(piece);
+    if (*k + len >= n) return 0;
+    memcpy(out + *k, piece, len);
+    *k += len;
+    return 1;
+}
+
+void umb_shown(const char *in, char *out, size_t n)
+{
+    size_t k = 0;
+    if (!n) return;
+    for (int more = 1; *in && more;) {
+        size_t bare = strcspn(in, " "), word = bare + strspn(in + bare, " ");  /* a word, then its blanks */
+        for (size_t i = 0; i < word && more; i++) {
+            char piece[8] = {in[i], '\0'};
+            unsigned char c = (unsigned char)in[i];
+            if (bare > SHOWN_WORD && i == SHOWN_WORD / 2) {  /* a long value: its ends stay */
+                more = put(out, n, &k, "...");
+                i = bare - SHOWN_WORD / 4;
+                piece[0] = in[i];
+                c = (unsigned char)in[i];
+            }
+            if (c < 0x20 || c == 0x7f) snprintf(piece, sizeof piece, "\\x%02x", c);
+            more = more && put(out, n, &k, piece);
+        }
+        in += word;
+    }
+    out[k] = '\0';
+}
+
 int umb_errf(char *err, size_t n, const char *fmt, ...)
 {
     va_list ap;
+    char *whole = NULL;
     va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
+    int len = vasprintf(&whole, fmt, ap);
     va_end(ap);
+    if (len < 0) snprintf(err, n, "%s", fmt);  /* no memory: the line's words without its values */
+    else umb_shown(whole, err, n);
+    free(whole);
     return 1;
 }
 

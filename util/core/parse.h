@@ -6,8 +6,14 @@
 
 #include <stddef.h>
 
-/* Writes one usage-error line into err (no newline); returns 1. */
+/* Writes one usage-error line into err (no newline); returns 1. The line
+   is formatted whole, then shown (umb_shown), so a long or odd value never
+   pushes the reason and the accepted values out of it. */
 int umb_errf(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* IN as one line a terminal shows as it is: control characters as \xNN,
+   and a word (no blanks) of more than 64 characters cut to its first 32
+   and last 16 with "..." between. */
+void umb_shown(const char *in, char *out, size_t n);
 /* A decimal integer from lo to hi (no sign, no suffix): 0, else -1. */
 int umb_parse_long(const char *s, long lo, long hi, long *v);
 /* A decimal number as a user writes one: digits with an optional point

@@ -49,12 +49,12 @@ static int parse_list(copy_opts *o, int which, const char *opt, const char *arg,
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", value_name(which, i));
     int how = umb_list_items(arg, copy, sizeof copy, items, 32, &count);
     if (how) {
-        snprintf(err, n, how == -2 ? "%s %s: more than 32 items; expected a comma-separated list of %s, all, each once"
+        umb_errf(err, n, how == -2 ? "%s %s: more than 32 items; expected a comma-separated list of %s, all, each once"
                                    : "%s %s: expected a comma-separated list of %s, all (no empty item)", opt, arg, list);
         return 1;
     }
     if ((again = umb_list_repeat(items, count)) >= 0) {
-        snprintf(err, n, "%s %s: '%s' named twice; each once", opt, arg, items[again]);
+        umb_errf(err, n, "%s %s: '%s' named twice; each once", opt, arg, items[again]);
         return 1;
     }
     for (int i = 0; i < count; i++) {
@@ -65,7 +65,7 @@ static int parse_list(copy_opts *o, int which, const char *opt, const char *arg,
         }
         unsigned bit = name_bit(which, t);
         if (!bit) {
-            snprintf(err, n, "%s %s: unknown '%s'; accepted: %s, all (comma-separated)", opt, arg, t, list);
+            umb_errf(err, n, "%s %s: unknown '%s'; accepted: %s, all (comma-separated)", opt, arg, t, list);
             return 1;
         }
         o->sel[which] |= bit;
@@ -83,7 +83,7 @@ int copy_parse(copy_opts *o, int which, const char *opt, const char *arg, char *
     char *end;
     o->copies = strtol(arg, &end, 10);
     if (*end || end == arg || o->copies < 1 || o->copies > 1000) {
-        snprintf(err, n, "--copies %s: expected copies per timed batch from 1 to 1000", arg);
+        umb_errf(err, n, "--copies %s: expected copies per timed batch from 1 to 1000", arg);
         return 1;
     }
     return 0;
@@ -223,7 +223,7 @@ static int unused_value(const copy_opts *o, const crossing *x, char *err, size_t
         int close = closeness(copy_kinds[k], d, m);
         if (close > best) why = no, best = close;
     }
-    snprintf(err, en, "%s %s: no sensible combination with the other values asked for: %s", opt_names[which],
+    umb_errf(err, en, "%s %s: no sensible combination with the other values asked for: %s", opt_names[which],
              value_name(which, value), why);
     return 1;
 }
@@ -248,7 +248,7 @@ int copy_choose(const copy_opts *o, int peers_possible, copy_combo *out, int max
             if (o->args[i])
                 snprintf(given + strlen(given), sizeof given - strlen(given), "%s%s %.150s", given[0] ? " " : "",
                          opt_names[i], o->args[i]);
-        snprintf(err, en, "%s: no sensible combination: %s", given, x.first_why ? x.first_why : "none asked for");
+        umb_errf(err, en, "%s: no sensible combination: %s", given, x.first_why ? x.first_why : "none asked for");
         return 1;
     }
     return unused_value(o, &x, err, en);

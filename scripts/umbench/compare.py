@@ -23,7 +23,6 @@ lines are skipped and counted. Reads the JSON Lines the programs wrote,
 never their tables. The table needs only Python 3; --plot needs matplotlib.
 """
 import os
-import statistics
 import sys
 
 from . import cli, findings, paths, plot, results, stats
@@ -71,7 +70,7 @@ def comparisons(sides, keys, min_effect=0.0):
                 floor = max(min_effect, stats.stray(aa) if aa and i != twin else 0)
                 c = stats.compare(b, o, higher, floor)
                 c.update(program=prog, buffers=bufs, size=size, side=i, metric=base["metric"], aa=aa if i != twin else None,
-                         is_aa=i == twin, base=statistics.median(b.values()), other=statistics.median(o.values()))
+                         is_aa=i == twin)
                 out.append(c)
     return over_table(out)
 
@@ -98,6 +97,10 @@ def _pct(v):
     return "%9s" % "-" if v is None else "%8.1f%%" % (100 * v)
 
 
+def _median(v):
+    return "-" if v is None else "%.2f" % v
+
+
 def print_table(keys, rows):
     for prog, bufs in keys:
         mine = [r for r in rows if (r["program"], r["buffers"]) == (prog, bufs)]
@@ -115,8 +118,8 @@ def print_table(keys, rows):
             if r["verdict"] in ("faster", "slower") or r.get("alone"):
                 verdict += " (%s%s)" % ("alone " + r["alone"] + " " if r.get("alone") else "",
                                         stats.change(r["ratio"], stats.METRICS[r["metric"]]))
-            print("%-9d %5s %13.2f %13.2f %s %17s %s %s%s  %s" % (
-                r["size"], "[%d]" % r["side"], r["base"], r["other"], ratio, iv, _pct(r["spread_base"]),
+            print("%-9d %5s %13s %13s %s %17s %s %s%s  %s" % (
+                r["size"], "[%d]" % r["side"], _median(r["base"]), _median(r["other"]), ratio, iv, _pct(r["spread_base"]),
                 _pct(r["spread_other"]), ("%9.3f" % r["aa"] if r["aa"] else "%9s" % "-") if aa else "", verdict))
 
 
@@ -168,6 +171,10 @@ def _compare():
     for i, s in enumerate(sides):
         n = max((len(v) for r in s.runs.values() for v in r["rows"].values()), default=0)
         print("# [%d] %s: %s (%d benchmarks with results, %d rounds)" % (i, s.label, s.lib or "library unknown", len(s.runs), n))
+    for i, s in enumerate(sides[1:], 1):  # like with like: what else differs is said, never left to the reader
+        differ = [d for d in results.alike(sides[0].ran, s.ran) if d[0] != "library"]
+        if differ:
+            print("# [0] | [%d] differ besides the library: %s" % (i, results.differences(differ)))
     print("# ratio: the median over rounds of [i] / [0] in the same round; interval: its 95%% interval; spread: each side's "
           "(Q3 - Q1) / median over rounds%s" % ("; A/A: the same settings run twice" if any(r["aa"] for r in rows) else ""))
     print("# verdicts: beyond %g%% (--min-effect) and kept over the whole table, a false discovery rate of 5%% over its %d "

@@ -3,7 +3,7 @@ README, "Sweeps"), and whether an --append can stand beside a folder's."""
 import re
 import shlex
 
-from . import cli, launch
+from . import cli, env, launch, results
 
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # A configuration's name goes into its runs' file names (255 bytes at most).
@@ -107,14 +107,6 @@ def flag_words(flags, option, text):
         raise cli.Fail("%s %s: its launcher flags cannot be split into words (%s)" % (option, text, e))
 
 
-def extra_of(command):
-    """The benchmark options (the words after the first "--") of an
-    umb-run command line as run.json keeps it; None where it keeps none."""
-    if not isinstance(command, list) or not all(isinstance(w, str) for w in command):
-        return None
-    return command[command.index("--") + 1:] if "--" in command else []
-
-
 def quoted(value):
     """VALUE as a --config value that stays one value, whatever it holds."""
     return "'%s'" % value.replace("'", "'\\''")
@@ -141,17 +133,18 @@ def parse_build(text):
 
 def check_append(old, a):
     """--append adds only runs that can stand beside the folder's: the same
-    set, ranks and benchmark options (after "--"), and a configuration of
+    set, and what results.alike compares (ranks, benchmark options after
+    "--", the libraries' variables of the environment), and a configuration of
     a name the folder has only with the same settings. The MPI library is
-    known once a run reports it (Run.same_library)."""
+    known once a run reports it (Run.same_as_before)."""
     if old.get("set") not in (None, a.set):
         raise cli.Fail("--append --set %s: the folder's runs are of --set %s; add to it only the same set" % (a.set, old["set"]))
-    if old.get("np") not in (None, a.np):
-        raise cli.Fail("--append --np %d: the folder's runs used %s ranks" % (a.np, old["np"]))
-    before = extra_of(old.get("command"))
-    if before is not None and before != a.extra:
-        raise cli.Fail("--append -- %s: the folder's runs had the benchmark options %s; add to it only runs with the same"
-                       % (" ".join(a.extra) or "(none)", " ".join(shlex.quote(w) for w in before) or "(none)"))
+    before = {"np": old.get("np"), "options": results.extra_of(old.get("command")),
+              "environment": results.env_words(old["env"]) if isinstance(old.get("env"), dict) else None}
+    differ = results.alike(before, {"np": a.np, "options": a.extra, "environment": results.env_words(env.recorded())})
+    if differ:  # rounds of one another: what the folder's runs ran, and nothing else
+        raise cli.Fail("--append: the folder's runs and these differ in %s (the folder's | these); add to it only runs "
+                       "like its own, or use a new --out" % results.differences(differ))
     for c in a.config:  # what a configuration emulates is one of its settings: its runs' label
         same = [x for x in old.get("configs", []) if x.get("name") == c["name"]]
         if same and (same[0].get("env", {}), same[0].get("launcher_flags", []), (same[0].get("build") or {}).get("dir"),

@@ -209,14 +209,14 @@ def main():
 def _pooled_runs(folders, problems):
     """Every folder's runs, their files made whole paths and their rounds
     told apart by folder; one line when two rounds of one configuration ran
-    other libraries or settings (same_configuration)."""
+    otherwise (results.same_as_first), or a file contradicts itself or run.json."""
     runs, seen = [], {}
     for i, folder in enumerate(folders):
         if not os.path.isdir(folder):
             raise cli.Fail("%s: not a folder" % folder)
         m = results.read_manifest(folder) or {}
-        if not m.get("runs"):  # a folder of program outputs, as umb-compare and umb-plot read it
-            m = dict(m, runs=own_outputs(folder, problems))
+        listed = bool(m.get("runs"))  # else a folder of program outputs, as umb-compare and umb-plot read it
+        m = m if listed else dict(m, runs=own_outputs(folder, problems))
         if not m["runs"]:
             raise cli.Fail("%s: no run.json listing runs (umb-run writes it), and no program output with results" % folder)
         if not any(results.finished(r) for r in m["runs"]):
@@ -224,15 +224,18 @@ def _pooled_runs(folders, problems):
         # As umb-compare: a folder whose finished runs hold no readable result
         # (a file cut short, unreadable) is no evidence; it was counted as
         # finished runs with "no findings" and exit 0.
-        unread = results.Problems()
-        if not any(o["type"] == "result" for r in m["runs"] if results.finished(r)
-                   for _, o in results.read_objects(os.path.join(folder, r["file"]), unread)):
+        unread, read = results.Problems(), {}
+        for k, r in enumerate(m["runs"]):  # each finished run read once: a file that contradicts itself or run.json is refused
+            if results.finished(r):
+                read[k] = results.read_results(os.path.join(folder, r["file"]), unread, (k, r) if listed else None)
+        if not any(got["metric"] for got in read.values()):
             raise cli.Fail("%s: no finished results (no result line of its finished runs could be read%s)"
                            % (folder, "; the first: %s" % cli.clip(unread.first, 200) if unread.first else ""))
-        for r in m["runs"]:
+        for k, r in enumerate(m["runs"]):
             runs.append(dict(r, file=os.path.join(folder, r["file"]), round=(i, r.get("round", 1))))
-            if results.finished(runs[-1]):
-                same_configuration(seen, folder, m, runs[-1])
+            if k in read:  # a configuration is what it ran, not its name: rounds pooled only where alike
+                config = r.get("config", "default")
+                results.same_as_first(seen, config, results.ran(m, config, read[k]["header"]), runs[-1]["file"])
     return runs
 
 
@@ -246,30 +249,6 @@ def own_outputs(folder, problems):
             runs.append({"file": os.path.basename(path), "program": r["program"], "buffers": r["buffers"], "status": 0, "config": "default",
                          "findings": of_file(path, problems)})
     return runs
-
-
-def same_configuration(seen, folder, m, run):
-    """A configuration is what it ran, not its name: its library (its run's
-    header, else run.json's for it) and its settings. Two folders whose
-    --build names map to other libraries would otherwise pool the rounds of
-    one name across libraries; such rounds are refused in one line naming both."""
-    config = run.get("config", "default")
-    cfg = next((c for c in m.get("configs", []) if isinstance(c, dict) and c.get("name") == config), {})
-    lib = (results.first_header(run["file"]) or {}).get("mpi_library") or cfg.get("mpi_library") \
-        or (m.get("mpi_library") if len(m.get("configs", [])) <= 1 else None)
-    what = {"library": lib if isinstance(lib, str) else None, "settings": sorted(cfg.get("env", {}).items()),
-            "launcher flags": cfg.get("launcher_flags", [])}
-    first = seen.setdefault(config, (what, folder))
-    for k, v in what.items():
-        w = first[0][k]
-        if v != w and (k != "library" or (v and w)):  # an unknown library is no evidence either way
-            raise cli.Fail("configuration %s: %s ran %s, %s ran %s (its %s): findings over rounds need one library and one "
-                           "setting per configuration; compare libraries with umb-compare"
-                           % (config, first[1], _said(w), folder, _said(v), k))
-
-
-def _said(v):
-    return v if isinstance(v, str) else " ".join("%s=%s" % x if isinstance(x, tuple) else str(x) for x in v) or "none"
 
 
 def _findings():

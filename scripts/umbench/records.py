@@ -92,7 +92,7 @@ def settle(run, rec, cfg, err, why, over, asked, who=""):
     rec["findings"] = findings.of_file(path, results.Problems()) if rec["complete"] else []
     rec["times_s"].update(judge.inner_seconds(path))
     header = results.first_header(path)
-    run.same_library(cfg, header)
+    run.same_as_before(cfg, header, path)
     other = run.other_library(cfg, header)
     if other and rec["complete"]:  # kept, not counted: its readers pool only one library per configuration
         rec["complete"], rec["error"] = False, other

@@ -72,9 +72,13 @@ def compare(base, other, higher_better, floor=0.0, level=LEVEL):
     than `floor` (an A/A stray, or the smallest effect worth naming)."""
     rounds = sorted(r for r in base if r in other and base[r] is not None and other[r] is not None)
     # A value of 0 (a bandwidth at size 0, a latency below the clock's tick) has no ratio.
-    ratios = [other[r] / base[r] for r in rounds if base[r] > 0 and other[r] > 0]
+    paired = [r for r in rounds if base[r] > 0 and other[r] > 0] or rounds
+    ratios = [other[r] / base[r] for r in paired if base[r] > 0 and other[r] > 0]
+    # The medians and spreads shown beside a ratio are of the rounds it paired, not of each side's own.
     out = {"n": len(ratios), "ratio": statistics.median(ratios) if ratios else None, "interval": None,
-           "spread_base": spread([base[r] for r in rounds]), "spread_other": spread([other[r] for r in rounds])}
+           "base": statistics.median([base[r] for r in paired]) if paired else None,
+           "other": statistics.median([other[r] for r in paired]) if paired else None,
+           "spread_base": spread([base[r] for r in paired]), "spread_other": spread([other[r] for r in paired])}
     if not ratios:
         out["verdict"] = "no verdict (%s)" % ("a value of 0 in every round they share: no ratio" if rounds else "no round has both")
         return out

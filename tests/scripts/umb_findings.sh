@@ -149,7 +149,7 @@ assert out.returncode == 0 and "umb-findings: findings seen in some rounds only:
     and "umb_latency D D [8192,16384] inversion  (seen in 2 of 8 rounds; not confirmed)" in out.stdout, out.stdout
 # Folders of two libraries, a folder without run.json: one line, exit 1.
 write(os.path.join(tmp, "e"), range(1, 3), p50, {}, lib="MPICH 4.2")
-for args, says in (([os.path.join(tmp, "a"), os.path.join(tmp, "e")], "findings over rounds need one library"),
+for args, says in (([os.path.join(tmp, "a"), os.path.join(tmp, "e")], "differ in library Open MPI 5.0.8 | MPICH 4.2"),
                    ([tmp], "no run.json listing runs"), ([os.path.join(tmp, "none")], "not a folder")):
     out = subprocess.run([sys.executable, os.path.join(scripts, "umb-findings")] + args, capture_output=True, text=True)
     assert out.returncode == 1 and out.stdout == "" and out.stderr.count("\n") == 1 and says in out.stderr, (args, out)

@@ -143,8 +143,8 @@ def check_append(old, a):
               "environment": results.env_words(old["env"]) if isinstance(old.get("env"), dict) else None}
     differ = results.alike(before, {"np": a.np, "options": a.extra, "environment": results.env_words(env.recorded())})
     if differ:  # rounds of one another: what the folder's runs ran, and nothing else
-        raise cli.Fail("--append: the folder's runs and these differ in %s (the folder's | these); add to it only runs "
-                       "like its own, or use a new --out" % results.differences(differ))
+        raise cli.Fail("--append --out %s: its runs and these differ in %s (its | these); add to it only runs like its "
+                       "own, or use a new --out" % (cli.escaped(a.out), results.differences(differ)))
     for c in a.config:  # what a configuration emulates is one of its settings: its runs' label
         same = [x for x in old.get("configs", []) if x.get("name") == c["name"]]
         if same and (same[0].get("env", {}), same[0].get("launcher_flags", []), (same[0].get("build") or {}).get("dir"),

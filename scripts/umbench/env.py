@@ -13,7 +13,7 @@ from .fail import Fail
 
 # The variables umb-run copies into run.json's "env" (what a reader needs
 # to know of a run's library and batch job), by prefix.
-RECORDED = ("OMPI_MCA_", "UCX_", "MPIR_CVAR_", "MV2_", "I_MPI_", "FI_", "SLURM_", "LSB_", "CUDA_VISIBLE_DEVICES",
+RECORDED = ("OMPI_MCA_", "UCX_", "HWLOC_", "MPIR_CVAR_", "MV2_", "I_MPI_", "FI_", "PSM2_", "SLURM_", "LSB_", "CUDA_VISIBLE_DEVICES",
             "LOADEDMODULES", "UMB_MODULES")
 
 

@@ -235,7 +235,8 @@ def _pooled_runs(folders, problems):
             runs.append(dict(r, file=os.path.join(folder, r["file"]), round=(i, r.get("round", 1))))
             if k in read:  # a configuration is what it ran, not its name: rounds pooled only where alike
                 config = r.get("config", "default")
-                results.same_as_first(seen, config, results.ran(m, config, read[k]["header"]), runs[-1]["file"])
+                results.same_as_first(seen, (config, r["program"], r["buffers"]), results.ran(m, config, read[k]["header"]),
+                                      runs[-1]["file"])
     return runs
 
 

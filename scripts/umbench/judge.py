@@ -4,21 +4,27 @@ import json
 import math
 import os
 
+from .fail import Fail
 from .results import Problems, _number, read_objects, read_results
 
 
-def judge_output(path):
+def judge_output(path, rec=None):
     """Whether a run that ended with 0 left a whole output, and why not:
     its last record is the program's "end" with status 0 (a launcher that
     could not write it, a full disk, may still end with 0; a rank's failure
-    may not reach the launcher's status), and every result has a number."""
+    may not reach the launcher's status), every result has a number, and
+    none contradicts another or the run's record (rec: (its index in
+    run.json's runs, the record); results.contradiction)."""
     objs = read_objects(path, Problems())
     end = objs[-1][1] if objs and objs[-1][1]["type"] == "end" else None
     if end is None:
         return False, "its output has no end record: %s" % _cut_why(path)
     if end.get("status") != 0:
         return False, "its output's end record says status %s" % json.dumps(end.get("status"))
-    bad = read_results(path, Problems())["bad"]
+    try:
+        bad = read_results(path, Problems(), rec)["bad"]
+    except Fail as e:  # kept, not counted: its readers would refuse the folder
+        return False, str(e)
     return (False, "its output has a result that is not one (%s)" % bad) if bad else (True, None)
 
 

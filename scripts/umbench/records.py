@@ -85,14 +85,14 @@ def settle(run, rec, cfg, err, why, over, asked, who=""):
         rec["error"] = why[0] if why else err.strip()[-300:]
         rec["stderr"] = stderr_kept(err)
         run.say("    " + who + "FAILED (exit %d): %s" % (rc, rec["error"]))
-    rec["complete"], why = judge.judge_output(path) if rc == 0 else (False, None)
+    rec["complete"], why = judge.judge_output(path, (len(run.manifest["runs"]), rec)) if rc == 0 else (False, None)
     if why:
         rec["error"] = why + "; not counted"
         run.say("    " + who + "INCOMPLETE: " + rec["error"])
     rec["findings"] = findings.of_file(path, results.Problems()) if rec["complete"] else []
     rec["times_s"].update(judge.inner_seconds(path))
     header = results.first_header(path)
-    run.same_as_before(cfg, header, path)
+    run.same_as_before(cfg, header, rec)
     other = run.other_library(cfg, header)
     if other and rec["complete"]:  # kept, not counted: its readers pool only one library per configuration
         rec["complete"], rec["error"] = False, other

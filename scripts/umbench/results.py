@@ -178,13 +178,20 @@ def contradiction(path, n, o, rec, seen):
             return "%s: lines %d and %d both give size %d of %s %s; a run gives each once" % (
                 path, seen[row], n, o["size"], escaped(clip(o["program"], 100)), escaped(clip(o["buffers"], 100)))
         seen[row] = n
-        if rec and (o["program"], o["buffers"]) != (rec[1]["program"], rec[1]["buffers"]):
+        if rec and (o["program"], _kinds(o["buffers"])) != (rec[1]["program"], _kinds(rec[1]["buffers"])):
             return "%s:%d: a row of %s %s, where %s as %s %s" % (path, n, escaped(clip(o["program"], 100)), escaped(
                 clip(o["buffers"], 100)), listed, escaped(clip(rec[1]["program"], 100)), escaped(clip(rec[1]["buffers"], 100)))
     elif o["type"] in ("end", "run") and rec and "status" in o and o["status"] != rec[1]["status"]:
         return "%s:%d: its %s line says status %s, where %s with status %d" % (
             path, n, o["type"], escaped(clip(o["status"], 40)), listed, rec[1]["status"])
     return None
+
+
+def _kinds(buffers):
+    """A pair's buffer kinds, as umb-run names it ("MD MH") and as a
+    collective's rows do ("root MD, others MH"; "all H" for "H")."""
+    words = [w for w in buffers.replace(",", " ").split() if w not in ("all", "root", "others")]
+    return [w for i, w in enumerate(words) if not i or w != words[i - 1]]
 
 
 def why_empty(folder, problems=None):
@@ -266,7 +273,7 @@ def load(folder, problems):
             unfinished += stopped
             continue
         config = r["config"] or "default"
-        same_as_first(libs, config, ran(manifest, config, r["header"]), path)
+        same_as_first(libs, (config, r["program"], r["buffers"]), ran(manifest, config, r["header"]), path)
         runs = by_config.setdefault(r["config"] or "default", {})
         slot = runs.setdefault((r["program"], r["buffers"]), {"metric": r["metric"], "rows": {}, "paths": {}})
         if slot["metric"] != r["metric"]:
@@ -284,20 +291,21 @@ def load(folder, problems):
     sides = [Side(folder, n, by_config[n], manifest) for n in names]
     for s in sides:
         s.label += "" if len(names) == 1 else "/%s" % s.config
-        s.ran = libs[s.config][0]
+        s.ran = next(what for (config, _, _), (what, _) in libs.items() if config == s.config)
         s.lib = s.lib or escaped((s.ran["library"] or "").split(",")[0])  # no run.json: the runs' headers say it
     return sides, unfinished
 
 
-def same_as_first(first, config, what, path):
-    """A configuration is what it ran, not only its name: its rounds are
-    pooled only where alike (what: ran()) the first one read (first:
-    config -> (ran(), path)); else refused in one line naming both files."""
-    was, where = first.setdefault(config, (what, path))
+def same_as_first(first, key, what, path):
+    """A configuration is what it ran, not only its name: the rounds of a
+    benchmark and pair in it (key: (config, program, buffers)) are pooled
+    only where alike (what: ran()) the first one read (first: key ->
+    (ran(), path)); else refused in one line naming both files."""
+    was, where = first.setdefault(key, (what, path))
     differ = alike(was, what)
     if differ:
         raise Fail("configuration %s: %s and %s differ in %s: the rounds of one configuration must run alike; give "
-                   "each its own name (umb-run --config or --build NAME=DIR)" % (escaped(config), where, path, differences(differ)))
+                   "each its own name (umb-run --config or --build NAME=DIR)" % (escaped(key[0]), where, path, differences(differ)))
 
 
 def first_header(path):

@@ -186,18 +186,19 @@ class Run:
         m.setdefault("runs", [])
         return m, offset
 
-    def same_as_before(self, cfg, header, path):
+    def same_as_before(self, cfg, header, rec):
         """An --append's run is alike (results.alike) the folder's first
-        finished run of its configuration (of a new configuration: in its
-        library, unless --build names its own); else it would be pooled
-        as a round of what it is not. Then the folder is put back as it
-        was (this umb-run's files removed, run.json restored) and umb-run
-        refuses in one line naming both files."""
+        finished round of its benchmark, pair and configuration (of a new
+        one: in its library, unless --build names its own); else it would
+        be pooled as a round of what it is not. Then the folder is put back
+        as it was (this umb-run's files removed, run.json restored) and
+        umb-run refuses in one line naming both files."""
         if not self.old or not isinstance(header, dict):
             return
         done = [r for r in self.old.get("runs", []) if results.finished(r)]
-        same = [r for r in done if r.get("config", "default") == cfg["name"]]
-        first = (same or ([] if self.a.build else done))[:1]
+        mine = [r for r in done if r.get("config", "default") == cfg["name"]]
+        same = [r for r in mine if (r["program"], r["buffers"]) == (rec["program"], rec["buffers"])]
+        first = (same or mine or ([] if self.a.build else done))[:1]
         if not first:
             return
         was = self.writer.path(first[0]["file"])
@@ -207,7 +208,7 @@ class Run:
                   if same or d[0] == "library"]
         if differ:
             self.refused = "--append: %s and %s differ in %s; add to a folder only runs like its own (or use a new --out)" \
-                % (was, path, results.differences(differ))
+                % (was, self.writer.path(rec["file"]), results.differences(differ))
             self.writer.undo(self.old)
             raise cli.Fail(self.refused)
 

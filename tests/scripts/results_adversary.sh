@@ -27,7 +27,7 @@ one_line 1 "already holds results (1 runs)" $RUN --out "$tmp/a" $Q
 cmp -s "$tmp/a/run.json" "$tmp/a.json" || fail "a refused --out changed run.json"
 $RUN --out "$tmp/a" --append --rounds 2 $Q >/dev/null 2>&1 || fail "--append"
 manifest "$tmp/a" "r = m['runs']; assert [x['round'] for x in r] == [1, 2, 3] and len({x['file'] for x in r}) == 3 and m['state'] == 'finished', r"
-one_line 1 "the folder's runs used 2 ranks" $RUN --out "$tmp/a" --append --np 3 $Q
+one_line 1 "differ in np 2 | 3" $RUN --out "$tmp/a" --append --np 3 $Q
 cp -r "$tmp/a" "$tmp/a2"  # a second folder: the same one named twice counts once
 $CMP "$tmp/a" "$tmp/a2" >"$tmp/o" 2>&1 && grep -q "^# \[0\] a: .* 3 rounds)" "$tmp/o" || { cat "$tmp/o"; fail "umb-compare: 3 rounds after --append"; }
 

@@ -80,9 +80,9 @@ RUN="$PYTHON3 $S/umb-run --bindir $tmp/prog --match ^umb_latency.H.H$"
 append_mismatch() {
     $RUN --out "$tmp/ap" -- -m 8:8 >/dev/null 2>&1 || fail "a first run"
     (cd "$tmp/ap" && ls -a && cat run.json) >"$tmp/ap.before"
-    one_line 1 "benchmark options" $RUN --append --out "$tmp/ap" -- -m 8:8 -W 1
+    one_line 1 'differ in options "-m 8:8" | "-m 8:8 -W 1"' $RUN --append --out "$tmp/ap" -- -m 8:8 -W 1
     one_line 1 "--set full" $RUN --set full --append --out "$tmp/ap" -- -m 8:8
-    UMB_T_LIB="Other MPI v9" one_line 1 "MPI library 'Other MPI v9'" $RUN --append --out "$tmp/ap" -- -m 8:8
+    UMB_T_LIB="Other MPI v9" one_line 1 "differ in library Stand-in MPI v1 | Other MPI v9" $RUN --append --out "$tmp/ap" -- -m 8:8
     (cd "$tmp/ap" && ls -a && cat run.json) | cmp -s - "$tmp/ap.before" || fail "a refused --append changed the folder"
     $RUN --append --out "$tmp/ap" -- -m 8:8 >/dev/null 2>&1 || fail "--append of the same runs"
     manifest "$tmp/ap" 'assert [r["round"] for r in m["runs"]] == [1, 2], m["runs"]'

@@ -10,7 +10,8 @@ would have said).
   umb-compare DIR [DIR ...] [--plot out.png] [--match REGEX] [--min-effect P%]
 
 The sides are the folders, or, where a folder holds several configurations,
-each configuration ([0] is the first folder's default). One round gives no
+each configuration ([0] is the first folder's default); the header says
+what else they differ in (ranks, benchmark options, environment). One round gives no
 verdict: a single ratio cannot be told from noise. Where one configuration
 ran twice with the same settings (A/A), its ratio is shown and the verdict
 must clear it. --min-effect P% also calls smaller changes "the same".
@@ -25,7 +26,7 @@ never their tables. The table needs only Python 3; --plot needs matplotlib.
 import os
 import sys
 
-from . import cli, findings, paths, plot, results, stats
+from . import cli, findings, like, paths, plot, results, stats
 
 TITLES = dict(plot.PANELS)
 
@@ -172,9 +173,9 @@ def _compare():
         n = max((len(v) for r in s.runs.values() for v in r["rows"].values()), default=0)
         print("# [%d] %s: %s (%d benchmarks with results, %d rounds)" % (i, s.label, s.lib or "library unknown", len(s.runs), n))
     for i, s in enumerate(sides[1:], 1):  # like with like: what else differs is said, never left to the reader
-        differ = [d for d in results.alike(sides[0].ran, s.ran) if d[0] != "library"]
+        differ = [d for d in like.alike(sides[0].ran, s.ran) if d[0] != "library"]
         if differ:
-            print("# [0] | [%d] differ besides the library: %s" % (i, results.differences(differ)))
+            print("# [0] | [%d] differ besides the library: %s" % (i, like.differences(differ)))
     print("# ratio: the median over rounds of [i] / [0] in the same round; interval: its 95%% interval; spread: each side's "
           "(Q3 - Q1) / median over rounds%s" % ("; A/A: the same settings run twice" if any(r["aa"] for r in rows) else ""))
     print("# verdicts: beyond %g%% (--min-effect) and kept over the whole table, a false discovery rate of 5%% over its %d "

@@ -3,7 +3,7 @@ README, "Sweeps"), and whether an --append can stand beside a folder's."""
 import re
 import shlex
 
-from . import cli, env, launch, results
+from . import cli, env, launch, like
 
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # A configuration's name goes into its runs' file names (255 bytes at most).
@@ -133,18 +133,18 @@ def parse_build(text):
 
 def check_append(old, a):
     """--append adds only runs that can stand beside the folder's: the same
-    set, and what results.alike compares (ranks, benchmark options after
+    set, and what like.alike compares (ranks, benchmark options after
     "--", the libraries' variables of the environment), and a configuration of
     a name the folder has only with the same settings. The MPI library is
-    known once a run reports it (Run.same_as_before)."""
+    known once a run reports it (records.same_as_before)."""
     if old.get("set") not in (None, a.set):
         raise cli.Fail("--append --set %s: the folder's runs are of --set %s; add to it only the same set" % (a.set, old["set"]))
-    before = {"np": old.get("np"), "options": results.extra_of(old.get("command")),
-              "environment": results.env_words(old["env"]) if isinstance(old.get("env"), dict) else None}
-    differ = results.alike(before, {"np": a.np, "options": a.extra, "environment": results.env_words(env.recorded())})
+    before = {"np": old.get("np"), "options": like.extra_of(old.get("command")),
+              "environment": like.env_words(old["env"]) if isinstance(old.get("env"), dict) else None}
+    differ = like.alike(before, {"np": a.np, "options": a.extra, "environment": like.env_words(env.recorded())})
     if differ:  # rounds of one another: what the folder's runs ran, and nothing else
         raise cli.Fail("--append --out %s: its runs and these differ in %s (its | these); add to it only runs like its "
-                       "own, or use a new --out" % (cli.escaped(a.out), results.differences(differ)))
+                       "own, or use a new --out" % (cli.escaped(a.out), like.differences(differ)))
     for c in a.config:  # what a configuration emulates is one of its settings: its runs' label
         same = [x for x in old.get("configs", []) if x.get("name") == c["name"]]
         if same and (same[0].get("env", {}), same[0].get("launcher_flags", []), (same[0].get("build") or {}).get("dir"),

@@ -6,7 +6,7 @@ import json
 import os
 import sys
 
-from . import cli, paths, results, stats
+from . import cli, like, paths, results, stats
 
 # The inversion rule's margin and floor: util/core/findings.c's
 # INVERSION_MARGIN and INVERSION_FLOOR_US (tests/scripts/umb_findings.sh
@@ -196,8 +196,9 @@ A finding is confirmed where it holds on the pooled rows (the inversion
 rule on the rounds' medians, with their interval across rounds, from 6
 rounds on), or, for findings of facts (paths, placement, GPUs, binding),
 where it fired in every round naming the same rows; the others are listed
-apart as seen in k of n rounds. The folders must have run the same MPI
-library: to compare libraries, use umb-compare. --json prints the findings
+apart as seen in k of n rounds. The folders' rounds of a benchmark and
+configuration must have run alike (MPI library, ranks, benchmark options,
+the libraries' variables): to compare them, use umb-compare. --json prints the findings
 as one JSON list (the fields of run.json's "findings").
 """
 
@@ -209,7 +210,7 @@ def main():
 def _pooled_runs(folders, problems):
     """Every folder's runs, their files made whole paths and their rounds
     told apart by folder; one line when two rounds of one configuration ran
-    otherwise (results.same_as_first), or a file contradicts itself or run.json."""
+    otherwise (like.same_as_first), or a file contradicts itself or run.json."""
     runs, seen = [], {}
     for i, folder in enumerate(folders):
         if not os.path.isdir(folder):
@@ -235,7 +236,7 @@ def _pooled_runs(folders, problems):
             runs.append(dict(r, file=os.path.join(folder, r["file"]), round=(i, r.get("round", 1))))
             if k in read:  # a configuration is what it ran, not its name: rounds pooled only where alike
                 config = r.get("config", "default")
-                results.same_as_first(seen, (config, r["program"], r["buffers"]), results.ran(m, config, read[k]["header"]),
+                like.same_as_first(seen, (config, r["program"], r["buffers"]), like.ran(m, config, read[k]["header"]),
                                       runs[-1]["file"])
     return runs
 

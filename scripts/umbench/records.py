@@ -5,7 +5,7 @@ runs here."""
 import os
 import time
 
-from . import findings, judge, results, share, watch
+from . import cli, findings, judge, like, results, share, watch
 
 
 def skip_unstarted(run, item, cfg, rnd, plain, why):
@@ -92,12 +92,39 @@ def settle(run, rec, cfg, err, why, over, asked, who=""):
     rec["findings"] = findings.of_file(path, results.Problems()) if rec["complete"] else []
     rec["times_s"].update(judge.inner_seconds(path))
     header = results.first_header(path)
-    run.same_as_before(cfg, header, rec)
+    same_as_before(run, cfg, header, rec)
     other = run.other_library(cfg, header)
     if other and rec["complete"]:  # kept, not counted: its readers pool only one library per configuration
         rec["complete"], rec["error"] = False, other
         run.say("    " + who + "NOT COUNTED: " + other)
     return keep(run, rec, cfg, header)
+
+
+def same_as_before(run, cfg, header, rec):
+    """An --append's run is alike (like.alike) the folder's first
+    finished round of its benchmark, pair and configuration (of a new
+    one: in its library, unless --build names its own); else it would
+    be pooled as a round of what it is not. Then the folder is put back
+    as it was (this umb-run's files removed, run.json restored) and
+    umb-run refuses in one line naming both files."""
+    if not run.old or not isinstance(header, dict):
+        return
+    done = [r for r in run.old.get("runs", []) if results.finished(r)]
+    mine = [r for r in done if r.get("config", "default") == cfg["name"]]
+    same = [r for r in mine if (r["program"], r["buffers"]) == (rec["program"], rec["buffers"])]
+    first = (same or mine or ([] if run.a.build else done))[:1]
+    if not first:
+        return
+    was = run.writer.path(first[0]["file"])
+    if was not in run.before:
+        run.before[was] = like.ran(run.old, first[0].get("config", "default"), results.first_header(was))
+    differ = [d for d in like.alike(run.before[was], like.ran(run.manifest, cfg["name"], header))
+              if same or d[0] == "library"]
+    if differ:
+        run.refused = "--append: %s and %s differ in %s; add to a folder only runs like its own (or use a new --out)" \
+            % (was, run.writer.path(rec["file"]), like.differences(differ))
+        run.writer.undo(run.old)
+        raise cli.Fail(run.refused)
 
 
 # A shell's statuses for a command not found (127) or not executable (126):

@@ -131,8 +131,8 @@ class Run:
         self.dropped = set()  # this umb-run's: an --append on another machine may run what an earlier one skipped
         self.cannot_start = {}  # configuration -> why its launcher cannot start (rounds.cannot_start)
         self.sharing = {}  # (program, configuration) -> whether its pairs share a launch (pairs.launch_of)
-        self.refused = None  # set when an --append turns out not to belong (same_as_before)
-        self.before = {}  # an earlier run's file -> what it ran (results.ran), for same_as_before
+        self.refused = None  # set when an --append turns out not to belong (records.same_as_before)
+        self.before = {}  # an earlier run's file -> what it ran (like.ran), for records.same_as_before
         self.items = share.mark(sets.commands(a.set, a.want, a.extra), a.within)
         if not self.items:
             raise cli.Fail("--match %s: no benchmark of --set %s matches" % (a.match, a.set))
@@ -185,32 +185,6 @@ class Run:
         m.setdefault("dropped", [])
         m.setdefault("runs", [])
         return m, offset
-
-    def same_as_before(self, cfg, header, rec):
-        """An --append's run is alike (results.alike) the folder's first
-        finished round of its benchmark, pair and configuration (of a new
-        one: in its library, unless --build names its own); else it would
-        be pooled as a round of what it is not. Then the folder is put back
-        as it was (this umb-run's files removed, run.json restored) and
-        umb-run refuses in one line naming both files."""
-        if not self.old or not isinstance(header, dict):
-            return
-        done = [r for r in self.old.get("runs", []) if results.finished(r)]
-        mine = [r for r in done if r.get("config", "default") == cfg["name"]]
-        same = [r for r in mine if (r["program"], r["buffers"]) == (rec["program"], rec["buffers"])]
-        first = (same or mine or ([] if self.a.build else done))[:1]
-        if not first:
-            return
-        was = self.writer.path(first[0]["file"])
-        if was not in self.before:
-            self.before[was] = results.ran(self.old, first[0].get("config", "default"), results.first_header(was))
-        differ = [d for d in results.alike(self.before[was], results.ran(self.manifest, cfg["name"], header))
-                  if same or d[0] == "library"]
-        if differ:
-            self.refused = "--append: %s and %s differ in %s; add to a folder only runs like its own (or use a new --out)" \
-                % (was, self.writer.path(rec["file"]), results.differences(differ))
-            self.writer.undo(self.old)
-            raise cli.Fail(self.refused)
 
     def other_library(self, cfg, header):
         """Why a run of this umb-run does not count, where it reports another

@@ -1,0 +1,122 @@
+"""Like with like (docs/output.md, "Results folders"): what a run ran
+besides its results (ran), what differs between two runs (alike), and
+the contradictions between a run's file and run.json that no reader
+takes (contradiction). umb-compare shows what differs between its sides;
+umb-findings, the readers' load and umb-run --append refuse rounds of
+one another that differ."""
+import os
+import shlex
+
+from .cli import Fail, clip, escaped
+from .manifest import MANIFEST
+
+
+# What the rounds of one configuration have in common besides their
+# results: pooled (umb-findings, umb-run --append) only where alike, and
+# shown where the sides of a comparison differ (umb-compare). The
+# environment: the variables of the libraries' prefixes that the programs
+# record (util/mpi/mpi_info.c), not a job's (SLURM_*).
+ALIKE = ("np", "options", "library", "environment", "launcher flags", "build")
+TUNING = ("OMPI_MCA_", "UCX_", "HWLOC_", "MPIR_CVAR_", "MV2_", "I_MPI_", "FI_", "PSM2_")
+
+
+def extra_of(command):
+    """The benchmark options (the words after the first "--") of an
+    umb-run command line as run.json keeps it; None where it keeps none."""
+    if not isinstance(command, list) or not all(isinstance(w, str) for w in command):
+        return None
+    return command[command.index("--") + 1:] if "--" in command else []
+
+
+def env_words(env, header=None):
+    """The tuning variables (TUNING) of run.json's env and of a run's header
+    (its mpi_env, "K=V K=V" or "none") as sorted "K=V" words."""
+    words = {"%s=%s" % kv for kv in (env or {}).items() if isinstance(kv[1], str) and kv[0].startswith(TUNING)}
+    said = (header or {}).get("mpi_env")
+    words |= {w for w in said.split() if w.startswith(TUNING)} if isinstance(said, str) else set()
+    return sorted(words)
+
+
+def ran(manifest, config, header):
+    """What a run of `config` ran (ALIKE), from its header (ranks, library,
+    environment) and its folder's run.json (rank count, options, the
+    configuration's settings); None where neither says."""
+    m, header = manifest or {}, header if isinstance(header, dict) else {}
+    cfg = next((c for c in m.get("configs", []) if isinstance(c, dict) and c.get("name") == config), None) or {}
+    lib = header.get("mpi_library") if isinstance(header.get("mpi_library"), str) else \
+        cfg.get("mpi_library") or (m.get("mpi_library") if len(m.get("configs", [])) <= 1 else None)
+    ranks = header.get("nranks") if isinstance(header.get("nranks"), int) else m.get("np")
+    env = dict(m.get("env") or {}, **cfg.get("env", {}))
+    return {"np": ranks, "options": extra_of(m.get("command")), "library": lib,
+            "environment": env_words(env, header) if env or header.get("mpi_env") else None,
+            "launcher flags": cfg.get("launcher_flags"), "build": (cfg.get("build") or {}).get("dir")}
+
+
+def alike(a, b):
+    """What differs between two runs' ran(): [(what, a's, b's)] as text (of
+    the environment, only the variables that differ); what either does not
+    know is no evidence either way."""
+    out = []
+    for k in ALIKE:
+        x, y = a.get(k), b.get(k)
+        if x is None or y is None or x == y:
+            continue
+        if k == "environment":
+            x, y = [w for w in x if w not in y], [w for w in y if w not in x]
+        out.append((k, _value(k, x), _value(k, y)))
+    return out
+
+
+def _value(what, v):
+    if what in ("options", "launcher flags"):
+        return '"%s"' % escaped(clip(" ".join(shlex.quote(w) for w in v), 200))
+    if what == "environment":
+        return escaped(clip(" ".join(v), 300)) or "none"
+    return escaped(clip(v.split(",")[0] if what == "library" else v, 200))
+
+
+def differences(diffs):
+    """alike()'s list as one clause, e.g. 'np 2 | 5; options "-c" | ""'."""
+    return "; ".join("%s %s | %s" % d for d in diffs)
+
+
+def contradiction(path, n, o, rec, seen):
+    """Why line n (o) of a run's file cannot be true beside the lines
+    before it (seen: size -> line) and run.json's record of the file
+    (rec): a size given twice, a row of another program or buffers, an
+    end or run line of another status. None where it can."""
+    listed = "%s (runs[%d] lists %s)" % (os.path.join(os.path.dirname(path), MANIFEST), rec[0], os.path.basename(path)) \
+        if rec else None
+    if o["type"] == "result":
+        row = tuple(sorted((k, v) for k, v in o.items() if isinstance(v, str) and k not in ("validation", "path"))) + (o["size"],)
+        if row in seen:  # the same program, buffers, size (and umb_copy's direction and method...) twice
+            return "%s: lines %d and %d both give size %d of %s %s; a run gives each once" % (
+                path, seen[row], n, o["size"], escaped(clip(o["program"], 100)), escaped(clip(o["buffers"], 100)))
+        seen[row] = n
+        if rec and (o["program"], _kinds(o["buffers"])) != (rec[1]["program"], _kinds(rec[1]["buffers"])):
+            return "%s:%d: a row of %s %s, where %s as %s %s" % (path, n, escaped(clip(o["program"], 100)), escaped(
+                clip(o["buffers"], 100)), listed, escaped(clip(rec[1]["program"], 100)), escaped(clip(rec[1]["buffers"], 100)))
+    elif o["type"] in ("end", "run") and rec and "status" in o and o["status"] != rec[1]["status"]:
+        return "%s:%d: its %s line says status %s, where %s with status %d" % (
+            path, n, o["type"], escaped(clip(o["status"], 40)), listed, rec[1]["status"])
+    return None
+
+
+def _kinds(buffers):
+    """A pair's buffer kinds, as umb-run names it ("MD MH") and as a
+    collective's rows do ("root MD, others MH"; "all H" for "H")."""
+    words = [w for w in buffers.replace(",", " ").split() if w not in ("all", "root", "others")]
+    return [w for i, w in enumerate(words) if not i or w != words[i - 1]]
+
+
+def same_as_first(first, key, what, path):
+    """A configuration is what it ran, not only its name: the rounds of a
+    benchmark and pair in it (key: (config, program, buffers)) are pooled
+    only where alike (what: ran()) the first one read (first: key ->
+    (ran(), path)); else refused in one line naming both files."""
+    was, where = first.setdefault(key, (what, path))
+    differ = alike(was, what)
+    if differ:
+        raise Fail("configuration %s: %s and %s differ in %s: the rounds of a benchmark in one configuration must run "
+                   "alike; give each its own --out, or its own --config or --build name" % (escaped(key[0]), where, path,
+                                                                                             differences(differ)))

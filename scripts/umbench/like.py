@@ -18,6 +18,8 @@ from .manifest import MANIFEST
 # record (util/mpi/mpi_info.c), not a job's (SLURM_*).
 ALIKE = ("np", "options", "library", "environment", "launcher flags", "build")
 TUNING = ("OMPI_MCA_", "UCX_", "HWLOC_", "MPIR_CVAR_", "MV2_", "I_MPI_", "FI_", "PSM2_")
+# Where a library writes its log, not how it runs: --path names a file per process (util/mpi).
+NOT_TUNING = ("UCX_LOG_FILE=",)
 
 
 def extra_of(command):
@@ -34,7 +36,7 @@ def env_words(env, header=None):
     words = {"%s=%s" % kv for kv in (env or {}).items() if isinstance(kv[1], str) and kv[0].startswith(TUNING)}
     said = (header or {}).get("mpi_env")
     words |= {w for w in said.split() if w.startswith(TUNING)} if isinstance(said, str) else set()
-    return sorted(words)
+    return sorted(w for w in words if not w.startswith(NOT_TUNING))
 
 
 def ran(manifest, config, header):
@@ -48,7 +50,7 @@ def ran(manifest, config, header):
     ranks = header.get("nranks") if isinstance(header.get("nranks"), int) else m.get("np")
     env = dict(m.get("env") or {}, **cfg.get("env", {}))
     return {"np": ranks, "options": extra_of(m.get("command")), "library": lib,
-            "environment": env_words(env, header) if env or header.get("mpi_env") else None,
+            "environment": env_words(env, header) if "env" in m or isinstance(header.get("mpi_env"), str) else None,
             "launcher flags": cfg.get("launcher_flags"), "build": (cfg.get("build") or {}).get("dir")}
 
 

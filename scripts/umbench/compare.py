@@ -142,7 +142,7 @@ def _compare():
     ap = cli.parser("umb-compare", __doc__)
     ap.add_argument("folders", nargs="+")
     ap.add_argument("--plot", metavar="PNG")
-    ap.add_argument("--match", metavar="REGEX", help='keep only "program buffers" this finds, e.g. "umb_latency (D D|MD MD)"')
+    ap.add_argument("--match", metavar="REGEX", help='keep only "program buffers" this finds, e.g. "umb_latency (D D|MD MD)"' + cli.MATCH_HELP)
     ap.add_argument("--min-effect", metavar="P%", default="0%", help="changes smaller than this are the same (default 0%%)")
     a = ap.parse_intermixed_args()  # folders after options too ("A --match X B" refused B)
     want = cli.regex(a.match)

@@ -275,7 +275,7 @@ def _said(v):
 def _findings():
     ap = cli.parser("umb-findings", USAGE)
     ap.add_argument("folders", nargs="+")
-    ap.add_argument("--match", metavar="REGEX", help='keep only "program buffers" this finds')
+    ap.add_argument("--match", metavar="REGEX", help='keep only "program buffers" this finds' + cli.MATCH_HELP)
     ap.add_argument("--json", action="store_true", help="print the findings as one JSON list")
     a = ap.parse_intermixed_args()  # folders after options too ("A --json B" refused B)
     want = cli.regex(a.match)

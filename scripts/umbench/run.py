@@ -81,7 +81,7 @@ def options(argv):
                     "two-rank programs take 2, programs of pairs the largest even number up to it (programs.txt)")
     ap.add_argument("--launcher", default="auto", choices=["auto", "mpirun", "srun", "jsrun"])
     ap.add_argument("--bindir", help="where the umb_* programs are: a build folder, or folders separated by ':'")
-    ap.add_argument("--match", metavar="REGEX", help='run only the "program buffers" this finds, e.g. "^umb_bw H H$"')
+    ap.add_argument("--match", metavar="REGEX", help='run only the "program buffers" this finds, e.g. "^umb_bw H H$"' + cli.MATCH_HELP)
     ap.add_argument("--rounds", help="repeat the set this many times (default 1; 20 at most with --precision)")
     ap.add_argument("--config", action="append", default=[], help="NAME[:ENV=VALUE,...][:LAUNCHER FLAGS]")
     ap.add_argument("--build", action="append", default=[], help="NAME=DIR[:LAUNCHER FLAGS]: an umbench build folder of "

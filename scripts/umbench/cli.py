@@ -163,12 +163,21 @@ def percent(text, option, low=0.0, high=10.0, low_open=False):
 NUMBER = re.compile(r"^(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$", re.ASCII)
 
 
-def seconds(text, option):
-    """A finite number of seconds above 0, written as a number: Python's
-    float also took '1_0' (10), ' 5 ' and 'infinity'."""
+# The most seconds any option takes: the programs' own (--timeout,
+# --launch-budget: options_parse.c's SECONDS_MAX), about 11 days. A --budget
+# or --run-limit past it was taken (1e300) where neither a program nor
+# tune.json's schema can hold it.
+SECONDS_MAX = 1e6
+
+
+def seconds(text, option, low=0.0, high=SECONDS_MAX, low_open=True, also=""):
+    """A number of seconds within (low, high] (or [low, high]), written as
+    a number: Python's float also took '1_0' (10), ' 5 ' and 'infinity'.
+    The refusal states the range, in the programs' words."""
     v = float(text) if isinstance(text, str) and NUMBER.match(text) else math.nan
-    if not (math.isfinite(v) and v > 0):
-        raise Fail("%s %s: expected a finite number of seconds above 0" % (option, text))
+    if not (math.isfinite(v) and (v > low if low_open else v >= low) and v <= high):
+        raise Fail("%s %s: expected seconds %s %g %s %d%s" % (option, text, "above" if low_open else "from", low,
+                                                           "and at most" if low_open else "to", high, also))
     return v
 
 

@@ -217,7 +217,7 @@ done
 # value past the programs' --launch-budget, the user's own --launch-budget
 # (any prefix getopt takes), and, in the program's own words (its
 # --check-options over the marked runs), OMB's fixed counts.
-for words in "--within 1e7|--within 1e7: expected seconds from 0.01 to 1e+06, or off" \
+for words in "--within 1e7|--within 1e7: expected seconds from 0.01 to 1000000, or off" \
         "--within 0|or off" "-- --launch-b 2|-- --launch-b: umb-run gives each launch its share" \
         "-- --launch-budget=2|its share of --within" "-- --precision off|it needs --precision P% (without it, or with off" \
         "-- --prec off|--prec off; give --within off to run their counts as they are" "-- --precision=off|--precision=off; give --within off" \

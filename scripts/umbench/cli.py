@@ -11,7 +11,7 @@ import signal
 import subprocess
 import sys
 
-from . import env, pattern
+from . import env
 from .fail import Fail
 
 
@@ -123,25 +123,6 @@ def clip(text, width):
 def _rest(doc):
     parts = doc.split("\n\n", 1)
     return parts[1] if len(parts) > 1 else None
-
-
-# What --match takes, in every command's --help.
-MATCH_HELP = ("; Python's regular expressions (%s), matched without backtracking so that every pattern ends: "
-              "backreferences, lookarounds and flags are refused" % pattern.TAKES.replace("%", "%%"))
-
-
-def regex(text, option="--match"):
-    """None (the option not given) finds every name; a blank one is refused,
-    since it would too, silently (no_blanks). Python's syntax, matched
-    without backtracking (pattern.py): every pattern ends."""
-    if text is not None and not text.strip():
-        raise Fail("%s %s: empty; expected a regular expression (leave %s out for every one)" % (option, shown(text), option))
-    try:
-        return pattern.compiled(text or "")
-    except re.error as e:
-        raise Fail("%s %s: not a regular expression (%s)" % (option, clip(text, 60), e))
-    except pattern.Refused as e:
-        raise Fail("%s %s: %s; it takes %s" % (option, clip(text, 60), e, pattern.TAKES))
 
 
 PERCENT = re.compile(r"^(\d+(\.\d*)?|\.\d+)%$", re.ASCII)  # \d: ASCII digits only, as count() reads

@@ -6,7 +6,7 @@ import json
 import os
 import sys
 
-from . import cli, paths, results, stats
+from . import cli, paths, pattern, results, stats
 
 # The inversion rule's margin and floor: util/core/findings.c's
 # INVERSION_MARGIN and INVERSION_FLOOR_US (tests/scripts/umb_findings.sh
@@ -275,10 +275,10 @@ def _said(v):
 def _findings():
     ap = cli.parser("umb-findings", USAGE)
     ap.add_argument("folders", nargs="+")
-    ap.add_argument("--match", metavar="REGEX", help='keep only "program buffers" this finds' + cli.MATCH_HELP)
+    ap.add_argument("--match", metavar="REGEX", help='keep only "program buffers" this finds' + pattern.HELP)
     ap.add_argument("--json", action="store_true", help="print the findings as one JSON list")
     a = ap.parse_intermixed_args()  # folders after options too ("A --json B" refused B)
-    want = cli.regex(a.match)
+    want = pattern.regex(a.match)
     problems = results.Problems()
     folders, twice = paths.distinct_folders(a.folders)
     runs = [r for r in _pooled_runs(folders, problems) if want.search("%s %s" % (r.get("program"), r.get("buffers")))]

@@ -7,7 +7,8 @@ search takes at most about (pattern length) x (name length)^3 steps, whatever
 the pattern. What needs backtracking to mean anything (backreferences,
 lookarounds, conditionals, atomic groups, possessive repeats) and flags are
 refused, as is a nesting deeper than DEEPEST."""
-import re
+
+from . import cli
 
 try:  # the parser re itself uses; a module of its own before Python 3.11
     from re import _constants as C, _parser as sre_parse
@@ -171,3 +172,22 @@ def compiled(text):
         raise Refused(str(e))
     except (RecursionError, MemoryError):  # 5000 nested groups: deeper than the parser goes
         raise Refused("nested too deeply to read")
+
+
+# What --match takes, in every command's --help.
+HELP = ("; Python's regular expressions (%s), matched without backtracking so that every pattern ends: "
+        "backreferences, lookarounds and flags are refused" % TAKES.replace("%", "%%"))
+
+
+def regex(text, option="--match"):
+    """None (the option not given) finds every name; a blank one is refused,
+    since it would too, silently (no_blanks). Python's syntax, matched
+    without backtracking (pattern.py): every pattern ends."""
+    if text is not None and not text.strip():
+        raise cli.Fail("%s %s: empty; expected a regular expression (leave %s out for every one)" % (option, cli.shown(text), option))
+    try:
+        return compiled(text or "")
+    except sre_parse.error as e:
+        raise cli.Fail("%s %s: not a regular expression (%s)" % (option, cli.clip(text, 60), e))
+    except Refused as e:
+        raise cli.Fail("%s %s: %s; it takes %s" % (option, cli.clip(text, 60), e, TAKES))

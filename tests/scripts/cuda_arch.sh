@@ -7,6 +7,8 @@
 # configure stops at the stand-in's missing libcudart_static.a, next).
 # One --cache-file for every case (configure saves it before CUDA): seconds.
 . "$top_srcdir/tests/lib.sh"
+# configure runs in a folder of its own: not beside a build made in the source folder.
+[ ! -f "$top_srcdir/config.status" ] || skip "the source folder is configured in place: configure cannot run in another folder"
 cuda=$tmp/cuda
 mkdir -p "$cuda/bin" "$tmp/b"
 cat >"$cuda/bin/nvcc" <<'EOS'

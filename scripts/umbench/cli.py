@@ -232,17 +232,38 @@ def main(prog, body):
     sys.exit(status)
 
 
-# A refusal is one line whatever the value it names: a newline, carriage
-# return or other control character the user typed is shown escaped (\n),
-# never as a break that makes one message two.
-CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0, DEL and C1 (U+009B opens a sequence, as ESC [ does)
+# One rule shows a value on a line, in every script as in the C programs
+# (util/core/strbuf.h, umb_show_char; docs/output.md, "Control characters"):
+# a C0 control, DEL, a C1 control (U+009B opens a sequence, as ESC [ does)
+# and a byte that is not UTF-8 (a name read with surrogateescape) as \xNN.
+# A newline the user typed never makes one message two.
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\udc80-\udcff]")
+
+
+def _hex(m):
+    c = ord(m.group())
+    return "\\x%02x" % (c - 0xdc00 if c >= 0xdc80 else c)
 
 
 def escaped(text):
-    """TEXT on one line: a control character in a name (a folder called
-    "a<newline>b") shown escaped, as in messages, so that a report's line
-    stays one line."""
-    return CONTROL.sub(lambda m: repr(m.group())[1:-1], str(text))
+    """TEXT on one line: every control character (a folder called
+    "a<newline>b") shown as \\xNN."""
+    return CONTROL.sub(_hex, str(text))
+
+
+class _Shown:
+    """A standard stream whose every write goes through escaped(), line
+    ends kept: whatever a command prints (a run.json field, a finding, a
+    name), no control character of its data reaches the terminal."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        return self._stream.write("\n".join(escaped(line) for line in text.split("\n")))
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
 
 
 _signalled = []
@@ -255,16 +276,21 @@ def _interrupted(signum, frame):
 
 def _readable_streams():
     """A name the terminal's encoding cannot show (a folder called 結果 under
-    LANG=C) is written with backslash escapes, not a UnicodeEncodeError."""
+    LANG=C) is written with backslash escapes, not a UnicodeEncodeError;
+    and every line goes through the one rule (_Shown)."""
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.reconfigure(errors="backslashreplace")
         except (AttributeError, ValueError, OSError):
             pass
+    if sys.stdout is not None and not isinstance(sys.stdout, _Shown):
+        sys.stdout = _Shown(sys.stdout)
+    if sys.stderr is not None and not isinstance(sys.stderr, _Shown):
+        sys.stderr = _Shown(sys.stderr)
 
 
 def _say(prog, text, status):
-    text = escaped(text)
+    text = escaped(text)  # the message is one line: its own newlines too
     try:
         sys.stderr.write("%s: %s\n" % (prog, text))
         sys.stderr.flush()

@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 from . import env
+from .shown import escaped, shown_streams
 from .fail import Fail
 
 
@@ -232,40 +233,6 @@ def main(prog, body):
     sys.exit(status)
 
 
-# One rule shows a value on a line, in every script as in the C programs
-# (util/core/strbuf.h, umb_show_char; docs/output.md, "Control characters"):
-# a C0 control, DEL, a C1 control (U+009B opens a sequence, as ESC [ does)
-# and a byte that is not UTF-8 (a name read with surrogateescape) as \xNN.
-# A newline the user typed never makes one message two.
-CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\udc80-\udcff]")
-
-
-def _hex(m):
-    c = ord(m.group())
-    return "\\x%02x" % (c - 0xdc00 if c >= 0xdc80 else c)
-
-
-def escaped(text):
-    """TEXT on one line: every control character (a folder called
-    "a<newline>b") shown as \\xNN."""
-    return CONTROL.sub(_hex, str(text))
-
-
-class _Shown:
-    """A standard stream whose every write goes through escaped(), line
-    ends kept: whatever a command prints (a run.json field, a finding, a
-    name), no control character of its data reaches the terminal."""
-
-    def __init__(self, stream):
-        self._stream = stream
-
-    def write(self, text):
-        return self._stream.write("\n".join(escaped(line) for line in text.split("\n")))
-
-    def __getattr__(self, name):
-        return getattr(self._stream, name)
-
-
 _signalled = []
 
 
@@ -277,16 +244,13 @@ def _interrupted(signum, frame):
 def _readable_streams():
     """A name the terminal's encoding cannot show (a folder called 結果 under
     LANG=C) is written with backslash escapes, not a UnicodeEncodeError;
-    and every line goes through the one rule (_Shown)."""
+    and every line goes through the one rule (shown.py)."""
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.reconfigure(errors="backslashreplace")
         except (AttributeError, ValueError, OSError):
             pass
-    if sys.stdout is not None and not isinstance(sys.stdout, _Shown):
-        sys.stdout = _Shown(sys.stdout)
-    if sys.stderr is not None and not isinstance(sys.stderr, _Shown):
-        sys.stderr = _Shown(sys.stderr)
+    shown_streams()
 
 
 def _say(prog, text, status):

@@ -322,14 +322,14 @@ whole_counts() {
 try "a count of a million or more, written whole" whole_counts
 
 # A refusal is one line whatever the value it names: a newline in a value
-# was echoed as it is, and the one message became two lines.
+# was echoed as it is, and the one message became two lines (\x0a now).
 newline_values() {
     nl='
 '
-    one_line 1 '--precision 5\n%: expected a percentage' $RUN --out "$tmp/nl" --precision "5$nl%" $Q
-    one_line 1 '--config a\nb: the name must be' $RUN --out "$tmp/nl" --config "a${nl}b" $Q
-    one_line 1 "a\\nb: not a folder" $CMP "$tmp/a" "a${nl}b"
-    one_line 1 "--only x\\ty: not in the catalogue" $PYTHON3 "$S/umb-tune" --only "x	y"
+    one_line 1 '--precision 5\x0a%: expected a percentage' $RUN --out "$tmp/nl" --precision "5$nl%" $Q
+    one_line 1 '--config a\x0ab: the name must be' $RUN --out "$tmp/nl" --config "a${nl}b" $Q
+    one_line 1 "a\\x0ab: not a folder" $CMP "$tmp/a" "a${nl}b"
+    one_line 1 "--only x\\x09y: not in the catalogue" $PYTHON3 "$S/umb-tune" --only "x	y"
     one_line 1 "--prefix '/a?b': only letters" bash "$S/umb-stack" --prefix "/a${nl}b" env ucx-cu13
     [ ! -e "$tmp/nl" ] || fail "a refusal made --out"
 }

@@ -24,7 +24,7 @@ void umb_sb_free(umb_strbuf *b);
    DEL, a C1 control (U+0080 to U+009F) and a byte that is not UTF-8 as \xNN;
    everything else as it is. A newline in an OMPI_MCA_ value forged a data
    row, an escape sequence reached the terminal. The scripts' rule is the
-   same (scripts/umbench/cli.py, escaped). */
+   same (scripts/umbench/shown.py, escaped). */
 /* The first character of non-empty P as shown, into piece; the bytes it took. */
 size_t umb_show_char(const char *p, char piece[8]);
 /* Appends TEXT as shown. */

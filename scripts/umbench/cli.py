@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 from . import env
+from .shown import escaped, shown_streams
 from .fail import Fail
 
 
@@ -228,19 +229,6 @@ def main(prog, body):
     sys.exit(status)
 
 
-# A refusal is one line whatever the value it names: a newline, carriage
-# return or other control character the user typed is shown escaped (\n),
-# never as a break that makes one message two.
-CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0, DEL and C1 (U+009B opens a sequence, as ESC [ does)
-
-
-def escaped(text):
-    """TEXT on one line: a control character in a name (a folder called
-    "a<newline>b") shown escaped, as in messages, so that a report's line
-    stays one line."""
-    return CONTROL.sub(lambda m: repr(m.group())[1:-1], str(text))
-
-
 _signalled = []
 
 
@@ -251,16 +239,18 @@ def _interrupted(signum, frame):
 
 def _readable_streams():
     """A name the terminal's encoding cannot show (a folder called 結果 under
-    LANG=C) is written with backslash escapes, not a UnicodeEncodeError."""
+    LANG=C) is written with backslash escapes, not a UnicodeEncodeError;
+    and every line goes through the one rule (shown.py)."""
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.reconfigure(errors="backslashreplace")
         except (AttributeError, ValueError, OSError):
             pass
+    shown_streams()
 
 
 def _say(prog, text, status):
-    text = escaped(text)
+    text = escaped(text)  # the message is one line: its own newlines too
     try:
         sys.stderr.write("%s: %s\n" % (prog, text))
         sys.stderr.flush()

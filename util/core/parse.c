@@ -1,6 +1,8 @@
 #define _GNU_SOURCE  /* vasprintf */
 #include "parse.h"
 
+#include "strbuf.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -29,16 +31,14 @@ void umb_shown(const char *in, char *out, size_t n)
     if (!n) return;
     for (int more = 1; *in && more;) {
         size_t bare = strcspn(in, " "), word = bare + strspn(in + bare, " ");  /* a word, then its blanks */
-        for (size_t i = 0; i < word && more; i++) {
-            char piece[8] = {in[i], '\0'};
-            unsigned char c = (unsigned char)in[i];
-            if (bare > SHOWN_WORD && i == SHOWN_WORD / 2) {  /* a long value: its ends stay */
+        for (size_t i = 0; i < word && more;) {
+            char piece[8];
+            if (bare > SHOWN_WORD && i >= SHOWN_WORD / 2 && i < bare - SHOWN_WORD / 4) {  /* a long value: its ends stay */
                 more = put(out, n, &k, "...");
-                i = bare - SHOWN_WORD / 4;
-                piece[0] = in[i];
-                c = (unsigned char)in[i];
+                for (i = bare - SHOWN_WORD / 4; (in[i] & 0xc0) == 0x80; i++) continue;  /* at a character's start */
+                continue;
             }
-            if (c < 0x20 || c == 0x7f) snprintf(piece, sizeof piece, "\\x%02x", c);
+            i += umb_show_char(in + i, piece);  /* the one rule (strbuf.h) */
             more = more && put(out, n, &k, piece);
         }
         in += word;

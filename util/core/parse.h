@@ -10,8 +10,8 @@
    is formatted whole, then shown (umb_shown), so a long or odd value never
    pushes the reason and the accepted values out of it. */
 int umb_errf(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* IN as one line a terminal shows as it is: control characters as \xNN,
-   and a word (no blanks) of more than 64 characters cut to its first 32
+/* IN as one line a terminal shows as it is: each character as umb_show_char
+   shows it (strbuf.h: control characters as \xNN), and a word (no blanks) of more than 64 characters cut to its first 32
    and last 16 with "..." between. */
 void umb_shown(const char *in, char *out, size_t n);
 /* A decimal integer from lo to hi (no sign, no suffix): 0, else -1. */

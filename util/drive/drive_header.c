@@ -40,8 +40,9 @@ static void header_gpus(umb_header *h, const umb_drive *d, int hmm)
         umb_sb_printf(&json, ",\"numa\":%d,\"memory\":%zu,\"pageable_access\":%d}", node, g.total_memory,
                       g.pageable_access);
         umb_sb_printf(&text, "# GPU %d: %s (%s, PCIe %s, NUMA node %d, %.1f GiB%s)\n# Link limit GPU %d: %s\n",
-                      d->devices[i], g.name, g.pci_bus, link, node, (double)g.total_memory / 1073741824.0,
-                      !hmm ? "" : g.pageable_access ? ", HMM yes" : ", HMM no", d->devices[i], limit_desc);
+                      d->devices[i], UMB_SHOWN(g.name), UMB_SHOWN(g.pci_bus), UMB_SHOWN(link), node,
+                      (double)g.total_memory / 1073741824.0, !hmm ? "" : g.pageable_access ? ", HMM yes" : ", HMM no",
+                      d->devices[i], UMB_SHOWN(limit_desc));
     }
     umb_sb_printf(&json, "]");
     umb_header_json(h, "gpus", json.s, text.s ? text.s : "");

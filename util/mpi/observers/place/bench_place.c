@@ -212,7 +212,7 @@ static void print_table(umb_bench *b, const char (*hosts)[64], const int *kinds)
             n += x->n, held += x->held, np += x->not_placed, rp += x->replaced;
             p[k++] = x->place_p50_us;
         }
-        printf("# %-5d %-16.16s %6s", r, hosts[r], umb_kind_name((umb_kind)kinds[r]));
+        printf("# %-5d %-16.16s %6s", r, UMB_SHOWN(hosts[r]), umb_kind_name((umb_kind)kinds[r]));
         if (!any) printf(" %9s %10s %12s %14s\n", "-", "-", "-", "-");
         else if (!checked) printf(" %9s %10ld %12s %14.2f\n", "n/a", rp, "n/a", p50(p, k));
         else printf(" %9.1f %10ld %12ld %14.2f\n", 100.0 * (double)held / (double)n, rp, np, p50(p, k));
@@ -230,7 +230,7 @@ static void print_rows(umb_bench *b, const char (*hosts)[64], const int *kinds)
             double pct = x->any && x->checked && x->n ? 100.0 * (double)x->held / (double)x->n : NAN;
             umb_strbuf s = {0};
             if (csv) {
-                umb_sb_printf(&s, "%d,%s,%s,%zu,%ld,", r, hosts[r], umb_kind_name((umb_kind)kinds[r]), logbook.sizes[i], x->n);
+                umb_sb_printf(&s, "%d,%s,%s,%zu,%ld,", r, UMB_SHOWN(hosts[r]), umb_kind_name((umb_kind)kinds[r]), logbook.sizes[i], x->n);
                 if (isfinite(pct)) umb_sb_printf(&s, "%.1f", pct);
                 umb_sb_printf(&s, ",%ld,%ld,", x->replaced, x->not_placed);
                 if (isfinite(x->place_p50_us)) umb_sb_printf(&s, "%.3f", x->place_p50_us);

@@ -5,6 +5,7 @@
 #include "error.h"
 
 #include <mpi.h>
+#include <stddef.h>
 
 #define UMB_MPI_CHECK(call)                                                  \
     do {                                                                     \
@@ -13,6 +14,12 @@
     } while (0)
 void umb_mpi_fatal(int rc, const char *call, const char *file, int line)
     __attribute__((noreturn));
+
+/* n items (bytes, elements, samples) as the int count of an MPI call. The
+   parser keeps every count within it (umb_largest_size, UMB_MAX_ITERS); one
+   that would still not fit ends the job naming it: never a cut count. */
+#define UMB_MPI_COUNT(n) umb_mpi_count((size_t)(n), #n, __FILE__, __LINE__)
+int umb_mpi_count(size_t n, const char *what, const char *file, int line);
 
 /* seconds = how long `call` took, MPI_Wtime read right before and right
    after it, as OMB and tests/tools/mpi_bare do: no call of ours inside the

@@ -48,8 +48,9 @@ static int own_parse(void *ctx, int val, const char *name, const char *a, char *
     switch (val) {
     case O_SIZE:
         c->size_arg = a;
-        if (umb_parse_bytes(a, &c->size) || c->size < 4096 || c->size % 4096)
-            return umb_errf(err, n, "--size %s: expected a multiple of 4K of at least 4K (K, M, G suffixes), e.g. 1G", a);
+        if (umb_parse_bytes(a, &c->size) || c->size < 4096 || c->size % 4096 || c->size > UMB_DRIVE_MAX_SIZE)
+            return umb_errf(err, n, "--size %s: expected a multiple of 4K from 4K to %zu (1P; K, M, G suffixes), e.g. 1G", a,
+                            UMB_DRIVE_MAX_SIZE);
         return 0;
     case O_RUNS: return umb_errf(err, n, "--runs: renamed --repeat");
     case O_MEMORY:

@@ -20,7 +20,13 @@ static int parse_sizes(umb_options *o, const umb_cli *cli, const char *arg, char
     if (o->max_size > most)
         return umb_errf(err, n, "-m %s: sizes above %zu bytes are not supported by %s in this build (its MPI calls "
                         "count %zu-byte elements in an int); accepted: %zu to %zu bytes", arg, most, cli->program,
-                        element, element, most);
+                        element, element > 1 ? element : 0, most);
+    if (element > 1 && (o->min_size < element || o->min_size % element))
+        return umb_errf(err, n, "-m %s: %s moves %zu-byte elements: MIN (%zu) must be a multiple of %zu, at least %zu",
+                        arg, cli->program, element, o->min_size, element, element);
+    if (o->max_size % element)  /* MAX is always measured */
+        return umb_errf(err, n, "-m %s: %s moves %zu-byte elements: MAX (%zu) must be a multiple of %zu",
+                        arg, cli->program, element, o->max_size, element);
     return 0;
 }
 
@@ -331,15 +337,9 @@ static int resolve_used_kinds(umb_options *o, const umb_cli *cli, const collecti
     return 0;
 }
 
-/* What no single option can tell: element size, loop, memory limit. */
+/* What no single option can tell: kinds, loop, memory limit. */
 static int check_combinations(umb_options *o, const umb_cli *cli, const collective_given *given, char *err, size_t n)
 {
-    if (cli->min_size > 1 && (o->min_size < cli->min_size || o->min_size % cli->min_size))
-        return umb_errf(err, n, "-m: %s moves %zu-byte elements: MIN (%zu) must be a multiple of %zu, at least %zu",
-                    cli->program, cli->min_size, o->min_size, cli->min_size, cli->min_size);
-    if (cli->min_size > 1 && o->max_size % cli->min_size)  /* MAX is always measured */
-        return umb_errf(err, n, "-m: %s moves %zu-byte elements: MAX (%zu) must be a multiple of %zu",
-                        cli->program, cli->min_size, o->max_size, cli->min_size);
     if (resolve_used_kinds(o, cli, given, err, n) || umb_options_check_shared(o, err, n)) return 1;
     if (o->loop == UMB_LOOP_CLASSIC && (o->validate || (o->place_when == UMB_PLACE_EACH &&
                                                         umb_options_uses(o, umb_kind_is_managed))))

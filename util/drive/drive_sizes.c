@@ -15,7 +15,7 @@
 static int too_large(const umb_drive *d, size_t s, char *err, size_t n)
 {
     if (s <= UMB_DRIVE_MAX_SIZE) return 0;
-    return umb_errf(err, n, "size %zu bytes (%s): above the most a driver takes; accepted: 1 to %zu bytes (1P)", s,
+    return umb_errf(err, n, "size %zu bytes (%s): above the most a driver takes; accepted: 1 to %zu bytes (1 PiB)", s,
                     d->sizes_given, UMB_DRIVE_MAX_SIZE);
 }
 

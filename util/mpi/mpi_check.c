@@ -12,9 +12,8 @@ void umb_mpi_fatal(int rc, const char *call, const char *file, int line)
     umb_fatal(call, file, line, why);
 }
 
-int umb_mpi_count(size_t n, const char *what, const char *file, int line)
+void umb_mpi_count_fatal(size_t n, const char *what, const char *file, int line)
 {
-    if (n <= INT_MAX) return (int)n;
     char why[160];
     snprintf(why, sizeof why, "%zu does not fit an MPI count (at most %d); the option check should have refused it", n, INT_MAX);
     umb_fatal(what, file, line, why);

@@ -148,13 +148,13 @@ static int size_range_form(const char *arg, size_t *lo, size_t *hi)
     return colon[1] && umb_parse_bytes(colon + 1, hi) ? -1 : 0;
 }
 
-int umb_parse_size_range(const char *arg, size_t least, const char *example, size_t *lo, size_t *hi,
+int umb_parse_size_range(const char *arg, size_t least, size_t most, const char *example, size_t *lo, size_t *hi,
                          char *err, size_t n)
 {
     size_t l = *lo, h = *hi;
     if (size_range_form(arg, &l, &h) || l < least || h < least)
         return umb_errf(err, n, "-m %s: expected MAX, MIN:MAX or MIN: in bytes from %zu to %zu (K, M, G suffixes allowed), e.g. -m %s",
-                        arg, least, (size_t)SIZE_MAX, example);
+                        arg, least, most, example);
     if (l > h) return umb_errf(err, n, "-m %s: MIN (%zu) is larger than MAX (%zu)", arg, l, h);
     *lo = l;
     *hi = h;

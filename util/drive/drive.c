@@ -175,7 +175,7 @@ void umb_drive_usage(const umb_drive_cli *cli, FILE *f)
     fprintf(f, "Usage: %s [options]\n%s\n\n%s", cli->program, cli->summary, cli->own_usage ? cli->own_usage : "");
     if (g & UMB_DRIVE_SIZES)
         fprintf(f,
-            "Sizes (K, M, G = 2^10, 2^20, 2^30):\n"
+            "Sizes (K, M, G = 2^10, 2^20, 2^30; each from 1 byte to 2^50, 1 PiB):\n"
             "  -m MIN:MAX                    as the MPI programs take it (also -m MAX, -m MIN:; MIN default 1,\n"
             "                                MAX the largest quick size): MIN, the powers of two between, MAX\n"
             "      --size LIST|quick         sizes, comma-separated (default quick: %s)\n"

@@ -48,8 +48,9 @@ static int own_parse(void *ctx, int val, const char *name, const char *a, char *
     switch (val) {
     case O_SIZE:
         c->size_arg = a;
-        if (umb_parse_bytes(a, &c->size) || c->size < 4096 || c->size % 4096)
-            return umb_errf(err, n, "--size %s: expected a multiple of 4K of at least 4K (K, M, G suffixes), e.g. 1G", a);
+        if (umb_parse_bytes(a, &c->size) || c->size < 4096 || c->size % 4096 || c->size > UMB_DRIVE_MAX_SIZE)
+            return umb_errf(err, n, "--size %s: expected a multiple of 4K from 4K to %zu (1 PiB; K, M, G suffixes), e.g. 1G", a,
+                            UMB_DRIVE_MAX_SIZE);
         return 0;
     case O_RUNS: return umb_errf(err, n, "--runs: renamed --repeat");
     case O_MEMORY:
@@ -109,7 +110,7 @@ static umb_drive_cli cli = {
     .exit_usage = "Exit status: 0 ok, 1 bad input or error, 2 the read check failed, 77 no GPU.",
     .own_usage =
         "What to run:\n"
-        "      --size BYTES              buffer size, a multiple of 4K (K, M, G suffixes; default 1G)\n"
+        "      --size BYTES              buffer size, a multiple of 4K up to 2^50 (K, M, G; default 1G)\n"
         "      --memory KIND             M|managed (default), NH|numa-host (numa_alloc_onnode, registered),\n"
         "                                P|pinned (cudaMallocHost), D|device (cudaMalloc)\n"
         "      --numa-node N             node of numa-host memory (default: the GPU's node)\n"

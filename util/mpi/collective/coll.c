@@ -128,7 +128,7 @@ static void summarize(umb_bench *b, void *ctx, size_t size, double *times, long 
     UMB_MPI_CHECK(MPI_Reduce(&mine, &slowest, 1, MPI_DOUBLE_INT, MPI_MAXLOC, 0, MPI_COMM_WORLD));
     UMB_MPI_CHECK(MPI_Reduce(&mean, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD));
     double *all = b->rank == 0 ? umb_xmalloc(sizeof(double) * (size_t)iters * (size_t)b->nranks, "all samples") : NULL;
-    UMB_MPI_CHECK(MPI_Gather(times, (int)iters, MPI_DOUBLE, all, (int)iters, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+    UMB_MPI_CHECK(MPI_Gather(times, UMB_MPI_COUNT(iters), MPI_DOUBLE, all, UMB_MPI_COUNT(iters), MPI_DOUBLE, 0, MPI_COMM_WORLD));
     if (b->rank != 0) return;
     for (long i = 0; i < iters * b->nranks; i++) all[i] *= 1e6;
     umb_stats_compute(all, iters * b->nranks, s);

@@ -47,10 +47,10 @@ static int timed(umb_bench *b, p2p_run *x, size_t size)
     case UMB_P2P_PING_PONG:
         if (!x->sender) {
             UMB_MPI_CHECK(MPI_Wait(&x->reqs[0], MPI_STATUS_IGNORE));
-            UMB_MPI_CHECK(MPI_Send(x->sw->buf[0].ptr, (int)size, MPI_BYTE, x->peer, UMB_TAG_DATA, MPI_COMM_WORLD));
+            UMB_MPI_CHECK(MPI_Send(x->sw->buf[0].ptr, UMB_MPI_COUNT(size), MPI_BYTE, x->peer, UMB_TAG_DATA, MPI_COMM_WORLD));
             return 0;
         }
-        UMB_MPI_CHECK(MPI_Send(x->sw->buf[0].ptr, (int)size, MPI_BYTE, x->peer, UMB_TAG_DATA, MPI_COMM_WORLD));
+        UMB_MPI_CHECK(MPI_Send(x->sw->buf[0].ptr, UMB_MPI_COUNT(size), MPI_BYTE, x->peer, UMB_TAG_DATA, MPI_COMM_WORLD));
         UMB_MPI_CHECK(MPI_Wait(&x->reqs[0], MPI_STATUS_IGNORE));
         return 1;
     case UMB_P2P_WINDOW:
@@ -93,7 +93,7 @@ static int handshake_loop(umb_bench *b, void *ctx, size_t size, long iters, long
 static void ping_pong_classic(p2p_run *x, size_t size, long iters, long skip, umb_laps *laps)
 {
     void *sbuf = x->sw->buf[0].ptr, *rbuf = x->rw->buf[0].ptr;
-    int peer = x->peer, count = (int)size;
+    int peer = x->peer, count = UMB_MPI_COUNT(size);
     if (!x->sender) {
         for (long i = 0; i < skip + iters; i++) {
             umb_progress_loop(size, i, skip);
@@ -184,7 +184,7 @@ static void summarize_pairs(umb_bench *b, p2p_run *x, size_t size, double *times
         x->all = umb_xmalloc(sizeof(double) * (size_t)iters * (size_t)b->nranks, "all window times");
         x->all_iters = iters;
     }
-    UMB_MPI_CHECK(MPI_Gather(times, (int)iters, MPI_DOUBLE, x->all, (int)iters, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+    UMB_MPI_CHECK(MPI_Gather(times, UMB_MPI_COUNT(iters), MPI_DOUBLE, x->all, UMB_MPI_COUNT(iters), MPI_DOUBLE, 0, MPI_COMM_WORLD));
     if (b->rank != 0) return;
     int pairs = b->nranks / 2;
     double mb = (double)size * x->sw->window / 1e6, sum_bw = 0, sum_rate = 0;

@@ -129,14 +129,15 @@ static void complete_remote(rma_run *x)
 
 static void issue(rma_run *x, size_t size)
 {
+    int count = UMB_MPI_COUNT(size);
     for (int j = 0; j < x->ops; j++) {
         size_t at = (size_t)(j % x->slots) * size;
         char *origin = (char *)x->buf.ptr + at;
         MPI_Aint disp = x->base + (MPI_Aint)at;
         if (x->r->op == UMB_RMA_PUT)
-            UMB_MPI_CHECK(MPI_Put(origin, (int)size, MPI_BYTE, 1, disp, (int)size, MPI_BYTE, x->win));
+            UMB_MPI_CHECK(MPI_Put(origin, count, MPI_BYTE, 1, disp, count, MPI_BYTE, x->win));
         else
-            UMB_MPI_CHECK(MPI_Get(origin, (int)size, MPI_BYTE, 1, disp, (int)size, MPI_BYTE, x->win));
+            UMB_MPI_CHECK(MPI_Get(origin, count, MPI_BYTE, 1, disp, count, MPI_BYTE, x->win));
     }
 }
 

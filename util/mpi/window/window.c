@@ -41,7 +41,7 @@ void umb_window_place(umb_window *w, size_t size, umb_place_with how)
 void umb_window_irecv(umb_window *w, size_t size, int peer, int tag, MPI_Request *reqs)
 {
     const umb_buffer *buf = w->buf;
-    int n = w->window, nbuf = w->nbuf, count = (int)size;
+    int n = w->window, nbuf = w->nbuf, count = UMB_MPI_COUNT(size);
     for (int j = 0; j < n; j++)
         UMB_MPI_CHECK(MPI_Irecv(buf[slot(nbuf, j)].ptr, count, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &reqs[j]));
 }
@@ -49,7 +49,7 @@ void umb_window_irecv(umb_window *w, size_t size, int peer, int tag, MPI_Request
 void umb_window_isend(umb_window *w, size_t size, int peer, int tag, MPI_Request *reqs)
 {
     const umb_buffer *buf = w->buf;
-    int n = w->window, nbuf = w->nbuf, count = (int)size;
+    int n = w->window, nbuf = w->nbuf, count = UMB_MPI_COUNT(size);
     for (int j = 0; j < n; j++)
         UMB_MPI_CHECK(MPI_Isend(buf[slot(nbuf, j)].ptr, count, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &reqs[j]));
 }

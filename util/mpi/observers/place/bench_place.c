@@ -147,10 +147,10 @@ static void end(umb_bench *b, umb_row *row)
         replaced += r[i].replaced;
         any |= r[i].any;
     }
-    UMB_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, flags, (int)(3 * n), MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+    UMB_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, flags, UMB_MPI_COUNT(3 * n), MPI_INT, MPI_MIN, MPI_COMM_WORLD));
     UMB_MPI_CHECK(MPI_Allreduce(&any, &any_all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
     UMB_MPI_CHECK(MPI_Reduce(&replaced, &total_replaced, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD));
-    UMB_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, secs, (int)(2 * n), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+    UMB_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, secs, UMB_MPI_COUNT(2 * n), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
     const int *checked = flags, *held = flags + n, *placed = flags + 2 * n;
     long nchecked = 0, nheld = 0;
     for (long i = 0; i < n; i++) nchecked += checked[i], nheld += held[i];

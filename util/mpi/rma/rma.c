@@ -8,6 +8,7 @@
 #include "rma.h"
 
 #include "error.h"
+#include "figures.h"
 #include "laps.h"
 #include "parse.h"
 #include "pattern.h"
@@ -234,12 +235,8 @@ static void summarize(umb_bench *b, void *ctx, size_t size, double *times, long 
     rma_run *x = ctx;
     (void)extra;
     if (b->rank != 0) return;
-    if (x->r->bandwidth) {
-        umb_window_rates(times, iters, (double)size * x->ops, s);
-        return;
-    }
-    for (long i = 0; i < iters; i++) times[i] *= 1e6;
-    umb_stats_compute(times, iters, s);
+    if (x->r->bandwidth) umb_figures_mbs(times, iters, (double)size * x->ops, s);
+    else umb_figures_us(times, iters, s);
 }
 
 static double payload(umb_bench *b, void *ctx, size_t size)

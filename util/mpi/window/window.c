@@ -90,8 +90,3 @@ void umb_window_header(umb_header *h, int window, int nbuf, const char *per, con
     else
         umb_header_str(h, "window_buffers", "Window buffers", "%d %s (one shared by all %ss, as OMB)", nbuf, per, what);
 }
-
-void umb_window_rates(double *times, long n, double bytes, umb_stats *s)
-{
-    umb_stats_rate(times, n, bytes / 1e6, s);
-}

@@ -38,7 +38,5 @@ void umb_window_wait_and_ack(umb_window *w, int peer, MPI_Request *reqs);
    `what`: "message", "operation") per iteration into `nbuf` buffers `per`
    (e.g. "per rank"); the one-sided programs' too, with their slots. */
 void umb_window_header(umb_header *h, int window, int nbuf, const char *per, const char *what);
-/* Per-window rates in MB/s from seconds, each window moving `bytes`. */
-void umb_window_rates(double *times, long n, double bytes, umb_stats *s);
 
 #endif

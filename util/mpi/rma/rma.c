@@ -150,12 +150,10 @@ static void fill(rma_run *x, size_t size, long i)
         umb_buffer_fill(&x->buf, (size_t)j * size, size, umb_pattern_seed(i * x->ops + j, size, writer(x)));
 }
 
+/* -c gives every operation its slot (umb_window_buffers). */
 static int check(umb_bench *b, rma_run *x, size_t size, long i)
 {
-    int ok = 1;
-    for (int j = 0; j < x->slots && ok; j++)  /* -c gives every operation its slot (umb_window_buffers) */
-        ok = umb_bench_check(b, &x->buf, (size_t)j * size, size, i * x->ops + j, writer(x));
-    return ok;
+    return umb_window_check_slots(b, &x->buf, x->slots, x->ops, size, i, writer(x));
 }
 
 /* Per iteration: both ranks fill (-c) and place, rank 1 says ready, rank 0

@@ -61,6 +61,13 @@ int umb_window_check(umb_bench *b, umb_window *w, size_t size, long i, int sende
     return 1;
 }
 
+int umb_window_check_slots(umb_bench *b, umb_buffer *buf, int slots, int per, size_t size, long i, int sender)
+{
+    for (int j = 0; j < slots; j++)
+        if (!umb_bench_check(b, buf, (size_t)j * size, size, i * per + j, sender)) return 0;
+    return 1;
+}
+
 void umb_window_send_acked(umb_window *w, size_t size, int peer, MPI_Request *reqs)
 {
     umb_window_isend(w, size, peer, UMB_TAG_DATA, reqs);

@@ -14,13 +14,14 @@
 # of 0.67 to 1.5 that no factor of 2 passes (a round trip for one way, one
 # direction of umb_bibw's two, a collective's sum for its mean). Margins
 # from the same run, never a speed: a preempted run on a loaded machine
-# moves a whole run's figure, so up to 4 attempts, each side keeping its
-# best figure so far; a wrong factor stays out of range in every attempt.
+# moves a whole run's figure, so 2 to 5 attempts, each side keeping its
+# best figure so far: one side slowed in a single attempt cannot carry a
+# wrong factor into range, and a slowed attempt does not fail a right one.
 reference() {
     kind=$1 size=$2 iters=$3
     shift 3
     best_ref= best_umb= ratio=
-    for attempt in 1 2 3 4; do
+    for attempt in 1 2 3 4 5; do
         run_mpi 2 "$top_builddir/tests/tools/mpi_reference" "$kind" "$size" "$iters"
         expect_rc 0 "mpi_reference $kind $size $iters"
         ref=$(awk -v s="$size" '$1 == s { print $2 }' "$tmp/out")
@@ -35,9 +36,9 @@ reference() {
             if (bu != "" && (lower ? bu < u : bu > u)) u = bu
             printf "%s %s %.3f\n", r, u, u / r }')
         best_ref=${ratio%% *} ratio=${ratio#* } best_umb=${ratio%% *} ratio=${ratio#* }
-        awk -v q="$ratio" 'BEGIN { exit !(q >= 0.67 && q <= 1.5) }' && return 0
+        [ "$attempt" -ge 2 ] && awk -v q="$ratio" 'BEGIN { exit !(q >= 0.67 && q <= 1.5) }' && return 0
     done
-    fail "reference $kind: $* at $size bytes gives $best_umb, the bare loop $best_ref: ratio $ratio, accepted 0.67 to 1.5 (best of 4 attempts)"
+    fail "reference $kind: $* at $size bytes gives $best_umb, the bare loop $best_ref: ratio $ratio, accepted 0.67 to 1.5 (best of 5 attempts)"
 }
 reference latency 1024 200 "$top_builddir/mpi/pt2pt/umb_latency" H H
 reference bw 16384 40 "$top_builddir/mpi/pt2pt/umb_bw" H H

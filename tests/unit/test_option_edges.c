@@ -1,6 +1,6 @@
 /* Every numeric option's range at both edges, from its own refusal (issue
    70): a value out of range draws the message, the message states the
-   range ("from A to B", "A..B", "above A and at most B"), and then A and B
+   range ("from A to B", "A..B", "A to B", "above A and at most B"), and then A and B
    are accepted, one past each edge refused, each refusal naming the value
    (so the message's range is the one enforced: a window of 65536 refused
    while the message names 65536 fails here). One past an edge is the next
@@ -16,11 +16,19 @@ static const umb_cli bw_cli = {
     .max_size = 1 << 22, .buffers_per_rank = 1, .window = 64,
 };
 
+static const umb_cli coll_cli = {
+    .program = "umb_colltest", .summary = "test", .nbuffers = 1,
+    .iters = 1000, .skip = 200, .iters_large = 100, .skip_large = 10, .large_size = 8192,
+    .max_size = 1 << 20, .buffers_per_rank = 1, .collective = 1,
+};
+static const umb_cli *under = &bw_cli;
+
 static char err[512];
 
 /* -m's range is of MIN and MAX: an edge is tried as V:V (-m 0 alone is
-   MIN 1 above MAX 0, another rule). */
+   MIN 1 above MAX 0, another rule); -k's as fixed:V. */
 static int pair;
+static const char *prefix = "";
 
 /* 0: the option took the value; 1: refused by the option's own message
    ("FLAG VALUE: ..."); -1: refused for another reason (another option's rule). */
@@ -28,10 +36,12 @@ static int try(const char *flag, const char *v)
 {
     char line[256], copy[512], *argv[32], own[256], value[140];
     umb_options o;
-    snprintf(value, sizeof value, pair && strcmp(v, "x") ? "%s:%s" : "%s", v, v);
+    if (!strcmp(v, "x")) snprintf(value, sizeof value, "%s", v);
+    else if (pair) snprintf(value, sizeof value, "%s:%s", v, v);
+    else snprintf(value, sizeof value, "%s%s", prefix, v);
     snprintf(line, sizeof line, "%s %s", flag, value);
     int argc = check_argv(line, copy, sizeof copy, argv);
-    if (umb_options_parse(&o, &bw_cli, argc, argv, err, sizeof err) == 0) return 0;
+    if (umb_options_parse(&o, under, argc, argv, err, sizeof err) == 0) return 0;
     snprintf(own, sizeof own, "%s %s:", flag, value);
     return strncmp(err, own, strlen(own)) ? -1 : 1;
 }
@@ -62,9 +72,10 @@ static void step(const char *digits, int by, char *out, size_t n)
 /* The range the message states: lo, hi as digit strings; *open_lo: lo itself is refused. */
 static int stated(const char *msg, char *lo, char *hi, int *open_lo)
 {
-    const char *forms[] = {"from %63[0-9] to %63[0-9]", "above %63[0-9] and at most %63[0-9]", "%63[0-9]..%63[0-9]"};
+    const char *forms[] = {"from %63[0-9] to %63[0-9]", "above %63[0-9] and at most %63[0-9]", "%63[0-9]..%63[0-9]",
+                           "%63[0-9] to %63[0-9]"};
     for (const char *p = msg; *p; p++)
-        for (int f = 0; f < 3; f++)
+        for (int f = 0; f < 4; f++)
             if (sscanf(p, forms[f], lo, hi) == 2 && (p == msg || p[-1] == ' ')) {
                 *open_lo = f == 1;
                 return 0;
@@ -74,7 +85,7 @@ static int stated(const char *msg, char *lo, char *hi, int *open_lo)
 
 static void edges(const char *flag, const char *probe)
 {
-    char lo[64], hi[64], below[80], above[80];
+    char lo[80], hi[64], below[80], above[80];
     int open_lo;
     CHECK(try(flag, probe) == 1);
     if (stated(err, lo, hi, &open_lo)) {
@@ -86,7 +97,7 @@ static void edges(const char *flag, const char *probe)
     if (fractions) {
         char less[64];
         step(lo, -1, less, sizeof less);
-        if (open_lo) snprintf(below, sizeof below, "%s", lo), snprintf(lo, sizeof lo, "%s.001", below);
+        if (open_lo) snprintf(below, sizeof below, "%s", lo), strcat(lo, ".001");  /* lo: at most 63 digits */
         else snprintf(below, sizeof below, "%s.999", less);
         snprintf(above, sizeof above, "%s.001", hi);
     } else {
@@ -115,6 +126,9 @@ int main(void)
     edges("--size-budget", "x");
     edges("--launch-budget", "x");
     edges("--precision", "x");
+    under = &coll_cli;
+    prefix = "fixed:";
+    edges("-k", "x");
     /* The stepping itself. */
     char s[64];
     step("65536", 1, s, sizeof s);

@@ -224,6 +224,7 @@ int main(void)
     CHECK(d.gib && d.format == UMB_FMT_JSON && d.repeat == 3 && d.flush && d.cputiming);
     CHECK(!strcmp(umb_drive_unit(&d), "GiB/s") && umb_drive_unit_bytes(&d) == 1073741824.0);
     CHECK(parse("--units gb --repeat 100") == 0 && !d.gib && d.repeat == 100);
+    CHECK(!strcmp(umb_drive_unit(&d), "GB/s") && umb_drive_unit_bytes(&d) == 1e9);  /* the rates' divisor (util/core/figures.h) */
     CHECK(parse("--color red") == 0 && color == 'r');
     CHECK(parse("-h") == 0 && d.help);
     CHECK(parse("--version") == 0 && d.version);

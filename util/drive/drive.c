@@ -3,6 +3,7 @@
 
 #include "config.h"
 #include "error.h"
+#include "figures.h"
 #include "gpu.h"
 #include "sysinfo.h"
 
@@ -258,7 +259,7 @@ size_t umb_cache_flush(void)
 }
 
 const char *umb_drive_unit(const umb_drive *d) { return d->gib ? "GiB/s" : "GB/s"; }
-double umb_drive_unit_bytes(const umb_drive *d) { return d->gib ? 1073741824.0 : 1e9; }
+double umb_drive_unit_bytes(const umb_drive *d) { return d->gib ? UMB_GIB : UMB_GB; }
 
 /* One line, "PROGRAM: ...", and the exit. */
 static void die(const umb_drive_cli *cli, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4), noreturn));

@@ -6,6 +6,7 @@
 #include "um.h"
 #include "drive.h"   /* access.h, counters.h, fold.h, memkind.h, output.h, parse.h, umb_numa.h */
 #include "error.h"
+#include "figures.h"
 #include "gpu.h"
 #include "oversub_rule.h"
 #include "residency.h"
@@ -19,7 +20,7 @@
 
 #define MAX_RUNS 32
 #define MAX_POLICIES 64
-#define GIB 1073741824.0
+#define GIB UMB_GIB
 /* --memory: managed (the default), numa-host, pinned, device; short or long names. */
 #define KINDS (UMB_KIND_BIT(UMB_M) | UMB_KIND_BIT(UMB_NH) | UMB_KIND_BIT(UMB_P) | UMB_KIND_BIT(UMB_D))
 
@@ -214,7 +215,7 @@ static int columns(const result *r, umb_col *cols, int show_pf)
     for (int i = 0; i < drv.repeat; i++) {
         snprintf(title, sizeof title, "Run %d (GiB/s)", i + 1);
         snprintf(key, sizeof key, "run%d_gibs", i + 1);
-        umb_num_col(&cols[n++], title, key, (double)cfg.size / r->kernel_s[i] / GIB, 2);
+        umb_num_col(&cols[n++], title, key, umb_figures_rate((double)cfg.size, r->kernel_s[i], GIB), 2);
     }
     for (int i = 0; i < drv.repeat && drv.counters; i++) {
         snprintf(title, sizeof title, "R%d ", i + 1);
@@ -242,14 +243,14 @@ static int columns(const result *r, umb_col *cols, int show_pf)
 /* A pass as the user pays for it: prefetch plus kernel. */
 static double pass_rate(const result *r, int i)
 {
-    return (double)cfg.size / (r->kernel_s[i] + r->prefetch_s[i]) / GIB;
+    return umb_figures_rate((double)cfg.size, r->kernel_s[i] + r->prefetch_s[i], GIB);
 }
 
 static double repeated_rate(const result *r)
 {
     double t = 0;
     for (int i = 1; i < drv.repeat; i++) t += r->kernel_s[i] + r->prefetch_s[i];
-    return (double)cfg.size * (double)(drv.repeat - 1) / t / GIB;
+    return umb_figures_rate((double)cfg.size * (double)(drv.repeat - 1), t, GIB);
 }
 
 /* --matrix: the fastest policy for a single pass (run 1) and for repeated

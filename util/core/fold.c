@@ -45,15 +45,3 @@ size_t umb_test_corrupt_size(void)
     }
     return size < 0 ? (size_t)-1 : (size_t)size;
 }
-
-void umb_test_slower(size_t size, double *times, long n)
-{
-    const char *s = getenv("UMB_TEST_SLOWER");
-    size_t at;
-    double factor, pct;
-    char end;
-    if (!s || sscanf(s, "%zu:%lf:%lf%c", &at, &factor, &pct, &end) != 3 || at != size || !(pct >= 0 && pct <= 100))
-        return;
-    for (long i = 0; i < n; i++)  /* iteration i is one of them where the share's count steps up */
-        if ((long)((double)(i + 1) * pct / 100) > (long)((double)i * pct / 100)) times[i] *= factor;
-}

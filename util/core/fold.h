@@ -32,10 +32,5 @@ long umb_fold_corrupt_word(void);
    UMB_TEST_CORRUPT_SIZE=N makes every -c check at size N fail, whatever
    the buffer's kind, without touching the buffer; (size_t)-1 when unset. */
 size_t umb_test_corrupt_size(void);
-/* The findings' test hook (tests/mpi/findings.sh): UMB_TEST_SLOWER=
-   SIZE:FACTOR:PERCENT multiplies PERCENT% of the n timed iterations at SIZE
-   (spread evenly) by FACTOR once they are timed, so that a step of a known
-   shape shows on any machine; unset, or another size: nothing. */
-void umb_test_slower(size_t size, double *times, long n);
 
 #endif

@@ -1,5 +1,7 @@
 #include "fold.h"
+#include "env.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -27,21 +29,16 @@ int umb_fold_compare(umb_fold_check *c, const char *what, uint64_t got, uint64_t
 
 long umb_fold_corrupt_word(void)
 {
-    const char *s = getenv("UMB_TEST_CORRUPT_WORD");
-    char *end;
-    if (!s || !*s) return -1;
-    long v = strtol(s, &end, 10);
-    return *end || v < 0 ? -2 : v;
+    long v;
+    char err[1];
+    umb_env_state st = umb_env_long("UMB_TEST_CORRUPT_WORD", 0, LONG_MAX, &v, err, sizeof err);
+    return st == UMB_ENV_OK ? v : st == UMB_ENV_ABSENT ? -1 : -2;
 }
 
 size_t umb_test_corrupt_size(void)
 {
-    static long size = -2;
-    if (size == -2) {
-        const char *s = getenv("UMB_TEST_CORRUPT_SIZE");
-        char *end;
-        size = s && *s ? strtol(s, &end, 10) : -1;
-        if (s && *s && (*end || size < 0)) size = -1;
-    }
+    static long size = -2;  /* not read yet; a bad value was refused at start (umb_bench_init) */
+    char err[1];
+    if (size == -2 && umb_env_long("UMB_TEST_CORRUPT_SIZE", 0, LONG_MAX, &size, err, sizeof err) != UMB_ENV_OK) size = -1;
     return size < 0 ? (size_t)-1 : (size_t)size;
 }

@@ -12,9 +12,11 @@ import shlex
 from .fail import Fail
 
 # The variables umb-run copies into run.json's "env" (what a reader needs
-# to know of a run's library and batch job), by prefix.
+# to know of a run's library and batch job), by prefix; umbench's own
+# UMB_* whole, as the programs' header has them: one of them may change a
+# figure (UMB_LAPS_CLOCK: the clock that splits a loop between iterations).
 RECORDED = ("OMPI_MCA_", "UCX_", "MPIR_CVAR_", "MV2_", "I_MPI_", "FI_", "SLURM_", "LSB_", "CUDA_VISIBLE_DEVICES",
-            "LOADEDMODULES", "UMB_MODULES")
+            "LOADEDMODULES", "UMB_")
 
 
 def _raw(name):

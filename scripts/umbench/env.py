@@ -53,12 +53,12 @@ def np_flag_none():
     return v == "none"
 
 
-JOB_ID = re.compile(r"^[0-9]+$")
+JOB_ID = re.compile(r"[0-9]+")  # whole (fullmatch): "$" also matched before a final newline
 
 
 def _job(name):
     v = _raw(name)
-    if v and not JOB_ID.match(v):
+    if v and not JOB_ID.fullmatch(v):
         raise Fail("%s %r: expected a job number (digits), or leave it unset" % (name, v))
     return v or None
 

@@ -3,7 +3,6 @@
    refused in one line naming it, or read as exactly the number written,
    within its range; never cut, wrapped or cast. */
 #include "env.h"
-#include "fold.h"
 #include "check.h"
 
 #include <limits.h>
@@ -70,22 +69,23 @@ static void local_ranks(void)
     CHECK(umb_env_local_rank(&rank, &from, err, sizeof err) == 0 && rank == -1 && from == NULL);
 }
 
-/* The tests' hooks: a word index (umb_fold_corrupt_word, -2 when bad) and
-   a size (read at start by umb_bench_init through umb_env_long). */
+/* The tests' hooks, as their readers read them: a word index of a
+   driver's buffer (umb_drive_corrupt, up to its last word) and a size
+   (umb_bench_init, then umb_test_corrupt_size). */
 static void hooks(void)
 {
-    for (size_t k = 0; k < NODD; k++) {
-        setenv("UMB_TEST_CORRUPT_WORD", odd[k], 1);
-        long w = umb_fold_corrupt_word();
-        CHECK(w == -2 || (w == -1 && !*odd[k]) || (w >= 0 && exactly(odd[k], w)));
-        setenv("UMB_TEST_CORRUPT_SIZE", odd[k], 1);
-        long v;
-        char err[256] = "";
-        umb_env_state st = umb_env_long("UMB_TEST_CORRUPT_SIZE", 0, LONG_MAX, &v, err, sizeof err);
-        CHECK(st == (!*odd[k] ? UMB_ENV_ABSENT : st));
-        CHECK(st != UMB_ENV_OK || exactly(odd[k], v));
-        if (st == UMB_ENV_BAD) CHECK_CONTAINS(err, "UMB_TEST_CORRUPT_SIZE='");
-    }
+    static const struct { const char *name; long hi; } hook[] = {
+        {"UMB_TEST_CORRUPT_WORD", (64l << 20) / 4 - 1}, {"UMB_TEST_CORRUPT_SIZE", LONG_MAX}};
+    for (size_t i = 0; i < sizeof hook / sizeof hook[0]; i++)
+        for (size_t k = 0; k < NODD; k++) {
+            setenv(hook[i].name, odd[k], 1);
+            long v;
+            char err[256] = "";
+            umb_env_state st = umb_env_long(hook[i].name, 0, hook[i].hi, &v, err, sizeof err);
+            CHECK(st == (!*odd[k] ? UMB_ENV_ABSENT : st));
+            CHECK(st != UMB_ENV_OK || (exactly(odd[k], v) && v <= hook[i].hi));
+            if (st == UMB_ENV_BAD) CHECK_CONTAINS(err, hook[i].name);
+        }
     /* A value with a control character is shown, not written raw. */
     char err[256];
     long v;

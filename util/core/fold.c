@@ -27,14 +27,6 @@ int umb_fold_compare(umb_fold_check *c, const char *what, uint64_t got, uint64_t
     return 1;
 }
 
-long umb_fold_corrupt_word(void)
-{
-    long v;
-    char err[1];
-    umb_env_state st = umb_env_long("UMB_TEST_CORRUPT_WORD", 0, LONG_MAX, &v, err, sizeof err);
-    return st == UMB_ENV_OK ? v : st == UMB_ENV_ABSENT ? -1 : -2;
-}
-
 size_t umb_test_corrupt_size(void)
 {
     static long size = -2;  /* not read yet; a bad value was refused at start (umb_bench_init) */

@@ -6,6 +6,7 @@
 #include "cupti_um.h"
 
 #include "config.h"
+#include "env.h"
 #include "error.h"
 #include "gpu.h"
 #include "link.h"
@@ -123,11 +124,12 @@ int umb_drive_end(const umb_drive *d, const umb_drive_cli *cli, const umb_fold_c
 
 void umb_drive_corrupt(void *p, size_t bytes)
 {
-    long w = umb_fold_corrupt_word();
-    if (w == -1) return;
-    if (w < 0 || (size_t)w >= bytes / 4) {
-        fprintf(stderr, "UMB_TEST_CORRUPT_WORD=%s: expected a word index from 0 to %zu\n",
-                getenv("UMB_TEST_CORRUPT_WORD"), bytes / 4 - 1);
+    long w;
+    char err[256];
+    umb_env_state st = umb_env_long("UMB_TEST_CORRUPT_WORD", 0, (long)(bytes / 4) - 1, &w, err, sizeof err);
+    if (st == UMB_ENV_ABSENT) return;
+    if (st == UMB_ENV_BAD) {
+        fprintf(stderr, "%s\n", err);
         exit(UMB_EXIT_USAGE);
     }
     umb_access_corrupt_word(p, (size_t)w);

@@ -17,6 +17,8 @@
 
 /* The observers (observer.h), in the order their hooks run and their
    columns appear. */
+void (*umb_times_hook)(size_t size, double *times, long n);
+
 static const umb_observer *const observers[] = {
     &umb_place_observer, &umb_counters_observer, &umb_path_observer, &umb_precision_observer, &umb_findings_observer,
 };
@@ -70,7 +72,7 @@ static void summarize_row(umb_bench *b, const umb_sweep *sw, void *ctx, umb_row 
     long k = 0;
     for (long i = 0; i < row->iters; i++)
         if (row->keep[i]) times[k++] = times[i];
-    umb_test_slower(row->size, times, k);
+    if (umb_times_hook) umb_times_hook(row->size, times, k);
     if (k) {
         sw->summarize(b, ctx, row->size, times, k, &row->stats, extra);
     } else {  /* none kept, or a size not measured: no figure, its own columns' too (not the row before's) */

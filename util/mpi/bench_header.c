@@ -38,9 +38,8 @@ static void my_rank_info(const umb_bench *b, rank_info *r)
     r->gpu = b->gpu;
     r->kind = b->kind;
     r->gpu_numa = -1;
-    const char *from = NULL;
-    r->local_rank = umb_launcher_local_rank(&from);  /* -1: the launcher did not say */
-    snprintf(r->local_from, sizeof r->local_from, "%s", from ? from : "");
+    r->local_rank = b->local_rank;  /* -1: the launcher did not say */
+    snprintf(r->local_from, sizeof r->local_from, "%s", b->local_from ? b->local_from : "");
     if (b->gpu >= 0) {
         umb_gpu_desc d;
         umb_gpu_describe(b->gpu, &d);

@@ -299,10 +299,9 @@ static void header(umb_bench *b, umb_header *h, umb_header_part part)
 {
     if (part != UMB_HDR_PLACEMENT || !umb_options_uses(&b->opt, umb_kind_is_managed) || b->rank != 0) return;
     const umb_options *o = &b->opt;
-    char uvm[512];
-    const char *check =
-        "after placing, the present bit of every page in /proc/self/pagemap is read, outside the timer "
-        "(MD: no page on the host, MH: every page)";
+    char uvm[512], check[512];
+    snprintf(check, sizeof check, "after placing, the present bit of every page in %.200s is read, outside the timer "
+             "(MD: no page on the host, MH: every page)", umb_residency_file());
     if (o->place_check == UMB_CHECK_OFF)
         umb_header_str(h, "placement_check", "Placement check", "off: pages are not checked; a row's label is not verified");
     else if (b->pagemap_all != 1)

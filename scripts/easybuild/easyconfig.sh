@@ -4,7 +4,10 @@
 # of the MPI library and of CUDA (empty: a host-only build). `make
 # easyconfig` runs it; docs/install.md says why it is written, not kept.
 # A module name is the site's to give: letters, digits and . _ / + - only,
-# refused in one line otherwise, so that nothing else reaches the file.
+# refused in one line otherwise, so that nothing else reaches the file (no
+# quote: each lands in a Python string of the easyconfig as it is). `make
+# easyconfig` passes EB_MPI_MODULE and EB_CUDA_MODULE as arguments, the
+# shell's values, never as its text.
 set -u
 me=easyconfig.sh
 [ $# -eq 4 ] || [ $# -eq 5 ] || { echo "usage: $me TEMPLATE TARBALL VERSION MPI_MODULE [CUDA_MODULE]" >&2; exit 1; }
@@ -12,7 +15,9 @@ template=$1 tarball=$2 version=$3 mpi=$4 cuda=${5:-}
 module_name() {  # module_name WHAT VALUE: VALUE is a module name, or one line and exit 1
     case $2 in
     '' | *[!A-Za-z0-9._/+-]* | /* | *//* | -*)
-        echo "$me: $1 '$2' is not a module name (letters, digits and . _ / + - only)" >&2; exit 1 ;;
+        # One line whatever the value holds: a newline or an escape shown as '?'.
+        echo "$me: $1 '$(printf '%s' "$2" | tr '[:cntrl:]' '?')' is not a module name (letters, digits and . _ / + - only)" >&2
+        exit 1 ;;
     esac
 }
 module_name EB_MPI_MODULE "$mpi"

@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 from . import env
+from .shown import escaped, shown_streams
 from .fail import Fail
 
 
@@ -125,19 +126,6 @@ def _rest(doc):
     return parts[1] if len(parts) > 1 else None
 
 
-def regex(text, option="--match"):
-    """None (the option not given) finds every name; a blank one is refused,
-    since it would too, silently (no_blanks)."""
-    if text is not None and not text.strip():
-        raise Fail("%s %s: empty; expected a regular expression (leave %s out for every one)" % (option, shown(text), option))
-    try:
-        return re.compile(text or "")
-    except re.error as e:
-        raise Fail("%s %s: not a regular expression (%s)" % (option, text, e))
-    except (RecursionError, OverflowError, MemoryError):  # 5000 nested groups: deeper than the compiler goes
-        raise Fail("%s %s: a regular expression nested too deeply to compile" % (option, clip(text, 60)))
-
-
 PERCENT = re.compile(r"^(\d+(\.\d*)?|\.\d+)%$", re.ASCII)  # \d: ASCII digits only, as count() reads
 
 
@@ -157,12 +145,21 @@ def percent(text, option, low=0.0, high=10.0, low_open=False):
 NUMBER = re.compile(r"^(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$", re.ASCII)
 
 
-def seconds(text, option):
-    """A finite number of seconds above 0, written as a number: Python's
-    float also took '1_0' (10), ' 5 ' and 'infinity'."""
+# The most seconds any option takes: the programs' own (--timeout,
+# --launch-budget: options_parse.c's SECONDS_MAX), about 11 days. A --budget
+# or --run-limit past it was taken (1e300) where neither a program nor
+# tune.json's schema can hold it.
+SECONDS_MAX = 1e6
+
+
+def seconds(text, option, low=0.0, high=SECONDS_MAX, low_open=True, also=""):
+    """A number of seconds within (low, high] (or [low, high]), written as
+    a number: Python's float also took '1_0' (10), ' 5 ' and 'infinity'.
+    The refusal states the range, in the programs' words."""
     v = float(text) if isinstance(text, str) and NUMBER.match(text) else math.nan
-    if not (math.isfinite(v) and v > 0):
-        raise Fail("%s %s: expected a finite number of seconds above 0" % (option, text))
+    if not (math.isfinite(v) and (v > low if low_open else v >= low) and v <= high):
+        raise Fail("%s %s: expected seconds %s %g %s %d%s" % (option, text, "above" if low_open else "from", low,
+                                                           "and at most" if low_open else "to", high, also))
     return v
 
 
@@ -232,19 +229,6 @@ def main(prog, body):
     sys.exit(status)
 
 
-# A refusal is one line whatever the value it names: a newline, carriage
-# return or other control character the user typed is shown escaped (\n),
-# never as a break that makes one message two.
-CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0, DEL and C1 (U+009B opens a sequence, as ESC [ does)
-
-
-def escaped(text):
-    """TEXT on one line: a control character in a name (a folder called
-    "a<newline>b") shown escaped, as in messages, so that a report's line
-    stays one line."""
-    return CONTROL.sub(lambda m: repr(m.group())[1:-1], str(text))
-
-
 _signalled = []
 
 
@@ -255,16 +239,18 @@ def _interrupted(signum, frame):
 
 def _readable_streams():
     """A name the terminal's encoding cannot show (a folder called 結果 under
-    LANG=C) is written with backslash escapes, not a UnicodeEncodeError."""
+    LANG=C) is written with backslash escapes, not a UnicodeEncodeError;
+    and every line goes through the one rule (shown.py)."""
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.reconfigure(errors="backslashreplace")
         except (AttributeError, ValueError, OSError):
             pass
+    shown_streams()
 
 
 def _say(prog, text, status):
-    text = escaped(text)
+    text = escaped(text)  # the message is one line: its own newlines too
     try:
         sys.stderr.write("%s: %s\n" % (prog, text))
         sys.stderr.flush()

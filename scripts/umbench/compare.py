@@ -26,7 +26,7 @@ never their tables. The table needs only Python 3; --plot needs matplotlib.
 import os
 import sys
 
-from . import cli, findings, like, paths, plot, results, stats
+from . import cli, findings, like, paths, pattern, plot, results, stats
 
 TITLES = dict(plot.PANELS)
 
@@ -146,10 +146,10 @@ def _compare():
     ap = cli.parser("umb-compare", __doc__)
     ap.add_argument("folders", nargs="+")
     ap.add_argument("--plot", metavar="PNG")
-    ap.add_argument("--match", metavar="REGEX", help='keep only "program buffers" this finds, e.g. "umb_latency (D D|MD MD)"')
+    ap.add_argument("--match", metavar="REGEX", help='keep only "program buffers" this finds, e.g. "umb_latency (D D|MD MD)"' + pattern.HELP)
     ap.add_argument("--min-effect", metavar="P%", default="0%", help="changes smaller than this are the same (default 0%%)")
     a = ap.parse_intermixed_args()  # folders after options too ("A --match X B" refused B)
-    want = cli.regex(a.match)
+    want = pattern.regex(a.match)
     min_effect = cli.percent(a.min_effect, "--min-effect")
     if a.plot:
         plot.out_name(a.plot, "--plot")

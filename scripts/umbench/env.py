@@ -12,9 +12,11 @@ import shlex
 from .fail import Fail
 
 # The variables umb-run copies into run.json's "env" (what a reader needs
-# to know of a run's library and batch job), by prefix.
+# to know of a run's library and batch job), by prefix; umbench's own
+# UMB_* whole, as the programs' header has them: one of them may change a
+# figure (UMB_LAPS_CLOCK: the clock that splits a loop between iterations).
 RECORDED = ("OMPI_MCA_", "UCX_", "HWLOC_", "MPIR_CVAR_", "MV2_", "I_MPI_", "FI_", "PSM2_", "SLURM_", "LSB_", "CUDA_VISIBLE_DEVICES",
-            "LOADEDMODULES", "UMB_MODULES")
+            "LOADEDMODULES", "UMB_")
 
 
 def _raw(name):
@@ -51,12 +53,12 @@ def np_flag_none():
     return v == "none"
 
 
-JOB_ID = re.compile(r"^[0-9]+$")
+JOB_ID = re.compile(r"[0-9]+")  # whole (fullmatch): "$" also matched before a final newline
 
 
 def _job(name):
     v = _raw(name)
-    if v and not JOB_ID.match(v):
+    if v and not JOB_ID.fullmatch(v):
         raise Fail("%s %r: expected a job number (digits), or leave it unset" % (name, v))
     return v or None
 

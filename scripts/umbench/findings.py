@@ -6,7 +6,7 @@ import json
 import os
 import sys
 
-from . import cli, like, paths, results, stats
+from . import cli, like, paths, pattern, results, stats
 
 # The inversion rule's margin and floor: util/core/findings.c's
 # INVERSION_MARGIN and INVERSION_FLOOR_US (tests/scripts/umb_findings.sh
@@ -138,7 +138,9 @@ def _staged_where_direct(prog, pair, cfg, sizes, rows, dev):
 
 
 def report(findings, say=print, who="umb-run"):
-    """The confirmed findings, then those seen in some rounds only, apart."""
+    """The confirmed findings, then those seen in some rounds only, apart:
+    their words from the files shown on one line each (cli.escaped)."""
+    e = cli.escaped
     if not findings:
         return
     say("%s: findings%s:" % (who, " (run.json has them whole)" if who == "umb-run" else ""))
@@ -146,11 +148,11 @@ def report(findings, say=print, who="umb-run"):
     for f in [f for f in findings if f.get("confirmed", True)] + apart:
         seen = f.get("seen", [1, 1])
         note = "" if f.get("confirmed", True) else "  (seen in %d of %d rounds%s; not confirmed)" % (
-            seen[0], seen[1], ", rows " + " / ".join(sorted(f["rows_seen"])) if len(f.get("rows_seen", {})) > 1 else "")
+            seen[0], seen[1], ", rows " + " / ".join(e(r) for r in sorted(f["rows_seen"])) if len(f.get("rows_seen", {})) > 1 else "")
         if f is (apart[0] if apart else None):
             say("%s: findings seen in some rounds only:" % who)
-        say("  %s %s%s [%s] %s%s" % (f["program"], f["buffers"], "" if f["config"] == "default" else " (%s)" % f["config"],
-                                     f["rows"], f["finding"], note))
+        say("  %s %s%s [%s] %s%s" % (e(f["program"]), e(f["buffers"]), "" if f["config"] == "default" else " (%s)" % e(f["config"]),
+                                     e(f["rows"]), e(f["finding"]), note))
 
 
 def of_side(side, problems):
@@ -181,9 +183,9 @@ def diff(sides, want, problems):
     elif not differ:
         print("the same %d on every side" % len(keys))
     for k in differ:
-        where = ", ".join("[%d] %s" % (i, f[k]) for i, f in enumerate(per) if k in f)
+        where = ", ".join("[%d] %s" % (i, cli.escaped(f[k])) for i, f in enumerate(per) if k in f)
         absent = ", ".join("[%d]" % i for i, f in enumerate(per) if k not in f)
-        print("%-13s %-18s %-28s in %s; not in %s" % (k[0], k[1], k[2], where, absent))
+        print("%-13s %-18s %-28s in %s; not in %s" % (tuple(cli.escaped(x) for x in k) + (where, absent)))
 
 
 USAGE = """umb-findings: the findings of one or more results folders, judged over
@@ -256,10 +258,10 @@ def own_outputs(folder, problems):
 def _findings():
     ap = cli.parser("umb-findings", USAGE)
     ap.add_argument("folders", nargs="+")
-    ap.add_argument("--match", metavar="REGEX", help='keep only "program buffers" this finds')
+    ap.add_argument("--match", metavar="REGEX", help='keep only "program buffers" this finds' + pattern.HELP)
     ap.add_argument("--json", action="store_true", help="print the findings as one JSON list")
     a = ap.parse_intermixed_args()  # folders after options too ("A --json B" refused B)
-    want = cli.regex(a.match)
+    want = pattern.regex(a.match)
     problems = results.Problems()
     folders, twice = paths.distinct_folders(a.folders)
     runs = [r for r in _pooled_runs(folders, problems) if want.search("%s %s" % (r.get("program"), r.get("buffers")))]

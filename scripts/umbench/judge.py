@@ -28,6 +28,19 @@ def judge_output(path, rec=None):
     return (False, "its output has a result that is not one (%s)" % bad) if bad else (True, None)
 
 
+def other_ranks(header, asked):
+    """Why a run does not count where its program reports another rank
+    count than umb-run launched it with (a launcher or wrapper that ignores
+    -np, an MPIEXEC that brings its own count): run.json's np, and the
+    command it keeps, would name ranks that did not run. None where they
+    agree, or where the header gives no count."""
+    got = header.get("nranks") if isinstance(header, dict) else None
+    if isinstance(got, int) and not isinstance(got, bool) and got != asked:
+        return "umb-run launched it with %d ranks, the program reports %d (its header's nranks): the launcher " \
+            "did not start the ranks asked for (MPIEXEC, MPIEXEC_NP_FLAG, the launcher's own count)" % (asked, got)
+    return None
+
+
 def _cut_why(path):
     """Why an output lacks its end record, as far as umb-run can tell."""
     try:

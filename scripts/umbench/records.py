@@ -5,7 +5,7 @@ runs here."""
 import os
 import time
 
-from . import cli, findings, judge, like, results, share, watch
+from . import cli, findings, judge, like, programs, results, share, watch
 
 
 def skip_unstarted(run, item, cfg, rnd, plain, why):
@@ -85,13 +85,17 @@ def settle(run, rec, cfg, err, why, over, asked, who=""):
         rec["error"] = why[0] if why else err.strip()[-300:]
         rec["stderr"] = stderr_kept(err)
         run.say("    " + who + "FAILED (exit %d): %s" % (rc, rec["error"]))
+    header = results.first_header(path)
     rec["complete"], why = judge.judge_output(path, (len(run.manifest["runs"]), rec)) if rc == 0 else (False, None)
     if why:
         rec["error"] = why + "; not counted"
         run.say("    " + who + "INCOMPLETE: " + rec["error"])
+    ranks = judge.other_ranks(header, programs.ranks(rec["program"], run.a.np)) if rc == 0 else None
+    if ranks:
+        rec["complete"], rec["error"] = False, ranks + "; not counted"
+        run.say("    " + who + "WRONG RANKS: " + rec["error"])
     rec["findings"] = findings.of_file(path, results.Problems()) if rec["complete"] else []
     rec["times_s"].update(judge.inner_seconds(path))
-    header = results.first_header(path)
     same_as_before(run, cfg, header, rec)
     other = run.other_library(cfg, header)
     if other and rec["complete"]:  # kept, not counted: its readers pool only one library per configuration

@@ -150,7 +150,7 @@ class Side:
         self.lib = escaped(lib.split(",")[0])  # run.json's schema: strings or null; shown on a terminal
         aware = self.manifest.get("cuda_aware") or {}
         if aware.get("verdict") and not (cfg or {}).get("build"):
-            self.lib += ", CUDA-aware: %s" % aware["verdict"]
+            self.lib += ", CUDA-aware: %s" % escaped(aware["verdict"])  # a newline in it would start a line
         if (cfg or {}).get("emulates"):  # a label is a fact: not a run across nodes
             self.lib += "; across nodes, emulated on one node"
         # Two configurations with the same settings (and build) are an A/A pair.

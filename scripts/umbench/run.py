@@ -69,7 +69,7 @@ import socket
 import sys
 import time
 
-from . import cli, configs, env, findings, launch, pairs, results, rounds, schema, sets, share, timing
+from . import cli, configs, env, findings, launch, pairs, pattern, results, rounds, schema, sets, share, timing
 
 
 def options(argv):
@@ -81,7 +81,7 @@ def options(argv):
                     "two-rank programs take 2, programs of pairs the largest even number up to it (programs.txt)")
     ap.add_argument("--launcher", default="auto", choices=["auto", "mpirun", "srun", "jsrun"])
     ap.add_argument("--bindir", help="where the umb_* programs are: a build folder, or folders separated by ':'")
-    ap.add_argument("--match", metavar="REGEX", help='run only the "program buffers" this finds, e.g. "^umb_bw H H$"')
+    ap.add_argument("--match", metavar="REGEX", help='run only the "program buffers" this finds, e.g. "^umb_bw H H$"' + pattern.HELP)
     ap.add_argument("--rounds", help="repeat the set this many times (default 1; 20 at most with --precision)")
     ap.add_argument("--config", action="append", default=[], help="NAME[:ENV=VALUE,...][:LAUNCHER FLAGS]")
     ap.add_argument("--build", action="append", default=[], help="NAME=DIR[:LAUNCHER FLAGS]: an umbench build folder of "
@@ -107,7 +107,7 @@ def options(argv):
     a.budget = cli.seconds(a.budget, "--budget") if a.budget is not None else None
     a.run_limit = cli.seconds(a.run_limit, "--run-limit") if a.run_limit is not None else None
     a.within = share.seconds(a)
-    a.want = cli.regex(a.match)
+    a.want = pattern.regex(a.match)
     if a.build and (a.config or a.bindir):
         raise cli.Fail("--build with %s: compare builds, or settings within one build, not both at once"
                        % ("--config" if a.config else "--bindir"))

@@ -42,9 +42,8 @@ def add_option(ap):
                     "(default: %s; off for the others)" % ", ".join("%g for --set %s" % (v, k) for k, v in DEFAULT.items()))
 
 
-# The programs' --launch-budget takes at most this (options_parse.c); a
-# --within under the least share umb-run gives (budgets()) shares nothing.
-MOST_S = 1e6
+# The programs' --launch-budget takes at most cli.SECONDS_MAX; a --within
+# under the least share umb-run gives (budgets()) shares nothing.
 LEAST_S = 0.01
 
 
@@ -60,12 +59,7 @@ def seconds(a):
     elif a.within == "off":
         return None
     else:
-        try:
-            within = cli.seconds(a.within, "--within")
-        except cli.Fail:
-            within = None
-        if within is None or not LEAST_S <= within <= MOST_S:
-            raise cli.Fail("--within %s: expected seconds from %g to %g, or off" % (a.within, LEAST_S, MOST_S))
+        within = cli.seconds(a.within, "--within", LEAST_S, low_open=False, also=", or off")
     if within is None:
         return None
     budget = sets.named(a.extra, OPTION)

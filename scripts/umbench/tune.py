@@ -49,7 +49,7 @@ import subprocess
 import sys
 import time
 
-from . import cli, configs, installed, launch, paths, results, schema, sets, tune_plan, tune_rank, tune_report
+from . import cli, configs, installed, launch, paths, pattern, results, schema, sets, tune_plan, tune_rank, tune_report
 from . import env as environ  # start_mps names its argument env
 
 LOCK = ".umb-tune.lock"
@@ -66,7 +66,7 @@ SEARCH_ONLY = ("set", "match", "rounds", "np", "out", "only", "catalogue", "budg
 def options(argv):
     ap = cli.parser("umb-tune", __doc__)
     ap.add_argument("--set", choices=sets.NAMES, help="default quick")
-    ap.add_argument("--match", metavar="REGEX", help='benchmarks and pairs to run, as umb-run --match, e.g. "^umb_bw (MH MH|MD MD)$"')
+    ap.add_argument("--match", metavar="REGEX", help='benchmarks and pairs to run, as umb-run --match, e.g. "^umb_bw (MH MH|MD MD)$"' + pattern.HELP)
     ap.add_argument("--rounds", metavar="N", help="interleaved rounds each setting gets at least (default: as many as a change at "
                                                    "every size of one benchmark needs to be kept over the whole table, 6 or more)")
     ap.add_argument("--np", metavar="N", help="ranks (default 2)")

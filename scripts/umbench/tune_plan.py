@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 
-from . import cli, compare, configs, results, sets, stats
+from . import cli, compare, configs, pattern, results, sets, stats
 
 EXTRA_ROUNDS = 3  # under --budget, rounds go on to at most 3x --rounds while settings are undecided
 
@@ -23,7 +23,7 @@ def matched(name, match):
     that finds none of its "program pair" names is refused, naming what the
     set holds; a program or a pair the pattern spells out that the set does
     not hold (the quick set has no D D) is said, with what will be tuned."""
-    want = cli.regex(match)
+    want = pattern.regex(match)
     held = [(p, pair) for p, _, _, pairs in (sets.full() if name == "full" else sets.SETS[name]) for pair in pairs]
     hits = ["%s %s" % x for x in held if want.search("%s %s" % x)]
     if match is None:

@@ -33,6 +33,11 @@ expect_rc 0 "umb_copy --version"
 
 bad "--size 0" --size 0
 bad "--size 4K,0" --size 4K,0
+# Past the most a driver takes (1P), by every way of giving sizes (issue 66).
+bad "size 18446744073709551615 bytes (4K,18446744073709551615): above the most a driver takes; accepted: 1 to 1125899906842624" --size 4K,18446744073709551615
+bad "size 1125899906842625 bytes (-m 1:1125899906842625" -m 1:1125899906842625
+bad "size 2251799813685248 bytes (4K to 2097152G" --start 4K --end 2097152G
+bad "-m 1:18446744073709551616: expected MAX, MIN:MAX or MIN: in bytes from 1 to 1125899906842624" -m 1:18446744073709551616
 bad "--numa-node 99" --numa-node 99
 bad "--memory bogus" --memory bogus
 bad "accepted: pageable, pinned, wc, registered, managed-host, managed-device, device" --memory bogus

@@ -50,6 +50,9 @@ done
 bad "$um" "--size 1000" --size 1000
 bad "$um" "--size 1X" --size 1X
 bad "$um" "--size 0" --size 0
+# Past the most a driver takes (1P): its buffer's page rounding wrapped near SIZE_MAX (issue 66).
+bad "$um" "--size 18446744073709547520: expected a multiple of 4K from 4K to 1125899906842624" --size 18446744073709547520
+bad "$um" "--size 2097152G" --size 2097152G
 bad "$um" "--repeat 0" --repeat 0
 bad "$um" "--repeat 33" --repeat 33
 bad "$um" "--repeat many" --repeat many

@@ -42,7 +42,7 @@ expect_rc 0 "umb_um --op write"
 # A bad value of the hook: one line, exit 1.
 run_cmd env UMB_TEST_CORRUPT_WORD=99999999999 "$um" --size 64M --repeat 1
 expect_rc 1 "UMB_TEST_CORRUPT_WORD past the end"
-[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q '^UMB_TEST_CORRUPT_WORD=99999999999: expected a word index from 0 to 16777215$' "$tmp/err" \
+[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^UMB_TEST_CORRUPT_WORD='99999999999': expected a whole number from 0 to 16777215\$" "$tmp/err" \
     || { cat "$tmp/err"; fail "UMB_TEST_CORRUPT_WORD past the end: message"; }
 
 # umb_oversub: grid and block read every word, random 4 steps of 128 B per warp.

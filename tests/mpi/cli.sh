@@ -17,6 +17,16 @@ for prog in $(mpi_programs); do
     rc=0; "$top_builddir/$prog" --check-options -m 8:x </dev/null >"$tmp/co" 2>&1 || rc=$?
     [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/co")" -eq 1 ] && grep -q "^$name: -m 8:x: expected" "$tmp/co" \
         || { cat "$tmp/co"; fail "$name --check-options -m 8:x: exit $rc"; }
+    # Accepted means measurable (issue 66): a size past what the program's
+    # MPI calls count in an int, or iterations past what its per-iteration
+    # arrays hold, get 1 and the line naming the value; the largest take 0.
+    for bad in "-m 8589934592" "-m 4294967297:4294967297" "-i 4611686018427387905" "-x 100000001" "-i 100000001"; do
+        rc=0; "$top_builddir/$prog" --check-options -M 64G $bad </dev/null >"$tmp/co" 2>&1 || rc=$?
+        [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/co")" -eq 1 ] && grep -q "^$name: .*${bad#* }" "$tmp/co" \
+            || { cat "$tmp/co"; fail "$name --check-options $bad: exit $rc"; }
+    done
+    rc=0; "$top_builddir/$prog" --check-options -M 64G -m 2147483644 -i 100000000 -x 100000000 </dev/null >"$tmp/co" 2>&1 || rc=$?
+    [ $rc -eq 0 ] && [ ! -s "$tmp/co" ] || { cat "$tmp/co"; fail "$name --check-options at the largest size and counts: exit $rc"; }
     # -h and -v, in any spelling getopt takes ("-fh", "--vers"), make no run: 1 and the line (pass 12).
     for w in -fh --vers; do
         rc=0; "$top_builddir/$prog" --check-options -m 8:64 $w </dev/null >"$tmp/co" 2>&1 || rc=$?
@@ -50,13 +60,20 @@ done <"$tmp/ranks"
 if ldd "$PT2PT/umb_latency" | grep -q asan; then
     echo "allocation failure: skipped in a sanitizer build"
 else
-    run_mpi 2 sh -c 'ulimit -v 3000000 && exec "$0" -m 4G:4G -M 16G H H' "$PT2PT/umb_latency"
-    expect_rc 1 "a 4 GiB buffer under a 3 GB address-space limit"
+    run_mpi 2 sh -c 'ulimit -v 1000000 && exec "$0" -m 2147483647 -M 16G H H' "$PT2PT/umb_latency"
+    expect_rc 1 "a 2 GiB buffer under a 1 GB address-space limit"
     [ "$(grep -c '^umb_latency: ' "$tmp/err")" -eq 1 ] || { cat "$tmp/err"; fail "allocation failure: not one line"; }
-    grep -q '^umb_latency: rank [01] on .*: cannot allocate 4294967296 bytes of host memory (buffer H)$' "$tmp/err" \
+    grep -q '^umb_latency: rank [01] on .*: cannot allocate 214748364[78] bytes of host memory (buffer H)$' "$tmp/err" \
         || { cat "$tmp/err"; fail "allocation failure: size not named"; }
     echo "allocation failure: $(grep '^umb_latency: ' "$tmp/err")"
 fi
+# Issue 66's two cases, as a run: refused in one line before any measuring,
+# as --check-options refuses them (a 4 GiB bcast reported microseconds; the
+# count's iteration arrays wrapped, SIGSEGV, then a hang).
+usage_error 2 "$top_builddir/mpi/collective/umb_bcast" "-m 4294967297:4294967297: sizes above 2147483647 bytes" \
+    -m 4294967297:4294967297 -M 6G -i 2 -x 0
+usage_error 2 "$PT2PT/umb_latency" "-i 4611686018427387905: iterations must be an integer from 1 to 100000000" \
+    -m 1:1 -x 0 -i 4611686018427387905
 # The M note (M is read as MH) is in the header of the pair that gave M
 # alone, not in every pair's of the launch (adversarial pass 8).
 run_mpi 2 "$PT2PT/umb_latency" -m 8:8 -i 2 -x 0 H H M H

@@ -1,13 +1,15 @@
 #!/bin/sh
 # A single run says how sure it is (docs/output.md, "Findings"), on host
-# buffers: UMB_TEST_SLOWER makes 256 B far slower once timed, in
+# buffers: UMB_TEST_SLOWER makes 256 B far slower once timed (a hook
+# linked into tests/tools/umb_latency_slower only, never installed), in
 # every iteration (a clean step: a finding that repeats) or in 60% of them
 # (the median moves, the middle half of the iterations reaches the next
 # size's: "seen once", with the command that would confirm it). That
 # command runs as printed, and umb-findings then judges the step over its
 # rounds. The rules themselves: tests/unit/test_findings.
 . "$top_srcdir/tests/lib.sh"
-lat=$PT2PT/umb_latency
+lat=$top_builddir/tests/tools/umb_latency_slower
+[ -x "$lat" ] || fail "$lat: not built (make check builds it)"
 # A million times slower: beyond anything a loaded machine does to 512 B.
 export UMB_TEST_SLOWER=256:1000000:100
 run_mpi 2 "$lat" -m 256:512 -i 200 -x 10 H H
@@ -54,7 +56,8 @@ PY
 # The command as printed (DIR a folder), then umb-findings: the step is in
 # every round's rows, so the pooled rule confirms it.
 export MPIEXEC MPIEXEC_FLAGS="$mpi_flags"
-"$PYTHON3" "$top_srcdir/scripts/umb-run" --bindir "$PT2PT" --set full --match '^umb_latency H H$' --rounds 6 --within off --out "$tmp/r" \
+mkdir "$tmp/bin" && cp "$lat" "$tmp/bin/umb_latency"  # umb-run runs a program by its name
+"$PYTHON3" "$top_srcdir/scripts/umb-run" --bindir "$tmp/bin" --set full --match '^umb_latency H H$' --rounds 6 --within off --out "$tmp/r" \
     -- -m 256:512 -i 200 -x 10 >"$tmp/run.log" 2>&1 || { cat "$tmp/run.log"; fail "umb-run as confirm says"; }
 "$PYTHON3" "$top_srcdir/scripts/umb-findings" "$tmp/r" --json >"$tmp/f.json" || fail "umb-findings"
 "$PYTHON3" - "$tmp/f.json" <<'PY' || fail "umb-findings over the rounds (above)"

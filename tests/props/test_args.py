@@ -5,6 +5,7 @@ hostile values, hostile words, and paths that are folders, FIFOs, links to
 hang, no internal error, nothing run from them; a refusal (a failure that
 started nothing) is exit 1, one line, and leaves every file as it was; a
 failure leaves no folder begun and given up (nothing in it but a lock)."""
+import concurrent.futures
 import os
 import re
 import unittest
@@ -41,6 +42,21 @@ NUMBER_OPTIONS = {"umb-run": {"--budget": 0, "--run-limit": 0, "--within": 0, "-
                                                                "--np": 0, "--min-effect": 1}}
 # The zero of other scripts' digits: Python's \d and int() read them all.
 ZEROS = [0x660, 0x6F0, 0x966, 0x9E6, 0xFF10, 0x1D7CE]
+
+
+WHOLE = {"--np", "--rounds"}  # the options of whole numbers
+# The range a refusal states, in the words of cli.count, cli.seconds and cli.percent.
+STATED = re.compile(r"(from|at least|above) ([0-9.]+)%? (to|and at most|and below) ([0-9.]+)%?")
+
+
+def edges(stated, whole):
+    """(value, taken) at and one step past each edge of a stated range."""
+    low_word, low, high_word, high = stated.group(1), float(stated.group(2)), stated.group(3), float(stated.group(4))
+    step = 1 if whole else min(1e-3, (high - low) / 4)
+    plain = (lambda v: "%d" % v) if whole else (lambda v: ("%.6f" % v).rstrip("0").rstrip("."))
+    out = [(low, False), (low + step, True)] if low_word == "above" else [(low, True), (low - step if whole else low / 2, low == 0)]
+    out += [(high, False), (high - step, True)] if high_word == "and below" else [(high, True), (high + step if whole else high * 1.001, False)]
+    return [(plain(v), taken) for v, taken in out]
 
 
 def odd_number(percent):
@@ -134,6 +150,37 @@ class Args(unittest.TestCase):
         r = self.check("number_forms", command(name), lead + [option, value], long_run_ok=True)
         self.assertEqual(r.rc, 1, "%s %s %r was taken:\n%s" % (name, option, value, r.show()))
 
+    def test_number_edges(self):
+        """Every number option states its range when it refuses a value, and
+        takes exactly that range (issue 66, class 1): each edge taken, a step
+        past it refused in one line naming the option. --budget 1e300 was
+        taken where neither the programs nor tune.json can hold it. A value
+        taken goes on to the next check (no programs in --bindir): the parse
+        is what is under test, and 60 runs must stay quick."""
+        probes = [(name, option, "%" if percent else "") for name, options in sorted(NUMBER_OPTIONS.items())
+                  for option, percent in sorted(options.items())]
+        with concurrent.futures.ThreadPoolExecutor(4) as pool:
+            ranges = list(pool.map(lambda p: self.stated_range(*p), probes))
+            cases = [(p, value, taken) for p, stated in zip(probes, ranges) for value, taken in edges(stated, p[1] in WHOLE)]
+            list(pool.map(lambda c: self.edge(*c), cases))
+
+    def lead(self, name):
+        return {"umb-compare": ["{BASE}"], "umb-run": ["--bindir", "{DIR}"], "umb-tune": ["--bindir", "{DIR}"]}[name]
+
+    def stated_range(self, name, option, sign):
+        r = self.check("number_edges", command(name), self.lead(name) + [option, "x" + sign])
+        stated = STATED.search(r.err)
+        self.assertTrue(stated, "%s %s: the refusal states no range of numbers:\n%s" % (name, option, r.show()))
+        return stated
+
+    def edge(self, probe, value, taken):
+        name, option, sign = probe
+        text = value + sign
+        r = self.check("number_edges", command(name), self.lead(name) + [option, text])
+        named = "%s %s: expected" % (option, text) in r.err
+        self.assertEqual(not named, taken, "%s %s %s: %s, against the range it states:\n%s" % (
+            name, option, text, "refused" if named else "taken", r.show()))
+
     @settings(max_examples=scale(12))
     @given(st.data())
     def test_no_abbreviation(self, data):
@@ -148,6 +195,14 @@ class Args(unittest.TestCase):
         lead = ["{BASE}"] if name in ("umb-compare", "umb-findings", "umb-plot") else ["--bindir", self.stage.stub]
         r = self.check("no_abbreviation", argv, lead + [option[:cut], "{NEW}"], long_run_ok=True)
         self.assertEqual(r.rc, 1, "%s took %s for %s:\n%s" % (name, option[:cut], option, r.show()))
+
+    def test_match_commands(self):
+        """The issue's pattern through each command that takes --match: it ends (it hung all four)."""
+        for name in ["umb-compare", "umb-findings", "umb-run", "umb-tune"]:
+            lead = (["{BASE}"] if name in ("umb-compare", "umb-findings")
+                    else ["--bindir", self.stage.stub, "--budget", "3", "--run-limit", "5"])
+            r = self.check("match_commands", command(name), lead + ["--match", "(.?.?.?)*zz"])
+            self.assertFalse(r.hung, r.show())
 
     def test_tune_nothing_to_try(self):
         """The property's known case: umb-tune where no setting can be tried

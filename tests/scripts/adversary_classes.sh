@@ -21,7 +21,7 @@ Q="-- -m 8:8 -i 10 -x 1"
 $RUN --out "$tmp/a" $Q >/dev/null 2>&1 || fail "a first run"
 
 ascii_digits() {  # \d took any script's digits: --budget ٣ was 3 s
-    one_line 1 "--budget ٣: expected a finite number of seconds above 0" $RUN --budget ٣ --out "$tmp/n1"
+    one_line 1 "--budget ٣: expected seconds above 0 and at most 1000000" $RUN --budget ٣ --out "$tmp/n1"
     one_line 1 "--precision ٥%" $RUN --precision ٥% --out "$tmp/n1"
     [ ! -e "$tmp/n1" ] || fail "a refused number made the folder"
 }

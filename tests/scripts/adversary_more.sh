@@ -322,14 +322,14 @@ whole_counts() {
 try "a count of a million or more, written whole" whole_counts
 
 # A refusal is one line whatever the value it names: a newline in a value
-# was echoed as it is, and the one message became two lines.
+# was echoed as it is, and the one message became two lines (\x0a now).
 newline_values() {
     nl='
 '
-    one_line 1 '--precision 5\n%: expected a percentage' $RUN --out "$tmp/nl" --precision "5$nl%" $Q
-    one_line 1 '--config a\nb: the name must be' $RUN --out "$tmp/nl" --config "a${nl}b" $Q
-    one_line 1 "a\\nb: not a folder" $CMP "$tmp/a" "a${nl}b"
-    one_line 1 "--only x\\ty: not in the catalogue" $PYTHON3 "$S/umb-tune" --only "x	y"
+    one_line 1 '--precision 5\x0a%: expected a percentage' $RUN --out "$tmp/nl" --precision "5$nl%" $Q
+    one_line 1 '--config a\x0ab: the name must be' $RUN --out "$tmp/nl" --config "a${nl}b" $Q
+    one_line 1 "a\\x0ab: not a folder" $CMP "$tmp/a" "a${nl}b"
+    one_line 1 "--only x\\x09y: not in the catalogue" $PYTHON3 "$S/umb-tune" --only "x	y"
     one_line 1 "--prefix '/a?b': only letters" bash "$S/umb-stack" --prefix "/a${nl}b" env ucx-cu13
     [ ! -e "$tmp/nl" ] || fail "a refusal made --out"
 }
@@ -394,7 +394,7 @@ dash_value() {
 try "a value that starts with a dash" dash_value
 
 # A folder whose name holds a newline (the adversary's open kind): every
-# report line that names it stays one line, the name shown escaped (\n),
+# report line that names it stays one line, the name shown escaped (\x0a),
 # in umb-run's own lines, umb-compare's side labels, umb-findings and
 # umb-plot's "wrote" line: no line of any output starts with the part
 # after the newline.
@@ -406,9 +406,9 @@ x"
     $FND "$nl" >>"$tmp/nl.out" 2>&1 || true
     if "$PYTHON3" -c "import matplotlib" 2>/dev/null; then
         $CMP "$nl" --plot "$nl/p.png" >>"$tmp/nl.out" 2>&1 || fail "umb-compare --plot into a folder with a newline"
-        grep -q 'wrote .*nl\\nx/p.png' "$tmp/nl.out" || { cat "$tmp/nl.out"; fail "the plot's name not shown escaped"; }
+        grep -q 'wrote .*nl\\x0ax/p.png' "$tmp/nl.out" || { cat "$tmp/nl.out"; fail "the plot's name not shown escaped"; }
     fi
-    ! grep -q '^x' "$tmp/nl.out" && grep -q '^# \[1\] nl\\nx/b: ' "$tmp/nl.out" && grep -q "^umb-run: .*/nl\\\\nx: 2 runs" "$tmp/nl.out" \
+    ! grep -q '^x' "$tmp/nl.out" && grep -q '^# \[1\] nl\\x0ax/b: ' "$tmp/nl.out" && grep -q "^umb-run: .*/nl\\\\x0ax: 2 runs" "$tmp/nl.out" \
         || { cat "$tmp/nl.out"; fail "a folder's newline split a report line"; }
 }
 try "a folder whose name holds a newline" newline_folder

@@ -164,6 +164,7 @@ cat >"$tmp/ompi/mpirun" <<EOF
 #!/bin/sh
 [ "\$1" != --version ] || { echo "mpirun (Open MPI) 4.1.4"; exit 0; }
 echo "mpirun \$* root=\${OMPI_ALLOW_RUN_AS_ROOT:-}" >>"$tmp/ompi.log"
+echo "# Findings: none"  # the program's end: umb-suite counts a run by it
 EOF
 chmod +x "$tmp/ompi/mpirun"
 env -i PATH="$tmp/ompi:$PATH" UMB_BINDIR="$tmp/fake" MPIEXEC="mpirun --bind-to none" sh "$top_srcdir/scripts/umb-suite" >"$tmp/o" 2>&1 \

@@ -94,7 +94,7 @@ one_line 1 "--plot $tmp/dir: a folder" "$PYTHON3" "$S/umb-compare" "$A" "$B" --p
 # 6. A number is written as one: Python's int and float also took 1_0 (10) and +3.
 one_line 1 "--rounds 1_0: expected a whole number from 2 to" "$PYTHON3" "$S/umb-tune" --rounds 1_0 --catalogue "$tmp/dir"
 one_line 1 "--np +3: expected a whole number from 2 to" "$PYTHON3" "$S/umb-tune" --np +3 --catalogue "$tmp/dir"
-one_line 1 "--budget 1_0: expected a finite number of seconds above 0" "$PYTHON3" "$S/umb-tune" --budget 1_0 --catalogue "$tmp/dir"
+one_line 1 "--budget 1_0: expected seconds above 0 and at most 1000000" "$PYTHON3" "$S/umb-tune" --budget 1_0 --catalogue "$tmp/dir"
 # --report runs nothing: a search's option beside it is refused, not ignored.
 one_line 1 "--report $tmp/tune with --match --rounds" "$PYTHON3" "$S/umb-tune" --report "$tmp/tune" --match umb_bw --rounds 3
 

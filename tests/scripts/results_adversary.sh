@@ -223,9 +223,9 @@ PY
 fi
 
 # 10. Odd option values and environments: one line each.
-one_line 1 "--run-limit inf: expected a finite number of seconds" $RUN --run-limit inf --out "$tmp/x" $Q
-one_line 1 "--run-limit nan: expected a finite number of seconds" $RUN --run-limit nan --out "$tmp/x" $Q
-one_line 1 "--budget -1: expected a finite number of seconds" $RUN --budget -1 --out "$tmp/x" $Q
+one_line 1 "--run-limit inf: expected seconds above 0 and at most 1000000" $RUN --run-limit inf --out "$tmp/x" $Q
+one_line 1 "--run-limit nan: expected seconds above 0 and at most 1000000" $RUN --run-limit nan --out "$tmp/x" $Q
+one_line 1 "--budget -1: expected seconds above 0 and at most 1000000" $RUN --budget -1 --out "$tmp/x" $Q
 one_line 1 "--np x: expected a whole number from 2 to 1000000" $RUN --np x --out "$tmp/x" $Q
 one_line 1 "--precision nan%" $RUN --precision nan% --out "$tmp/x" $Q
 one_line 1 "--config a:=1: '' is not an environment variable's name" $RUN --config a:=1 --out "$tmp/x" $Q

@@ -138,10 +138,10 @@ grep -q '^umb-run: --budget 0.01 s spent after round 1$' "$tmp/run-b.log" && gre
     || { cat "$tmp/run-b.log"; fail "umb-run --budget: more than one round"; }
 
 # --run-limit stops a run that takes longer and keeps it as status 124
-# (umb-run then ends with 1, as for any failed run). Below 30 s: a billion
-# iterations never end within it, loaded or not.
+# (umb-run then ends with 1, as for any failed run). Below 30 s: a hundred
+# million warm-up iterations (-x's most) never end within it, loaded or not.
 start=$(date +%s)
-rc=0; $RUN --match '^umb_latency H H$' --run-limit 2 --out "$tmp/lim" -- -m 1:1 -i 1000000000 >"$tmp/run-l.log" 2>&1 || rc=$?
+rc=0; $RUN --match '^umb_latency H H$' --run-limit 2 --out "$tmp/lim" -- -m 1:1 -x 100000000 -i 1 >"$tmp/run-l.log" 2>&1 || rc=$?
 [ $rc -eq 1 ] && [ $(( $(date +%s) - start )) -le 30 ] && grep -q '^    STOPPED: stopped after 2 s (--run-limit); it ended after [0-9.]* s$' "$tmp/run-l.log" \
     && "$PYTHON3" -c "import json,sys; r=json.load(open(sys.argv[1]))['runs']; assert len(r)==1 and r[0]['status']==124, r" "$tmp/lim/run.json" \
     || { cat "$tmp/run-l.log"; fail "umb-run --run-limit: not stopped, or not kept as 124"; }
@@ -217,7 +217,7 @@ done
 # value past the programs' --launch-budget, the user's own --launch-budget
 # (any prefix getopt takes), and, in the program's own words (its
 # --check-options over the marked runs), OMB's fixed counts.
-for words in "--within 1e7|--within 1e7: expected seconds from 0.01 to 1e+06, or off" \
+for words in "--within 1e7|--within 1e7: expected seconds from 0.01 to 1000000, or off" \
         "--within 0|or off" "-- --launch-b 2|-- --launch-b: umb-run gives each launch its share" \
         "-- --launch-budget=2|its share of --within" "-- --precision off|it needs --precision P% (without it, or with off" \
         "-- --prec off|--prec off; give --within off to run their counts as they are" "-- --precision=off|--precision=off; give --within off" \

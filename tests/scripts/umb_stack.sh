@@ -76,10 +76,10 @@ grep -q "src_configure $W/ompi4-cuda --prefix=$tmp/p/ompi4-cuda --with-cuda=.* -
 grep -q 'with-device=ch4:ucx' "$tmp/out" && grep -q 'with-cuda-sm=90' "$tmp/out" && grep -q "^+ mpich_patch $W/mpich4-cuda$" "$tmp/out" \
     || { cat "$tmp/out"; fail "mpich4-cuda steps"; }
 "$S" --prefix "$tmp/p" --dry-run pack "$tmp/s.tgz" ompi5-wheel >"$tmp/out" 2>&1 || fail "--dry-run pack"
-grep -q "tar -czf $tmp/s.tgz -C / ${tmp#/}/p/ucx-cu13 ${tmp#/}/p/ompi5-wheel" "$tmp/out" || { cat "$tmp/out"; fail "pack line"; }
+grep -q "tar --force-local -czf $tmp/s.tgz -C / ${tmp#/}/p/ucx-cu13 ${tmp#/}/p/ompi5-wheel" "$tmp/out" || { cat "$tmp/out"; fail "pack line"; }
 # Several stacks that share ucx-cu13: it is packed once.
 "$S" --prefix "$tmp/p" --dry-run pack "$tmp/s.tgz" ompi5-wheel ompi4-cuda mpich4-cuda >"$tmp/out" 2>&1 || fail "--dry-run pack of three"
-grep -qx "+ tar -czf $tmp/s.tgz -C / ${tmp#/}/p/ucx-cu13 ${tmp#/}/p/ompi5-wheel ${tmp#/}/p/ompi4-cuda ${tmp#/}/p/mpich4-cuda" "$tmp/out" \
+grep -qx "+ tar --force-local -czf $tmp/s.tgz -C / ${tmp#/}/p/ucx-cu13 ${tmp#/}/p/ompi5-wheel ${tmp#/}/p/ompi4-cuda ${tmp#/}/p/mpich4-cuda" "$tmp/out" \
     || { cat "$tmp/out"; fail "pack of three: each stack once, ucx-cu13 first"; }
 
 # env: lines a POSIX shell can eval, naming the stack's tools, for a stack
@@ -155,6 +155,24 @@ else
             || fail "module load umb-stack/ompi5-wheel: not the stack's mpirun (Open MPI 5) and ucx_info (UCX 1.22) first"
     fi
 fi
+
+# Written only where asked (issue 66): a folder, a link or a FIFO named like
+# the modulefile is refused and left as it was (mv put the file inside the
+# folder); pack takes a file's name, never '-' (tar wrote the tarball to the
+# terminal, exit 0), and a name with ':' is a file here, not a remote tar.
+rm -f "$tmp/s/modulefiles/umb-stack/mpich4-cuda.lua" "$tmp/s/modulefiles/umb-stack/ompi4-cuda.lua"
+mkdir "$tmp/s/modulefiles/umb-stack/mpich4-cuda.lua"
+ln -s "$tmp/elsewhere" "$tmp/s/modulefiles/umb-stack/ompi4-cuda.lua"
+for st in mpich4-cuda ompi4-cuda; do
+    mf=$tmp/s/modulefiles/umb-stack/$st.lua
+    bad "$mf: not a regular file" --prefix "$tmp/s" module "$st"
+done
+[ -z "$(ls -A "$tmp/s/modulefiles/umb-stack/mpich4-cuda.lua")" ] || fail "module wrote into the folder named like its modulefile"
+[ ! -e "$tmp/elsewhere" ] || fail "module wrote through a link named like its modulefile"
+bad "pack -: standard output is not taken" --prefix "$tmp/s" pack - ompi4-cuda
+(cd "$tmp" && "$S" --prefix "$tmp/s" pack "h:x.tgz" mpich4-cuda >"$tmp/out" 2>&1) && [ -s "$tmp/h:x.tgz" ] \
+    || { cat "$tmp/out"; fail "pack h:x.tgz: not a file of that name here"; }
+rm -rf "$tmp/s/modulefiles/umb-stack/mpich4-cuda.lua" "$tmp/s/modulefiles/umb-stack/ompi4-cuda.lua"
 
 # A built stack is kept whatever stops a build: a cache that cannot be
 # made, a download that fails or has the wrong sha256 (no traceback; the

@@ -1,8 +1,9 @@
 /* The plainest MPI loops, the reference for the harness's own cost
    (docs/method.md, "What the harness costs"): the same messages, buffers and
-   iteration counts as umb_latency, umb_bw and umb_bcast with H buffers,
-   nothing else in the loop. Ping-pong and bandwidth are timed once around
-   all timed iterations; a broadcast is timed per call, as in OMB, so that
+   iteration counts as umb_latency, umb_bw, umb_bibw and umb_bcast with H
+   buffers, nothing else in the loop; also the end-to-end reference of
+   those programs' figures (tests/mpi/overhead.sh). Ping-pong and bandwidth
+   are timed once around all timed iterations; a broadcast is timed per call, as in OMB, so that
    the barrier between calls stays outside. handshake is umb_latency's
    handshake loop, bare.
 
@@ -11,7 +12,7 @@
    time-stamp counter and one store, where umbench makes them (after the
    send; after a window's sends): what that feature alone costs.
 
-   usage: mpi_bare latency|latency-laps|handshake|bw|bw-laps|bcast [MAX_BYTES [ITERS WARMUP]]
+   usage: mpi_bare latency|latency-laps|handshake|bw|bw-laps|bibw|bcast [MAX_BYTES [ITERS WARMUP]]
    (ITERS and WARMUP: one count for every size, as umbench's -i and -x)
    prints "size value iterations" per line: one-way latency in us, MB/s, or
    the broadcast's mean over ranks of each rank's mean in us. */
@@ -90,6 +91,23 @@ bandwidth_loop(int rank, unsigned char *s, unsigned char *r, size_t size, long i
     return (double)size * WINDOW * (double)iters / (MPI_Wtime() - t0) / 1e6;
 }
 
+/* OMB's osu_bibw: both ranks post a window of receives and a window of
+   sends to each other; the figure counts both directions' bytes. */
+static double bibw(int rank, int nranks, unsigned char *s, unsigned char *r, size_t size, long iters, long skip)
+{
+    (void)nranks;
+    int peer = 1 - rank;
+    MPI_Request req[2 * WINDOW];
+    double t0 = 0;
+    for (long i = 0; i < skip + iters; i++) {
+        if (i == skip) t0 = MPI_Wtime();
+        for (int j = 0; j < WINDOW; j++) MPI_Irecv(r, (int)size, MPI_BYTE, peer, 1, MPI_COMM_WORLD, &req[j]);
+        for (int j = 0; j < WINDOW; j++) MPI_Isend(s, (int)size, MPI_BYTE, peer, 1, MPI_COMM_WORLD, &req[WINDOW + j]);
+        MPI_Waitall(2 * WINDOW, req, MPI_STATUSES_IGNORE);
+    }
+    return 2.0 * (double)size * WINDOW * (double)iters / (MPI_Wtime() - t0) / 1e6;
+}
+
 #define LOOP_KIND(name, loop, laps)                                                                                \
     static double name(int rank, int nranks, unsigned char *s, unsigned char *r, size_t size, long iters, long skip) \
     {                                                                                                              \
@@ -157,6 +175,7 @@ static const loop_kind kinds[] = {
     {"handshake", handshake, 1, 10000, 100, 1000, 10, (size_t)1 << 22},
     {"bw", bandwidth, 1, 100, 10, 20, 2, (size_t)1 << 22},
     {"bw-laps", bandwidth_laps, 1, 100, 10, 20, 2, (size_t)1 << 22},
+    {"bibw", bibw, 1, 100, 10, 20, 2, (size_t)1 << 22},
     {"bcast", bcast, 0, 1000, 200, 100, 10, (size_t)1 << 20},
 };
 
@@ -185,7 +204,7 @@ int main(int argc, char **argv)
             char got[256] = "";
             for (int a = 1; a < argc; a++)
                 snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", a > 1 ? " " : "", argv[a]);
-            fprintf(stderr, "mpi_bare: usage: mpi_bare latency|latency-laps|handshake|bw|bw-laps|bcast [MAX_BYTES [ITERS WARMUP]] "
+            fprintf(stderr, "mpi_bare: usage: mpi_bare latency|latency-laps|handshake|bw|bw-laps|bibw|bcast [MAX_BYTES [ITERS WARMUP]] "
                     "(all but bcast: 2 ranks), "
                     "got '%s' on %d ranks\n", got, nranks);
         }

@@ -10,6 +10,7 @@ from umbench.stats import median_interval, quartiles, rounds_needed
 BENCHES = {
     "latency": ("mpi/pt2pt/umb_latency", ["H", "H"], "avg_latency_us", False, 1.02),
     "bw": ("mpi/pt2pt/umb_bw", ["H", "H"], "avg_bandwidth_mbs", True, 0.98),
+    "bibw": ("mpi/pt2pt/umb_bibw", ["H", "H"], "avg_bandwidth_mbs", True, 0.98),
     "bcast": ("mpi/collective/umb_bcast", ["--buffer", "H"], "avg_latency_us", False, 1 / 0.98),
 }
 

@@ -3,6 +3,9 @@
 # values handled; CSV with one column per key; an OMB-style table.
 . "$top_srcdir/tests/lib.sh"
 prog=$top_builddir/tests/unit/test_output
+# Every byte and every C1 control through the one rule that shows a value
+# (strbuf.h), the header's lines and its JSON.
+"$prog" shown >"$tmp/shown" 2>&1 || { cat "$tmp/shown"; fail "test_output shown"; }
 "$prog" json >"$tmp/out" || fail "test_output json"
 json_check --no-end --rows 2 --header program control nranks ranks \
     --keys size avg_latency_us min_latency_us max_latency_us p50_latency_us p99_latency_us iterations memory validation

@@ -191,13 +191,18 @@ int main(void)
           sizes_are((size_t[]){1 << 20, 2 << 20, 3 << 20, 4 << 20}, 4));
     CHECK(parse("--start 1K --end 8K --step 3K") == 0 && sizes_are((size_t[]){1024, 4096, 7168, 8192}, 4));
     CHECK(parse("--start 100 --end 300 --grow 1.5") == 0 && sizes_are((size_t[]){100, 150, 225, 300}, 4));
-    /* Near SIZE_MAX: no size wraps, and the end is the last size. */
-    CHECK(parse("--start 1 --end 18446744073709551615") == 0 && d.nsizes == 65 && d.sizes[63] == (size_t)1 << 63 &&
-          d.sizes[64] == SIZE_MAX);
-    CHECK(parse("--start 18446744073709551000 --end 18446744073709551615 --step 512") == 0 &&
-          sizes_are((size_t[]){SIZE_MAX - 615, SIZE_MAX - 103, SIZE_MAX}, 3));
-    CHECK(parse("--start 9223372036854775809 --end 18446744073709551615 --grow 3") == 0 &&
-          sizes_are((size_t[]){((size_t)1 << 63) + 1, SIZE_MAX}, 2));
+    /* Up to the most a driver takes (2^50), and the end is the last size;
+       past it, refused before the sizes are listed (issue 66). */
+    CHECK(parse("--start 1 --end 1125899906842624") == 0 && d.nsizes == 51 && d.sizes[50] == (size_t)1 << 50);
+    CHECK(parse("--start 1125899906842000 --end 1125899906842624 --step 512") == 0 &&
+          sizes_are((size_t[]){1125899906842000, 1125899906842512, 1125899906842624}, 3));
+    CHECK(parse("--start 1 --end 18446744073709551615") == 1);
+    CHECK_CONTAINS(err, "size 18446744073709551615 bytes (1 to 18446744073709551615, grow 2): above the most a driver takes; accepted: 1 to 1125899906842624");
+    CHECK(parse("--start 1 --end 1125899906842625") == 1 && parse("--size 4K,1125899906842625") == 1);
+    CHECK(parse("-m 1:1125899906842625") == 1 && parse("-m 1125899906842624") == 0);
+    /* The rule of the sizes between, near SIZE_MAX: no size wraps. */
+    CHECK(umb_size_after(SIZE_MAX - 615, SIZE_MAX, 512, 0) == SIZE_MAX - 103 && umb_size_after(SIZE_MAX - 103, SIZE_MAX, 512, 0) == SIZE_MAX);
+    CHECK(umb_size_after(((size_t)1 << 63) + 1, SIZE_MAX, 0, 3) == SIZE_MAX && umb_size_after((size_t)1 << 63, SIZE_MAX, 0, 2) == SIZE_MAX);
     CHECK(parse("--start 1 --end 3 --grow 1.01") == 0 && sizes_are((size_t[]){1, 2, 3}, 3));
     CHECK(parse("--start 4K --end 4K") == 0 && sizes_are((size_t[]){4096}, 1));
     CHECK(parse("--start 1G --end 1G") == 0 && d.sizes[0] == (size_t)1 << 30);
@@ -219,6 +224,7 @@ int main(void)
     CHECK(d.gib && d.format == UMB_FMT_JSON && d.repeat == 3 && d.flush && d.cputiming);
     CHECK(!strcmp(umb_drive_unit(&d), "GiB/s") && umb_drive_unit_bytes(&d) == 1073741824.0);
     CHECK(parse("--units gb --repeat 100") == 0 && !d.gib && d.repeat == 100);
+    CHECK(!strcmp(umb_drive_unit(&d), "GB/s") && umb_drive_unit_bytes(&d) == 1e9);  /* the rates' divisor (util/core/figures.h) */
     CHECK(parse("--color red") == 0 && color == 'r');
     CHECK(parse("-h") == 0 && d.help);
     CHECK(parse("--version") == 0 && d.version);
@@ -245,9 +251,9 @@ int main(void)
     bad("--start 1K --end 8K --grow x", "--grow x");
     /* Each numeric option's message names the range its check accepts. */
     bad("--start 1K --end 8K --grow 1e10", "--grow 1e10: expected a number above 1 and at most 1000000");
-    bad("--start 1K --end 99999999999999999999", "--end 99999999999999999999: expected bytes from 1 to 18446744073709551615");
+    bad("--start 1K --end 99999999999999999999", "--end 99999999999999999999: expected bytes from 1 to 1125899906842624");
     bad("--start 1K --end 8K --step 99999999999999999999", "--step 99999999999999999999: expected bytes from 1 to 18446744073709551615");
-    bad("--size 4K,99999999999999999999", "expected quick or bytes from 1 to 18446744073709551615");
+    bad("--size 4K,99999999999999999999", "expected quick or bytes from 1 to 1125899906842624");
     bad("--start 1K --end 8K --step 1K --grow 2", "--step 1K --grow 2");
     bad("--start 1K --end 8K --factor 2", "--factor 2: a size range grows with --grow F");
     bad("--start 1 --end 100000 --step 1", "too many sizes");

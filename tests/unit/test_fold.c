@@ -53,15 +53,6 @@ int main(void)
     CHECK(umb_fold_uniform((uint64_t)1 << 40, 0xff) == (uint64_t)0xffffffffu << 40);
     CHECK(umb_fold_uniform((uint64_t)1 << 33, 0xff) == ((uint64_t)0xffffffffu << 33));
 
-    /* The test hook: unset -1, a word index, anything else -2. */
-    unsetenv("UMB_TEST_CORRUPT_WORD");
-    CHECK(umb_fold_corrupt_word() == -1);
-    setenv("UMB_TEST_CORRUPT_WORD", "17", 1);
-    CHECK(umb_fold_corrupt_word() == 17);
-    setenv("UMB_TEST_CORRUPT_WORD", "17x", 1);
-    CHECK(umb_fold_corrupt_word() == -2);
-    setenv("UMB_TEST_CORRUPT_WORD", "-3", 1);
-    CHECK(umb_fold_corrupt_word() == -2);
     free(w);
     return check_done("test_fold");
 }

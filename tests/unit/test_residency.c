@@ -44,7 +44,9 @@ static void pagemap(void)
     CHECK(umb_residency_open(why, sizeof why) == -1);
     CHECK_CONTAINS(why, "/nonexistent/pagemap");
     CHECK(umb_host_pages(&why, sizeof why) == -1 && umb_resident(&why, sizeof why, 1) == -1);
+    CHECK(!strcmp(umb_residency_file(), "/nonexistent/pagemap"));  /* what the headers name */
     unsetenv("UMB_PAGEMAP");
+    CHECK(!strcmp(umb_residency_file(), "/proc/self/pagemap"));
     umb_residency_close();
     CHECK(umb_residency_open(why, sizeof why) == 0);
 }

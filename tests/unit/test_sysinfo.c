@@ -1,32 +1,11 @@
-/* Launcher local-rank variables, CPU binding text, PCIe and driver fallbacks. */
+/* CPU binding text, PCIe and driver fallbacks. */
 #include "sysinfo.h"
 #include "check.h"
 
 #include <stdlib.h>
 
-static const char *const vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
-                                   "SLURM_LOCALID", "JSM_NAMESPACE_LOCAL_RANK", "PALS_LOCAL_RANKID",
-                                   "FLUX_TASK_LOCAL_ID", "PMI_LOCAL_RANK"};
-
 int main(void)
 {
-    const char *from;
-    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) unsetenv(vars[i]);
-    CHECK(umb_launcher_local_rank(&from) == -1 && from == NULL);
-
-    /* Each launcher on its own. */
-    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-        setenv(vars[i], "3", 1);
-        CHECK(umb_launcher_local_rank(&from) == 3 && from && strcmp(from, vars[i]) == 0);
-        unsetenv(vars[i]);
-    }
-    /* Garbage is ignored; the first good variable wins. */
-    setenv("OMPI_COMM_WORLD_LOCAL_RANK", "x", 1);
-    setenv("SLURM_LOCALID", "2", 1);
-    CHECK(umb_launcher_local_rank(&from) == 2 && strcmp(from, "SLURM_LOCALID") == 0);
-    setenv("OMPI_COMM_WORLD_LOCAL_RANK", "1", 1);
-    CHECK(umb_launcher_local_rank(&from) == 1 && strcmp(from, "OMPI_COMM_WORLD_LOCAL_RANK") == 0);
-
     char buf[256];
     umb_cpu_binding(buf, sizeof buf);
     CHECK(buf[0] >= '0' && buf[0] <= '9');  /* "0-1", "0", "0,2-3" */

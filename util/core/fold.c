@@ -1,5 +1,7 @@
 #include "fold.h"
+#include "env.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -25,35 +27,10 @@ int umb_fold_compare(umb_fold_check *c, const char *what, uint64_t got, uint64_t
     return 1;
 }
 
-long umb_fold_corrupt_word(void)
-{
-    const char *s = getenv("UMB_TEST_CORRUPT_WORD");
-    char *end;
-    if (!s || !*s) return -1;
-    long v = strtol(s, &end, 10);
-    return *end || v < 0 ? -2 : v;
-}
-
 size_t umb_test_corrupt_size(void)
 {
-    static long size = -2;
-    if (size == -2) {
-        const char *s = getenv("UMB_TEST_CORRUPT_SIZE");
-        char *end;
-        size = s && *s ? strtol(s, &end, 10) : -1;
-        if (s && *s && (*end || size < 0)) size = -1;
-    }
+    static long size = -2;  /* not read yet; a bad value was refused at start (umb_bench_init) */
+    char err[1];
+    if (size == -2 && umb_env_long("UMB_TEST_CORRUPT_SIZE", 0, LONG_MAX, &size, err, sizeof err) != UMB_ENV_OK) size = -1;
     return size < 0 ? (size_t)-1 : (size_t)size;
-}
-
-void umb_test_slower(size_t size, double *times, long n)
-{
-    const char *s = getenv("UMB_TEST_SLOWER");
-    size_t at;
-    double factor, pct;
-    char end;
-    if (!s || sscanf(s, "%zu:%lf:%lf%c", &at, &factor, &pct, &end) != 3 || at != size || !(pct >= 0 && pct <= 100))
-        return;
-    for (long i = 0; i < n; i++)  /* iteration i is one of them where the share's count steps up */
-        if ((long)((double)(i + 1) * pct / 100) > (long)((double)i * pct / 100)) times[i] *= factor;
 }

@@ -24,18 +24,9 @@ typedef struct {
 /* One run: `what` names it. Returns 0 when got == expected, else 1 (counted). */
 int umb_fold_compare(umb_fold_check *c, const char *what, uint64_t got, uint64_t expected);
 
-/* For the tests only: the word UMB_TEST_CORRUPT_WORD names (a word index),
-   which a driver changes after filling its buffer so that the check must
-   fail; -1 when unset. A value that is not a word index: -2. */
-long umb_fold_corrupt_word(void);
 /* The MPI programs' test hook (tests/reframe/reframe.sh):
    UMB_TEST_CORRUPT_SIZE=N makes every -c check at size N fail, whatever
    the buffer's kind, without touching the buffer; (size_t)-1 when unset. */
 size_t umb_test_corrupt_size(void);
-/* The findings' test hook (tests/mpi/findings.sh): UMB_TEST_SLOWER=
-   SIZE:FACTOR:PERCENT multiplies PERCENT% of the n timed iterations at SIZE
-   (spread evenly) by FACTOR once they are timed, so that a step of a known
-   shape shows on any machine; unset, or another size: nothing. */
-void umb_test_slower(size_t size, double *times, long n);
 
 #endif

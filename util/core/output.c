@@ -33,7 +33,9 @@ void umb_header_str(umb_header *h, const char *key, const char *label, const cha
     va_start(ap, fmt);
     vsnprintf(value, sizeof value, fmt, ap);
     va_end(ap);
-    umb_sb_printf(&h->text, "# %s: %s\n", label, value);
+    umb_sb_printf(&h->text, "# %s: ", label);
+    umb_sb_shown(&h->text, value);  /* an OMPI_MCA_ value's newline would start a line of its own */
+    umb_sb_printf(&h->text, "\n");
     json_key(h, key);
     umb_sb_json_string(&h->json, value);
 }
@@ -83,7 +85,7 @@ int umb_output_end_pair(const char *program, umb_format f, int last, int status,
         fputs(b.s, stdout);
         umb_sb_free(&b);
     } else if (last && skipped) {
-        printf("# %s %s: skipped: %s\n", program, buffers ? buffers : "", skipped);
+        printf("# %s %s: skipped: %s\n", program, buffers ? buffers : "", UMB_SHOWN(skipped));
     }
     errno = 0;
     if (fflush(stdout) == 0 && !ferror(stdout)) return status;

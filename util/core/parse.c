@@ -1,6 +1,8 @@
 #define _GNU_SOURCE  /* vasprintf */
 #include "parse.h"
 
+#include "strbuf.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -29,16 +31,14 @@ void umb_shown(const char *in, char *out, size_t n)
     if (!n) return;
     for (int more = 1; *in && more;) {
         size_t bare = strcspn(in, " "), word = bare + strspn(in + bare, " ");  /* a word, then its blanks */
-        for (size_t i = 0; i < word && more; i++) {
-            char piece[8] = {in[i], '\0'};
-            unsigned char c = (unsigned char)in[i];
-            if (bare > SHOWN_WORD && i == SHOWN_WORD / 2) {  /* a long value: its ends stay */
+        for (size_t i = 0; i < word && more;) {
+            char piece[8];
+            if (bare > SHOWN_WORD && i >= SHOWN_WORD / 2 && i < bare - SHOWN_WORD / 4) {  /* a long value: its ends stay */
                 more = put(out, n, &k, "...");
-                i = bare - SHOWN_WORD / 4;
-                piece[0] = in[i];
-                c = (unsigned char)in[i];
+                for (i = bare - SHOWN_WORD / 4; (in[i] & 0xc0) == 0x80; i++) continue;  /* at a character's start */
+                continue;
             }
-            if (c < 0x20 || c == 0x7f) snprintf(piece, sizeof piece, "\\x%02x", c);
+            i += umb_show_char(in + i, piece);  /* the one rule (strbuf.h) */
             more = more && put(out, n, &k, piece);
         }
         in += word;
@@ -148,13 +148,13 @@ static int size_range_form(const char *arg, size_t *lo, size_t *hi)
     return colon[1] && umb_parse_bytes(colon + 1, hi) ? -1 : 0;
 }
 
-int umb_parse_size_range(const char *arg, size_t least, const char *example, size_t *lo, size_t *hi,
+int umb_parse_size_range(const char *arg, size_t least, size_t most, const char *example, size_t *lo, size_t *hi,
                          char *err, size_t n)
 {
     size_t l = *lo, h = *hi;
     if (size_range_form(arg, &l, &h) || l < least || h < least)
         return umb_errf(err, n, "-m %s: expected MAX, MIN:MAX or MIN: in bytes from %zu to %zu (K, M, G suffixes allowed), e.g. -m %s",
-                        arg, least, (size_t)SIZE_MAX, example);
+                        arg, least, most, example);
     if (l > h) return umb_errf(err, n, "-m %s: MIN (%zu) is larger than MAX (%zu)", arg, l, h);
     *lo = l;
     *hi = h;

@@ -10,8 +10,8 @@
    is formatted whole, then shown (umb_shown), so a long or odd value never
    pushes the reason and the accepted values out of it. */
 int umb_errf(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* IN as one line a terminal shows as it is: control characters as \xNN,
-   and a word (no blanks) of more than 64 characters cut to its first 32
+/* IN as one line a terminal shows as it is: each character as umb_show_char
+   shows it (strbuf.h: control characters as \xNN), and a word (no blanks) of more than 64 characters cut to its first 32
    and last 16 with "..." between. */
 void umb_shown(const char *in, char *out, size_t n);
 /* A decimal integer from lo to hi (no sign, no suffix): 0, else -1. */
@@ -34,8 +34,10 @@ int umb_parse_bytes(const char *s, size_t *out);
 /* -m MAX, MIN:MAX or MIN: (every program's size range, the MPI programs'
    and the drivers'): *lo and *hi hold the defaults and get what arg gives.
    0; or 1 with one line in err: arg is none of those forms, gives a size
-   below `least`, or MIN above MAX (`example` ends the first line, "8:4M"). */
-int umb_parse_size_range(const char *arg, size_t least, const char *example, size_t *lo, size_t *hi,
+   below `least`, or MIN above MAX (`example` ends the first line, "8:4M").
+   `most`, the largest size the program runs, is named in the line; the
+   caller refuses a MAX above it, saying why. */
+int umb_parse_size_range(const char *arg, size_t least, size_t most, const char *example, size_t *lo, size_t *hi,
                          char *err, size_t n);
 /* A word of the NULL-ended list: 0 with its index in *v (an enum in list
    order), else 1 with "OPT WORD: accepted: ..." in err. */

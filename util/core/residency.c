@@ -18,11 +18,16 @@ static struct {
     size_t cap;
 } R = {.fd = -1};
 
+const char *umb_residency_file(void)
+{
+    const char *path = getenv("UMB_PAGEMAP");
+    return path && *path ? path : "/proc/self/pagemap";
+}
+
 int umb_residency_open(char *why, size_t n)
 {
     if (!R.tried) {
-        const char *path = getenv("UMB_PAGEMAP");
-        if (!path || !*path) path = "/proc/self/pagemap";
+        const char *path = umb_residency_file();
         R.tried = 1;
         R.page = sysconf(_SC_PAGESIZE);
         R.fd = open(path, O_RDONLY | O_CLOEXEC);

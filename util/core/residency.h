@@ -10,6 +10,10 @@
 /* Opens pagemap once ($UMB_PAGEMAP names another file, for tests).
    Returns 0, or -1 with the reason in why; later calls give the same answer. */
 int umb_residency_open(char *why, size_t n);
+/* The file it reads: /proc/self/pagemap, or $UMB_PAGEMAP's. A header that
+   says what the check read names it (a test's file is never taken for
+   the kernel's). */
+const char *umb_residency_file(void);
 
 /* Closes it; the next call opens again (tests). */
 void umb_residency_close(void);

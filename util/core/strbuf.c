@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void reserve(umb_strbuf *b, size_t more)
 {
@@ -46,17 +47,60 @@ static int utf8_length(const unsigned char *p)
     return len;
 }
 
+/* A C1 control (U+0080 to U+009F) as UTF-8: U+009B opens a sequence, as ESC [ does. */
+static int is_c1(const unsigned char *p, int len) { return len == 2 && p[0] == 0xc2 && p[1] < 0xa0; }
+
+size_t umb_show_char(const char *s, char piece[8])
+{
+    const unsigned char *p = (const unsigned char *)s;
+    int len = *p >= 0x80 ? utf8_length(p) : 1;
+    if (is_c1(p, len)) snprintf(piece, 8, "\\x%02x", p[1]);
+    else if (!len || *p < 0x20 || *p == 0x7f) snprintf(piece, 8, "\\x%02x", *p), len = 1;
+    else memcpy(piece, s, (size_t)len), piece[len] = '\0';
+    return (size_t)len;
+}
+
+void umb_sb_shown(umb_strbuf *b, const char *text)
+{
+    char piece[8];
+    for (const char *p = text ? text : ""; *p;) {
+        p += umb_show_char(p, piece);
+        umb_sb_printf(b, "%s", piece);
+    }
+}
+
+const char *umb_show(const char *text, char *out, size_t n)
+{
+    char piece[8];
+    size_t need = 1, k = 0;
+    const char *p;
+    if (!n) return out;
+    for (p = text ? text : ""; *p;) p += umb_show_char(p, piece), need += strlen(piece);
+    for (p = text ? text : ""; *p; k += strlen(piece)) {
+        p += umb_show_char(p, piece);
+        if (need > n && k + strlen(piece) + 4 > n) {  /* cut short: "..." says so */
+            snprintf(out + k, n - k, "...");
+            return out;
+        }
+        memcpy(out + k, piece, strlen(piece));
+    }
+    out[k] = '\0';
+    return out;
+}
+
 /* Every string a program writes into its JSON, escaped, and valid UTF-8
    whatever it was given: a byte that is not (an environment value such as
    OMPI_MCA_x=a\xffb in the header) is written as U+FFFD, where it made the
-   whole header line one that every reader refused. */
+   whole header line one that every reader refused. A C1 control is
+   escaped as \u00NN, as C0 ones are: it is a control on a terminal too. */
 void umb_sb_json_string(umb_strbuf *b, const char *t)
 {
     umb_sb_printf(b, "\"");
     for (const unsigned char *p = (const unsigned char *)(t ? t : ""); *p; p++) {
         if (*p >= 0x80) {
             int len = utf8_length(p);
-            if (len) umb_sb_printf(b, "%.*s", len, (const char *)p), p += len - 1;
+            if (is_c1(p, len)) umb_sb_printf(b, "\\u%04x", p[1]), p++;
+            else if (len) umb_sb_printf(b, "%.*s", len, (const char *)p), p += len - 1;
             else umb_sb_printf(b, "\\ufffd");
             continue;
         }

@@ -139,22 +139,3 @@ void umb_driver_version_from(const char *line, char *buf, size_t n)
         p += strspn(p, " \t");
     }
 }
-
-int umb_launcher_local_rank(const char **from)
-{
-    static const char *const vars[] = {
-        "OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
-        "SLURM_LOCALID", "JSM_NAMESPACE_LOCAL_RANK", "PALS_LOCAL_RANKID", "FLUX_TASK_LOCAL_ID",
-        "PMI_LOCAL_RANK"};
-    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-        const char *v = getenv(vars[i]);
-        char *end;
-        if (!v || !*v) continue;
-        long r = strtol(v, &end, 10);
-        if (*end || r < 0) continue;
-        if (from) *from = vars[i];
-        return (int)r;
-    }
-    if (from) *from = NULL;
-    return -1;
-}

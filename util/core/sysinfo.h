@@ -24,9 +24,4 @@ void umb_nvidia_driver(char *buf, size_t n);
 /* The version in a /proc/driver/nvidia/version line. */
 void umb_driver_version_from(const char *line, char *buf, size_t n);
 
-/* The local rank on this node from the launcher's variables (Open MPI,
-   MVAPICH, MPICH/Hydra, Slurm, LSF jsrun, PALS, Flux); -1 when none is set.
-   *from names the variable. */
-int umb_launcher_local_rank(const char **from);
-
 #endif

@@ -3,6 +3,7 @@
 
 #include "config.h"
 #include "error.h"
+#include "figures.h"
 #include "gpu.h"
 #include "sysinfo.h"
 
@@ -175,7 +176,7 @@ void umb_drive_usage(const umb_drive_cli *cli, FILE *f)
     fprintf(f, "Usage: %s [options]\n%s\n\n%s", cli->program, cli->summary, cli->own_usage ? cli->own_usage : "");
     if (g & UMB_DRIVE_SIZES)
         fprintf(f,
-            "Sizes (K, M, G = 2^10, 2^20, 2^30):\n"
+            "Sizes (K, M, G = 2^10, 2^20, 2^30; each from 1 byte to 2^50, 1 PiB):\n"
             "  -m MIN:MAX                    as the MPI programs take it (also -m MAX, -m MIN:; MIN default 1,\n"
             "                                MAX the largest quick size): MIN, the powers of two between, MAX\n"
             "      --size LIST|quick         sizes, comma-separated (default quick: %s)\n"
@@ -258,7 +259,7 @@ size_t umb_cache_flush(void)
 }
 
 const char *umb_drive_unit(const umb_drive *d) { return d->gib ? "GiB/s" : "GB/s"; }
-double umb_drive_unit_bytes(const umb_drive *d) { return d->gib ? 1073741824.0 : 1e9; }
+double umb_drive_unit_bytes(const umb_drive *d) { return d->gib ? UMB_GIB : UMB_GB; }
 
 /* One line, "PROGRAM: ...", and the exit. */
 static void die(const umb_drive_cli *cli, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4), noreturn));

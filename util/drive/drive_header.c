@@ -6,6 +6,7 @@
 #include "cupti_um.h"
 
 #include "config.h"
+#include "env.h"
 #include "error.h"
 #include "gpu.h"
 #include "link.h"
@@ -40,8 +41,9 @@ static void header_gpus(umb_header *h, const umb_drive *d, int hmm)
         umb_sb_printf(&json, ",\"numa\":%d,\"memory\":%zu,\"pageable_access\":%d}", node, g.total_memory,
                       g.pageable_access);
         umb_sb_printf(&text, "# GPU %d: %s (%s, PCIe %s, NUMA node %d, %.1f GiB%s)\n# Link limit GPU %d: %s\n",
-                      d->devices[i], g.name, g.pci_bus, link, node, (double)g.total_memory / 1073741824.0,
-                      !hmm ? "" : g.pageable_access ? ", HMM yes" : ", HMM no", d->devices[i], limit_desc);
+                      d->devices[i], UMB_SHOWN(g.name), UMB_SHOWN(g.pci_bus), UMB_SHOWN(link), node,
+                      (double)g.total_memory / 1073741824.0, !hmm ? "" : g.pageable_access ? ", HMM yes" : ", HMM no",
+                      d->devices[i], UMB_SHOWN(limit_desc));
     }
     umb_sb_printf(&json, "]");
     umb_header_json(h, "gpus", json.s, text.s ? text.s : "");
@@ -122,11 +124,12 @@ int umb_drive_end(const umb_drive *d, const umb_drive_cli *cli, const umb_fold_c
 
 void umb_drive_corrupt(void *p, size_t bytes)
 {
-    long w = umb_fold_corrupt_word();
-    if (w == -1) return;
-    if (w < 0 || (size_t)w >= bytes / 4) {
-        fprintf(stderr, "UMB_TEST_CORRUPT_WORD=%s: expected a word index from 0 to %zu\n",
-                getenv("UMB_TEST_CORRUPT_WORD"), bytes / 4 - 1);
+    long w;
+    char err[256];
+    umb_env_state st = umb_env_long("UMB_TEST_CORRUPT_WORD", 0, (long)(bytes / 4) - 1, &w, err, sizeof err);
+    if (st == UMB_ENV_ABSENT) return;
+    if (st == UMB_ENV_BAD) {
+        fprintf(stderr, "%s\n", err);
         exit(UMB_EXIT_USAGE);
     }
     umb_access_corrupt_word(p, (size_t)w);

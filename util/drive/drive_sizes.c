@@ -11,8 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* 1 with the line in err where s is above the most a driver takes. */
+static int too_large(const umb_drive *d, size_t s, char *err, size_t n)
+{
+    if (s <= UMB_DRIVE_MAX_SIZE) return 0;
+    return umb_errf(err, n, "size %zu bytes (%s): above the most a driver takes; accepted: 1 to %zu bytes (1 PiB)", s,
+                    d->sizes_given, UMB_DRIVE_MAX_SIZE);
+}
+
 static int add_size(umb_drive *d, size_t s, char *err, size_t n)
 {
+    if (too_large(d, s, err, n)) return 1;
     if (d->nsizes >= UMB_DRIVE_MAX_SIZES)
         return umb_errf(err, n, "too many sizes: at most %d per run", UMB_DRIVE_MAX_SIZES);
     d->sizes[d->nsizes++] = s;
@@ -38,7 +47,7 @@ int umb_drive_size_list(umb_drive *d, const char *list, const char *quick, char 
     return 0;
 bad:
     return umb_errf(err, n, "--size %s: expected quick or bytes from 1 to %zu, comma-separated (K, M, G suffixes), e.g. --size 4K,1M,1G",
-                    list, (size_t)SIZE_MAX);
+                    list, UMB_DRIVE_MAX_SIZE);
 }
 
 int umb_drive_size_range(umb_drive *d, size_t start, size_t end, size_t step, double factor,
@@ -47,6 +56,7 @@ int umb_drive_size_range(umb_drive *d, size_t start, size_t end, size_t step, do
     d->nsizes = 0;
     if (start == 0) return umb_errf(err, n, "--start 0: sizes must be at least 1 byte");
     if (end < start) return umb_errf(err, n, "--end %zu is smaller than --start %zu", end, start);
+    if (too_large(d, end, err, n)) return 1;  /* before the sizes below it are listed */
     for (size_t s = start;; s = umb_size_after(s, end, step, factor)) {  /* ends with end, always */
         if (add_size(d, s, err, n)) return 1;
         if (s == end) return 0;
@@ -62,7 +72,7 @@ static int size_m(umb_drive *d, const char *quick, const char *m, char *err, siz
     if (umb_drive_size_list(d, "quick", quick, err, n)) return 1;
     for (int i = 0; i < d->nsizes; i++)
         if (d->sizes[i] > hi) hi = d->sizes[i];
-    if (umb_parse_size_range(m, 1, "4K:1G", &lo, &hi, err, n)) return 1;
+    if (umb_parse_size_range(m, 1, UMB_DRIVE_MAX_SIZE, "4K:1G", &lo, &hi, err, n)) return 1;
     snprintf(d->sizes_given, sizeof d->sizes_given, "-m %.60s (%zu to %zu, the powers of two between)", m, lo, hi);
     return umb_drive_size_range(d, lo, hi, 0, 2, err, n);
 }
@@ -78,8 +88,8 @@ int umb_drive_sizes(umb_drive *d, const char *quick, const umb_drive_size_args *
         double factor = 2;
         if (!a->start || !a->end) return umb_errf(err, n, "a size range needs both --start and --end (with --step or --grow)");
         if (a->step && a->grow) return umb_errf(err, n, "--step %s --grow %s: give one of them", a->step, a->grow);
-        if (umb_parse_bytes(a->start, &start)) return umb_errf(err, n, "--start %s: expected bytes from 1 to %zu (K, M, G suffixes)", a->start, (size_t)SIZE_MAX);
-        if (umb_parse_bytes(a->end, &end)) return umb_errf(err, n, "--end %s: expected bytes from 1 to %zu (K, M, G suffixes)", a->end, (size_t)SIZE_MAX);
+        if (umb_parse_bytes(a->start, &start)) return umb_errf(err, n, "--start %s: expected bytes from 1 to %zu (K, M, G suffixes)", a->start, UMB_DRIVE_MAX_SIZE);
+        if (umb_parse_bytes(a->end, &end)) return umb_errf(err, n, "--end %s: expected bytes from 1 to %zu (K, M, G suffixes)", a->end, UMB_DRIVE_MAX_SIZE);
         if (a->step && (umb_parse_bytes(a->step, &step) || step == 0))
             return umb_errf(err, n, "--step %s: expected bytes from 1 to %zu (K, M, G suffixes)", a->step, (size_t)SIZE_MAX);
         if (a->grow) {

@@ -5,6 +5,12 @@
 
 #include "drive_model.h"
 
+/* The largest size a driver takes, 1 PiB: more than any machine's memory,
+   and far enough below SIZE_MAX that a size's buffers, rounded to pages and
+   added up, never wrap. umb_um's --size and every size list and range are
+   held to it. */
+#define UMB_DRIVE_MAX_SIZE ((size_t)1 << 50)
+
 /* A comma-separated list of sizes, or "quick" (cli->quick). */
 int umb_drive_size_list(umb_drive *d, const char *list, const char *quick, char *err, size_t n);
 /* START to END by adding STEP (step > 0) or multiplying by FACTOR (> 1;

@@ -4,6 +4,7 @@
 
 #include "error.h"
 #include "mpi_check.h"
+#include "strbuf.h"
 
 #include <mpi.h>
 #include <stdio.h>
@@ -23,8 +24,11 @@ static int agree_on(int code, const char *message, int *rank, int *first)
     UMB_MPI_CHECK(MPI_Allreduce(&mine, first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
     UMB_MPI_CHECK(MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
     if (worst && *rank == *first && message && *message) {
-        fprintf(stderr, "%s\n", message);
+        umb_strbuf line = {0};
+        umb_sb_shown(&line, message);  /* a host's or CUDA_VISIBLE_DEVICES' words: one line (strbuf.h) */
+        fprintf(stderr, "%s\n", line.s);
         fflush(stderr);
+        umb_sb_free(&line);
     }
     return worst;
 }

@@ -17,6 +17,8 @@
 
 /* The observers (observer.h), in the order their hooks run and their
    columns appear. */
+void (*umb_times_hook)(size_t size, double *times, long n);
+
 static const umb_observer *const observers[] = {
     &umb_place_observer, &umb_counters_observer, &umb_path_observer, &umb_precision_observer, &umb_findings_observer,
 };
@@ -70,7 +72,7 @@ static void summarize_row(umb_bench *b, const umb_sweep *sw, void *ctx, umb_row 
     long k = 0;
     for (long i = 0; i < row->iters; i++)
         if (row->keep[i]) times[k++] = times[i];
-    umb_test_slower(row->size, times, k);
+    if (umb_times_hook) umb_times_hook(row->size, times, k);
     if (k) {
         sw->summarize(b, ctx, row->size, times, k, &row->stats, extra);
     } else {  /* none kept, or a size not measured: no figure, its own columns' too (not the row before's) */
@@ -192,9 +194,29 @@ void umb_bench_run(umb_bench *b, umb_header *h, const umb_sweep *sw, void *ctx)
     umb_bench_sweep(b, sw, ctx);
 }
 
+#ifdef UMB_TEST_HOOKS
+/* Test builds only (the check programs tests/tools/umb_..._hooked, never installed):
+   UMB_TEST_CORRUPT=RANK:MESSAGE:OFFSET flips one byte of that message, on
+   that rank (a host buffer), just before -c checks it; MESSAGE is the
+   check's iteration: a window's message, or a collective's call
+   (tests/mpi/validate_hook.sh). */
+static void corrupt(const umb_bench *b, umb_buffer *buf, size_t at, size_t size, long message)
+{
+    const char *e = getenv("UMB_TEST_CORRUPT");
+    int rank;
+    long m;
+    size_t off;
+    if (buf->kind == UMB_H && e && sscanf(e, "%d:%ld:%zu", &rank, &m, &off) == 3 && rank == b->rank && m == message && off < size)
+        buf->ptr[at + off] ^= 0xff;
+}
+#else
+#define corrupt(b, buf, at, size, message) ((void)0)
+#endif
+
 int umb_bench_check(umb_bench *b, umb_buffer *buf, size_t offset, size_t size, long iteration, int key)
 {
     unsigned got, want;
+    corrupt(b, buf, offset, size, iteration);
     long at = umb_buffer_check(buf, offset, size, umb_pattern_seed(iteration, size, key), &got, &want);
     if (at < 0 && size == umb_test_corrupt_size()) {
         fprintf(stderr, "%s: rank %d on %s: size %zu, message %ld: failed on purpose (UMB_TEST_CORRUPT_SIZE)\n",

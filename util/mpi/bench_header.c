@@ -38,9 +38,8 @@ static void my_rank_info(const umb_bench *b, rank_info *r)
     r->gpu = b->gpu;
     r->kind = b->kind;
     r->gpu_numa = -1;
-    const char *from = NULL;
-    r->local_rank = umb_launcher_local_rank(&from);  /* -1: the launcher did not say */
-    snprintf(r->local_from, sizeof r->local_from, "%s", from ? from : "");
+    r->local_rank = b->local_rank;  /* -1: the launcher did not say */
+    snprintf(r->local_from, sizeof r->local_from, "%s", b->local_from ? b->local_from : "");
     if (b->gpu >= 0) {
         umb_gpu_desc d;
         umb_gpu_describe(b->gpu, &d);
@@ -65,8 +64,10 @@ static void add_ranks(umb_header *h, const rank_info *all, int n)
         umb_sb_printf(&json, ",\"local_rank\":%d,\"local_rank_from\":", r->local_rank);
         umb_sb_json_string(&json, r->local_from);
         umb_sb_printf(&json, ",\"buffer\":\"%s\",\"gpu\":%d", umb_kind_name((umb_kind)r->kind), r->gpu);
-        umb_sb_printf(&text, "# Rank %d: host %s, CPUs %s (NUMA %s), ", i, r->host, r->cpus, r->numa);
-        if (r->local_rank >= 0) umb_sb_printf(&text, "local rank %d (%s), ", r->local_rank, r->local_from);
+        /* The host's, the GPU's and the launcher's words as shown (strbuf.h). */
+        umb_sb_printf(&text, "# Rank %d: host %s, CPUs %s (NUMA %s), ", i, UMB_SHOWN(r->host), UMB_SHOWN(r->cpus),
+                      UMB_SHOWN(r->numa));
+        if (r->local_rank >= 0) umb_sb_printf(&text, "local rank %d (%s), ", r->local_rank, UMB_SHOWN(r->local_from));
         umb_sb_printf(&text, "buffer %s", umb_kind_name((umb_kind)r->kind));
         if (r->gpu >= 0) {
             umb_sb_json_field(&json, "gpu_name", r->gpu_name);
@@ -74,8 +75,8 @@ static void add_ranks(umb_header *h, const rank_info *all, int n)
             umb_sb_json_field(&json, "gpu_pcie", r->link);
             umb_sb_printf(&json, ",\"gpu_numa\":%d,\"gpu_chosen_by\":", r->gpu_numa);
             umb_sb_json_string(&json, r->gpu_from);
-            umb_sb_printf(&text, ", GPU %d %s (%s, PCIe %s, NUMA %d) chosen by %s", r->gpu, r->gpu_name,
-                          r->pci_bus, r->link, r->gpu_numa, r->gpu_from);
+            umb_sb_printf(&text, ", GPU %d %s (%s, PCIe %s, NUMA %d) chosen by %s", r->gpu, UMB_SHOWN(r->gpu_name),
+                          UMB_SHOWN(r->pci_bus), UMB_SHOWN(r->link), r->gpu_numa, UMB_SHOWN(r->gpu_from));
         } else {
             umb_sb_printf(&text, ", no GPU");
         }

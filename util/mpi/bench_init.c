@@ -5,11 +5,13 @@
 #include "can_run.h"
 
 #include "config.h"
+#include "env.h"
 #include "error.h"
 #include "gpu.h"
 #include "sysinfo.h"
 #include "watchdog.h"
 
+#include <limits.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,12 +55,10 @@ typedef struct {
    launcher's local rank when it gives one. */
 static void choose_gpu_before_init(umb_bench *b, gpu_choice *g)
 {
-    const char *from = NULL;
-    int local_rank = umb_launcher_local_rank(&from);
     g->count = g->needed ? umb_gpu_count(g->why, sizeof g->why) : 0;
     /* A bad --device is reported after MPI_Init, where rank and host are known. */
-    if (g->needed && g->count > 0 && local_rank >= 0 && b->opt.device < g->count)
-        g->code = choose_gpu(b, local_rank, from, g->count, g->msg);
+    if (g->needed && g->count > 0 && b->local_rank >= 0 && b->opt.device < g->count)
+        g->code = choose_gpu(b, b->local_rank, b->local_from, g->count, g->msg);
 }
 
 /* Collective: the GPU when the launcher gave no local rank; where a GPU
@@ -102,8 +102,13 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
     char err[LINE];
     memset(b, 0, sizeof *b);
     b->cli = cli;
-    b->gpu = -1;
+    b->gpu = b->local_rank = -1;
     int bad = umb_options_parse(&b->opt, cli, argc, argv, err, sizeof err);
+    /* The environment's numbers, read once and range-checked: a bad one is
+       a usage error, said once after MPI_Init as the options' are. */
+    long unused;
+    if (!bad) bad = umb_env_local_rank(&b->local_rank, &b->local_from, err, sizeof err);
+    if (!bad) bad = umb_env_long("UMB_TEST_CORRUPT_SIZE", 0, LONG_MAX, &unused, err, sizeof err) == UMB_ENV_BAD;
     /* --check-options: the options' verdict alone, before MPI_Init and any
        GPU, so that umb-run refuses bad benchmark options before its first
        run (docs/output.md, "Exit status"). */

@@ -20,6 +20,8 @@ typedef struct {
     umb_kind kind;           /* this rank's buffer kind */
     int gpu;                 /* GPU in use, -1 when none */
     char gpu_from[160];      /* how it was chosen, and CUDA_VISIBLE_DEVICES where it narrows what the rank sees */
+    int local_rank;          /* the launcher's local rank (umb_env_local_rank), -1 when it gives none */
+    const char *local_from;  /* its variable, NULL when none */
     umb_verdict aware;       /* may D go to this MPI (util/aware.h) */
     umb_aware_facts facts;
     char aware_why[384], ucx_version[32], pml[32];

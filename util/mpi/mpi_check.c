@@ -1,5 +1,6 @@
 #include "mpi_check.h"
 
+#include <limits.h>
 #include <mpi.h>
 #include <stdio.h>
 
@@ -9,6 +10,13 @@ void umb_mpi_fatal(int rc, const char *call, const char *file, int line)
     int len = 0;
     if (MPI_Error_string(rc, why, &len) != MPI_SUCCESS) snprintf(why, sizeof why, "MPI error %d", rc);
     umb_fatal(call, file, line, why);
+}
+
+void umb_mpi_count_fatal(size_t n, const char *what, const char *file, int line)
+{
+    char why[160];
+    snprintf(why, sizeof why, "%zu does not fit an MPI count (at most %d); the option check should have refused it", n, INT_MAX);
+    umb_fatal(what, file, line, why);
 }
 
 static void abort_job(int code)

@@ -4,7 +4,9 @@
 
 #include "error.h"
 
+#include <limits.h>
 #include <mpi.h>
+#include <stddef.h>
 
 #define UMB_MPI_CHECK(call)                                                  \
     do {                                                                     \
@@ -13,6 +15,18 @@
     } while (0)
 void umb_mpi_fatal(int rc, const char *call, const char *file, int line)
     __attribute__((noreturn));
+
+/* n items (bytes, elements, samples) as the int count of an MPI call. The
+   parser keeps every count within it (umb_largest_size, UMB_MAX_ITERS); one
+   that would still not fit ends the job naming it: never a cut count.
+   Inline, so that a timed call's count adds only a comparison (issue 43). */
+#define UMB_MPI_COUNT(n) umb_mpi_count((size_t)(n), #n, __FILE__, __LINE__)
+void umb_mpi_count_fatal(size_t n, const char *what, const char *file, int line) __attribute__((noreturn));
+static inline int umb_mpi_count(size_t n, const char *what, const char *file, int line)
+{
+    if (n > INT_MAX) umb_mpi_count_fatal(n, what, file, line);
+    return (int)n;
+}
 
 /* seconds = how long `call` took, MPI_Wtime read right before and right
    after it, as OMB and tests/tools/mpi_bare do: no call of ours inside the

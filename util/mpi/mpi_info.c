@@ -59,7 +59,9 @@ static int starts_with_any(const char *s, const char *const *prefixes, size_t n)
 
 void umb_mpi_env(char *buf, size_t n)
 {
-    static const char *const prefixes[] = {"OMPI_MCA_", "UCX_", "MPIR_CVAR_", "MV2_", "I_MPI_", "FI_", "PSM2_", "HWLOC_"};
+    /* umbench's own UMB_* too: a variable that may change a figure
+       (UMB_LAPS_CLOCK, the tests' UMB_PAGEMAP) is in the header it changed. */
+    static const char *const prefixes[] = {"OMPI_MCA_", "UCX_", "MPIR_CVAR_", "MV2_", "I_MPI_", "FI_", "PSM2_", "HWLOC_", "UMB_"};
     /* Open MPI's launchers pass their own plumbing as OMPI_MCA_ too. */
     static const char *const plumbing[] = {
         "OMPI_MCA_orte_", "OMPI_MCA_ess", "OMPI_MCA_pmix", "OMPI_MCA_initial_wdir", "OMPI_MCA_mpi_oversubscribe",

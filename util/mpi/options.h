@@ -43,7 +43,7 @@ typedef struct {
        reduction adds them; allgather and alltoall copy each rank's own
        block): on the CPU in a library built without CUDA. NULL: nothing. */
     const char *cpu_part;
-    size_t min_size;       /* default smallest message; 0 means 1 */
+    size_t min_size;       /* default smallest message, and the size of an element (4: floats); 0 means 1 */
     /* Options of the program or its family alone, declared where they are
        used: own_options (long, at most 16) and the getopt letters of
        own_short go to own_parse, never to the shared parsers; it returns 0,
@@ -114,6 +114,16 @@ int umb_options_check_shared(const umb_options *o, char *err, size_t n);
 int umb_options_checks_placement(const umb_options *o);
 /* Whether the handshake loop runs (--loop, or placement before each, or -c). */
 int umb_options_handshake(const umb_options *o);
+
+/* -i and -x: at most this many. A size's iteration records (times, flags,
+   placement records, rank 0's gathered samples) are held in memory, and
+   their counts go to MPI as int (3 flags per iteration too). */
+#define UMB_MAX_ITERS 100000000L
+
+/* The largest message size `cli`'s program can run: its MPI calls take an
+   int count of its elements (bytes, or min_size-byte elements). Sizes
+   above it are refused at parse time (-m), never cut. */
+size_t umb_largest_size(const umb_cli *cli);
 
 #define UMB_DEFAULT_MEM_LIMIT ((size_t)512 << 20)  /* OMB's default -M */
 #define UMB_DEFAULT_SIZE_BUDGET 3.0              /* --size-budget, seconds */

@@ -12,21 +12,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int parse_count(const char *s, long *out)
+/* -m MAX, MIN:MAX or MIN:, at most the largest size the program can run. */
+static int parse_sizes(umb_options *o, const umb_cli *cli, const char *arg, char *err, size_t n)
 {
-    char *end;
-    if (!s || !isdigit((unsigned char)s[0])) return -1;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end != '\0' || v <= 0) return -1;
-    *out = v;
+    size_t most = umb_largest_size(cli), element = cli->min_size > 1 ? cli->min_size : 1;
+    if (umb_parse_size_range(arg, 0, most, "8:4M", &o->min_size, &o->max_size, err, n)) return 1;
+    if (o->max_size > most)
+        return umb_errf(err, n, "-m %s: sizes above %zu bytes are not supported by %s in this build (its MPI calls "
+                        "count %zu-byte elements in an int); accepted: %zu to %zu bytes", arg, most, cli->program,
+                        element, element > 1 ? element : 0, most);
+    if (element > 1 && (o->min_size < element || o->min_size % element))
+        return umb_errf(err, n, "-m %s: %s moves %zu-byte elements: MIN (%zu) must be a multiple of %zu, at least %zu",
+                        arg, cli->program, element, o->min_size, element, element);
+    if (o->max_size % element)  /* MAX is always measured */
+        return umb_errf(err, n, "-m %s: %s moves %zu-byte elements: MAX (%zu) must be a multiple of %zu",
+                        arg, cli->program, element, o->max_size, element);
     return 0;
-}
-
-/* -m MAX, MIN:MAX or MIN: */
-static int parse_sizes(umb_options *o, const char *arg, char *err, size_t n)
-{
-    return umb_parse_size_range(arg, 0, "8:4M", &o->min_size, &o->max_size, err, n);
 }
 
 enum { OPT_FORMAT = 256, OPT_PLACE_WITH, OPT_PLACE, OPT_ADVISE, OPT_DEVICE, OPT_TIMEOUT,
@@ -130,15 +131,16 @@ static int parse_omb_option(umb_options *o, const umb_cli *cli, int c, const cha
     long v;
     switch (c) {
     case 'm':
-        return parse_sizes(o, a, err, n) ? 1 : 0;
+        return parse_sizes(o, cli, a, err, n);
     case 'i':
-        if (parse_count(a, &v)) return umb_errf(err, n, "-i %s: iterations must be an integer from 1 to %ld", a, LONG_MAX);
+        if (umb_parse_long(a, 1, UMB_MAX_ITERS, &v))
+            return umb_errf(err, n, "-i %s: iterations must be an integer from 1 to %ld", a, UMB_MAX_ITERS);
         o->iters = o->iters_large = v;
         o->iters_given = 1;
         return 0;
     case 'x':
-        if (umb_parse_long(a, 0, LONG_MAX, &v))
-            return umb_errf(err, n, "-x %s: warm-up iterations must be an integer from 0 to %ld", a, LONG_MAX);
+        if (umb_parse_long(a, 0, UMB_MAX_ITERS, &v))
+            return umb_errf(err, n, "-x %s: warm-up iterations must be an integer from 0 to %ld", a, UMB_MAX_ITERS);
         o->skip = o->skip_large = v;
         o->skip_given = 1;
         return 0;
@@ -151,7 +153,7 @@ static int parse_omb_option(umb_options *o, const umb_cli *cli, int c, const cha
         return 0;
     case 'W':
         if (!cli->window) return 1 + umb_errf(err, n, "unknown option -W: %s has no window", cli->program);
-        if (parse_count(a, &v) || v > 65536)
+        if (umb_parse_long(a, 1, 65536, &v))
             return umb_errf(err, n, "-W %s: window size must be an integer from 1 to 65536", a);
         o->window = (int)v;
         return 0;
@@ -335,15 +337,9 @@ static int resolve_used_kinds(umb_options *o, const umb_cli *cli, const collecti
     return 0;
 }
 
-/* What no single option can tell: element size, loop, memory limit. */
+/* What no single option can tell: kinds, loop, memory limit. */
 static int check_combinations(umb_options *o, const umb_cli *cli, const collective_given *given, char *err, size_t n)
 {
-    if (cli->min_size > 1 && (o->min_size < cli->min_size || o->min_size % cli->min_size))
-        return umb_errf(err, n, "-m: %s moves %zu-byte elements: MIN (%zu) must be a multiple of %zu, at least %zu",
-                    cli->program, cli->min_size, o->min_size, cli->min_size, cli->min_size);
-    if (cli->min_size > 1 && o->max_size % cli->min_size)  /* MAX is always measured */
-        return umb_errf(err, n, "-m: %s moves %zu-byte elements: MAX (%zu) must be a multiple of %zu",
-                        cli->program, cli->min_size, o->max_size, cli->min_size);
     if (resolve_used_kinds(o, cli, given, err, n) || umb_options_check_shared(o, err, n)) return 1;
     if (o->loop == UMB_LOOP_CLASSIC && (o->validate || (o->place_when == UMB_PLACE_EACH &&
                                                         umb_options_uses(o, umb_kind_is_managed))))

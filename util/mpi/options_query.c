@@ -4,6 +4,7 @@
    itself is options_parse.c's. */
 #include "options.h"
 
+#include <limits.h>
 #include <string.h>
 
 int umb_buffer_kind_parse(const char *s, umb_kind *k, int *was_m)
@@ -90,6 +91,11 @@ int umb_window_buffers(const umb_options *o)
     if (o->validate) return o->window;
     if (umb_options_uses(o, umb_kind_is_managed)) return o->window;
     return 1;
+}
+
+size_t umb_largest_size(const umb_cli *cli)
+{
+    return (size_t)INT_MAX * (cli->min_size > 1 ? cli->min_size : 1);
 }
 
 void umb_iterations(const umb_options *o, const umb_cli *cli, size_t size, long *iters, long *skip)

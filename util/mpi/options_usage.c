@@ -53,18 +53,19 @@ void umb_usage(const umb_cli *cli, FILE *f)
                    "rows and (JSON) end record; a pair that cannot run here says why and the next one runs.\n\n");
     fprintf(f,
         "Options (OMB letters):\n"
-        "  -m, --message-size [MIN:]MAX  message sizes: MIN, the powers of two between, MAX (default 1:%zu; K/M/G suffixes)\n"
-        "  -i, --iterations N            timed iterations (default %ld, %ld above %zu bytes; managed buffers\n"
+        "  -m, --message-size [MIN:]MAX  message sizes: MIN, the powers of two between, MAX (default 1:%zu; K/M/G suffixes;\n"
+        "                                at most %zu: the MPI calls' counts are int)\n"
+        "  -i, --iterations N            timed iterations, 1 to %ld (default %ld, %ld above %zu bytes; managed buffers\n"
         "                                placed before each iteration: until --precision 5%%)\n"
-        "  -x, --warmup N                untimed warm-up iterations (default %ld, %ld above %zu bytes)\n"
+        "  -x, --warmup N                untimed warm-up iterations, 0 to %ld (default %ld, %ld above %zu bytes)\n"
         "  -f, --full                    also print min, max, p50, p99 and the iteration count\n"
         "  -c, --validation              check every byte of every message\n"
         "  -M, --mem-limit BYTES         per-process memory limit (default 512M)\n"
         "%s"
         "  -h, --help                    this text;  -v, --version  the version\n",
-        cli->max_size, cli->iters, cli->iters_large, cli->large_size, cli->skip, cli->skip_large,
-        cli->large_size,
-        cli->window ? "  -W, --window-size N           messages in flight per iteration (default 64);\n"
+        cli->max_size, umb_largest_size(cli), UMB_MAX_ITERS, cli->iters, cli->iters_large, cli->large_size,
+        UMB_MAX_ITERS, cli->skip, cli->skip_large, cli->large_size,
+        cli->window ? "  -W, --window-size N           messages in flight per iteration, 1 to 65536 (default 64);\n"
                       "                                managed buffers get one buffer per message\n" : "");
     fputs(umbench_options, f);
     if (cli->own_usage) fprintf(f, "Options (%s):\n%s", cli->program, cli->own_usage);

@@ -25,7 +25,7 @@ void *umb_ranklog_gather(umb_ranklog *l, int rank, int nranks, size_t size, long
         l->iters[l->n] = iters;
         row = l->recs + rec * (size_t)l->n++ * (size_t)nranks;
     }
-    UMB_MPI_CHECK(MPI_Gather(mine, (int)rec, MPI_BYTE, row, (int)rec, MPI_BYTE, 0, MPI_COMM_WORLD));
+    UMB_MPI_CHECK(MPI_Gather(mine, UMB_MPI_COUNT(rec), MPI_BYTE, row, UMB_MPI_COUNT(rec), MPI_BYTE, 0, MPI_COMM_WORLD));
     return row;
 }
 

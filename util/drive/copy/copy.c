@@ -225,9 +225,10 @@ static void print_header(const copy_run *r, const umb_drive_cli *cli, const peer
                    r->drv.cputiming ? "; CPU column: host clock from release to the last event" : "");
     if (umb_residency_open(pm_why, sizeof pm_why) == 0)
         umb_header_str(&h, "placement_check", "Placement check",
-                       "managed memory: after each placement, the present bit of every page in /proc/self/pagemap is read "
+                       "managed memory: after each placement, the present bit of every page in %.200s is read "
                        "(managed-host: all on the host, managed-device: none); placed again up to %d times where it did not "
-                       "hold; a repetition still not placed is left out; Placed %%: first placements that held", UMB_REPLACE_TRIES);
+                       "hold; a repetition still not placed is left out; Placed %%: first placements that held",
+                       umb_residency_file(), UMB_REPLACE_TRIES);
     else
         umb_header_str(&h, "placement_check", "Placement check", "unavailable (%s): managed placement is not verified", pm_why);
     umb_header_str(&h, "units", "Units", "%s = %s bytes per second, median over repetitions; bidir counts both directions; %% of link: of the PCIe limit per direction (bidir: of twice it); CV = stddev / mean",

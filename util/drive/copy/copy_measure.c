@@ -2,6 +2,7 @@
 
 #include "clock.h"
 #include "error.h"
+#include "figures.h"
 #include "gpu.h"
 #include "gpu_check.h"
 #include "gpu_prefetch.h"
@@ -289,10 +290,10 @@ void copy_measure(copy_run *r, int ci, const copy_combo *c, copy_setup *u, size_
         }
         batch(r, c, u, size, copies, &t);
         if (rep < 0 || !tally_placement(res, rep)) continue;
-        rates[0][kept] = moved / t.secs[0] / unit;
-        rates[1][kept] = two ? moved / t.secs[1] / unit : 0;
-        rates[2][kept] = (two ? 2 : 1) * moved / t.secs[2] / unit;
-        rates[3][kept++] = (two ? 2 : 1) * moved / t.cpu / unit;
+        double four[4];
+        umb_figures_copy(moved, t.secs, t.cpu, two, unit, four);
+        for (int k = 0; k < 4; k++) rates[k][kept] = four[k];
+        kept++;
     }
     umb_counts ph[UMB_NPHASES];
     umb_counters_size_end(ph);

@@ -6,6 +6,7 @@
 #include "oversub.h"
 #include "access.h"
 #include "error.h"
+#include "figures.h"
 #include "gpu.h"
 #include "memkind.h"
 #include "parse.h"
@@ -21,7 +22,7 @@
 #include <string.h>
 
 #define MAX_FACTORS 16
-#define GIB 1073741824.0
+#define GIB UMB_GIB
 
 typedef enum { M_DEMAND, M_ZEROCOPY, M_PREFETCH, M_STRIPE_4K, M_STRIPE_64K, M_STRIPE_2M, NMODES } mode;
 static const char *mode_names[NMODES] = {"demand", "zerocopy", "prefetch", "stripe-4K", "stripe-64K", "stripe-2M"};
@@ -241,7 +242,7 @@ static result pass(char *p, size_t size, double factor, int pattern, int m, int 
         snprintf(what, sizeof what, "factor %g, pattern %s, mode %s", factor, umb_pattern_name((umb_pattern)pattern), mode_names[m]);
         umb_fold_compare(&check, what, umb_access_sum(), umb_fold_uniform(umb_access_words(&a), FILL));
     }
-    result r = {.factor = factor, .gibs = moved / t / GIB, .pattern = pattern, .mode = m};
+    result r = {.factor = factor, .gibs = umb_figures_rate(moved, t, GIB), .pattern = pattern, .mode = m};
     umb_col cols[16];
     int n = 0;
     umb_num_col(&cols[n++], "Factor", "factor", factor, 2);

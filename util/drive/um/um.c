@@ -6,6 +6,7 @@
 #include "um.h"
 #include "drive.h"   /* access.h, counters.h, fold.h, memkind.h, output.h, parse.h, umb_numa.h */
 #include "error.h"
+#include "figures.h"
 #include "gpu.h"
 #include "oversub_rule.h"
 #include "residency.h"
@@ -19,7 +20,7 @@
 
 #define MAX_RUNS 32
 #define MAX_POLICIES 64
-#define GIB 1073741824.0
+#define GIB UMB_GIB
 /* --memory: managed (the default), numa-host, pinned, device; short or long names. */
 #define KINDS (UMB_KIND_BIT(UMB_M) | UMB_KIND_BIT(UMB_NH) | UMB_KIND_BIT(UMB_P) | UMB_KIND_BIT(UMB_D))
 
@@ -48,8 +49,9 @@ static int own_parse(void *ctx, int val, const char *name, const char *a, char *
     switch (val) {
     case O_SIZE:
         c->size_arg = a;
-        if (umb_parse_bytes(a, &c->size) || c->size < 4096 || c->size % 4096)
-            return umb_errf(err, n, "--size %s: expected a multiple of 4K of at least 4K (K, M, G suffixes), e.g. 1G", a);
+        if (umb_parse_bytes(a, &c->size) || c->size < 4096 || c->size % 4096 || c->size > UMB_DRIVE_MAX_SIZE)
+            return umb_errf(err, n, "--size %s: expected a multiple of 4K from 4K to %zu (1 PiB; K, M, G suffixes), e.g. 1G", a,
+                            UMB_DRIVE_MAX_SIZE);
         return 0;
     case O_RUNS: return umb_errf(err, n, "--runs: renamed --repeat");
     case O_MEMORY:
@@ -109,7 +111,7 @@ static umb_drive_cli cli = {
     .exit_usage = "Exit status: 0 ok, 1 bad input or error, 2 the read check failed, 77 no GPU.",
     .own_usage =
         "What to run:\n"
-        "      --size BYTES              buffer size, a multiple of 4K (K, M, G suffixes; default 1G)\n"
+        "      --size BYTES              buffer size, a multiple of 4K up to 2^50 (K, M, G; default 1G)\n"
         "      --memory KIND             M|managed (default), NH|numa-host (numa_alloc_onnode, registered),\n"
         "                                P|pinned (cudaMallocHost), D|device (cudaMalloc)\n"
         "      --numa-node N             node of numa-host memory (default: the GPU's node)\n"
@@ -213,7 +215,7 @@ static int columns(const result *r, umb_col *cols, int show_pf)
     for (int i = 0; i < drv.repeat; i++) {
         snprintf(title, sizeof title, "Run %d (GiB/s)", i + 1);
         snprintf(key, sizeof key, "run%d_gibs", i + 1);
-        umb_num_col(&cols[n++], title, key, (double)cfg.size / r->kernel_s[i] / GIB, 2);
+        umb_num_col(&cols[n++], title, key, umb_figures_rate((double)cfg.size, r->kernel_s[i], GIB), 2);
     }
     for (int i = 0; i < drv.repeat && drv.counters; i++) {
         snprintf(title, sizeof title, "R%d ", i + 1);
@@ -241,14 +243,14 @@ static int columns(const result *r, umb_col *cols, int show_pf)
 /* A pass as the user pays for it: prefetch plus kernel. */
 static double pass_rate(const result *r, int i)
 {
-    return (double)cfg.size / (r->kernel_s[i] + r->prefetch_s[i]) / GIB;
+    return umb_figures_rate((double)cfg.size, r->kernel_s[i] + r->prefetch_s[i], GIB);
 }
 
 static double repeated_rate(const result *r)
 {
     double t = 0;
     for (int i = 1; i < drv.repeat; i++) t += r->kernel_s[i] + r->prefetch_s[i];
-    return (double)cfg.size * (double)(drv.repeat - 1) / t / GIB;
+    return umb_figures_rate((double)cfg.size * (double)(drv.repeat - 1), t, GIB);
 }
 
 /* --matrix: the fastest policy for a single pass (run 1) and for repeated

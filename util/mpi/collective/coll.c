@@ -1,6 +1,7 @@
 #include "coll.h"
 
 #include "error.h"
+#include "figures.h"
 #include "watchdog.h"
 
 #include <math.h>
@@ -112,31 +113,24 @@ static void place_all(umb_bench *b, void *ctx, size_t size)
     for (int k = 0; k < r->nsets; k++) place_set(b, r, &r->set[k], size);
 }
 
-/* OMB's reduction: each rank's mean, then MIN, MAX and SUM of the means at
-   rank 0 (Avg = SUM / ranks). P50 and P99 are over every rank's samples.
-   The MAX is a MAXLOC, so the row names the slowest rank (its column). */
+/* OMB's reduction: each rank's mean, gathered at rank 0, then their mean,
+   MIN and MAX (umb_figures_collective). P50 and P99 are over every rank's
+   samples. The row names the slowest rank (its column). */
 static void summarize(umb_bench *b, void *ctx, size_t size, double *times, long iters, umb_stats *s, umb_col *extra)
 {
     (void)ctx, (void)size;
-    double mean = 0, lo, sum;
-    struct { double mean; int rank; } mine, slowest;
-    for (long i = 0; i < iters; i++) mean += times[i] * 1e6;
-    mean /= (double)iters;
-    mine.mean = mean;
-    mine.rank = b->rank;
-    UMB_MPI_CHECK(MPI_Reduce(&mean, &lo, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD));
-    UMB_MPI_CHECK(MPI_Reduce(&mine, &slowest, 1, MPI_DOUBLE_INT, MPI_MAXLOC, 0, MPI_COMM_WORLD));
-    UMB_MPI_CHECK(MPI_Reduce(&mean, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD));
-    double *all = b->rank == 0 ? umb_xmalloc(sizeof(double) * (size_t)iters * (size_t)b->nranks, "all samples") : NULL;
-    UMB_MPI_CHECK(MPI_Gather(times, (int)iters, MPI_DOUBLE, all, (int)iters, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+    double mean = umb_figures_mean_us(times, iters), *means = NULL, *all = NULL;
+    if (b->rank == 0) {
+        means = umb_xmalloc(sizeof(double) * (size_t)b->nranks, "every rank's mean");
+        all = umb_xmalloc(sizeof(double) * (size_t)iters * (size_t)b->nranks, "all samples");
+    }
+    UMB_MPI_CHECK(MPI_Gather(&mean, 1, MPI_DOUBLE, means, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+    UMB_MPI_CHECK(MPI_Gather(times, UMB_MPI_COUNT(iters), MPI_DOUBLE, all, UMB_MPI_COUNT(iters), MPI_DOUBLE, 0, MPI_COMM_WORLD));
     if (b->rank != 0) return;
-    for (long i = 0; i < iters * b->nranks; i++) all[i] *= 1e6;
-    umb_stats_compute(all, iters * b->nranks, s);
-    s->avg = sum / b->nranks;
-    s->min = lo;
-    s->max = slowest.mean;
-    extra[0].value = slowest.rank;
-    s->n = iters;
+    int slowest;
+    umb_figures_collective(all, iters * b->nranks, means, b->nranks, s, &slowest);
+    extra[0].value = slowest;
+    free(means);
     free(all);
 }
 

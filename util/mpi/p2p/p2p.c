@@ -47,10 +47,10 @@ static int timed(umb_bench *b, p2p_run *x, size_t size)
     case UMB_P2P_PING_PONG:
         if (!x->sender) {
             UMB_MPI_CHECK(MPI_Wait(&x->reqs[0], MPI_STATUS_IGNORE));
-            UMB_MPI_CHECK(MPI_Send(x->sw->buf[0].ptr, (int)size, MPI_BYTE, x->peer, UMB_TAG_DATA, MPI_COMM_WORLD));
+            UMB_MPI_CHECK(MPI_Send(x->sw->buf[0].ptr, UMB_MPI_COUNT(size), MPI_BYTE, x->peer, UMB_TAG_DATA, MPI_COMM_WORLD));
             return 0;
         }
-        UMB_MPI_CHECK(MPI_Send(x->sw->buf[0].ptr, (int)size, MPI_BYTE, x->peer, UMB_TAG_DATA, MPI_COMM_WORLD));
+        UMB_MPI_CHECK(MPI_Send(x->sw->buf[0].ptr, UMB_MPI_COUNT(size), MPI_BYTE, x->peer, UMB_TAG_DATA, MPI_COMM_WORLD));
         UMB_MPI_CHECK(MPI_Wait(&x->reqs[0], MPI_STATUS_IGNORE));
         return 1;
     case UMB_P2P_WINDOW:
@@ -93,7 +93,7 @@ static int handshake_loop(umb_bench *b, void *ctx, size_t size, long iters, long
 static void ping_pong_classic(p2p_run *x, size_t size, long iters, long skip, umb_laps *laps)
 {
     void *sbuf = x->sw->buf[0].ptr, *rbuf = x->rw->buf[0].ptr;
-    int peer = x->peer, count = (int)size;
+    int peer = x->peer, count = UMB_MPI_COUNT(size);
     if (!x->sender) {
         for (long i = 0; i < skip + iters; i++) {
             umb_progress_loop(size, i, skip);
@@ -168,8 +168,7 @@ static void place(umb_bench *b, void *ctx, size_t size)
 static double payload(umb_bench *b, void *ctx, size_t size)
 {
     const p2p_run *x = ctx;
-    if (x->p->motion == UMB_P2P_WINDOW) return (double)size * x->sw->window * (b->nranks / 2);
-    return 2.0 * (double)size * x->sw->window;
+    return umb_figures_payload(x->p->motion, size, x->sw->window, b->nranks);
 }
 
 /* Collective, pairs: rank 0 gathers every sender's window times (senders
@@ -184,25 +183,8 @@ static void summarize_pairs(umb_bench *b, p2p_run *x, size_t size, double *times
         x->all = umb_xmalloc(sizeof(double) * (size_t)iters * (size_t)b->nranks, "all window times");
         x->all_iters = iters;
     }
-    UMB_MPI_CHECK(MPI_Gather(times, (int)iters, MPI_DOUBLE, x->all, (int)iters, MPI_DOUBLE, 0, MPI_COMM_WORLD));
-    if (b->rank != 0) return;
-    int pairs = b->nranks / 2;
-    double mb = (double)size * x->sw->window / 1e6, sum_bw = 0, sum_rate = 0;
-    for (int p = 0; p < pairs; p++) {
-        double total = 0;
-        for (long i = 0; i < iters; i++) total += x->all[p * iters + i];
-        sum_bw += mb * (double)iters / total;
-        sum_rate += (double)x->sw->window * (double)iters / total;
-    }
-    /* Each window's aggregate rate, as the time it would take to move mb. */
-    for (long i = 0; i < iters; i++) {
-        double rate = 0;
-        for (int p = 0; p < pairs; p++) rate += mb / x->all[p * iters + i];
-        times[i] = mb / rate;
-    }
-    umb_window_rates(times, iters, mb * 1e6, s);
-    s->avg = sum_bw;
-    extra[0].value = sum_rate;
+    UMB_MPI_CHECK(MPI_Gather(times, UMB_MPI_COUNT(iters), MPI_DOUBLE, x->all, UMB_MPI_COUNT(iters), MPI_DOUBLE, 0, MPI_COMM_WORLD));
+    if (b->rank == 0) umb_figures_pairs(x->all, b->nranks / 2, iters, size, x->sw->window, times, s, &extra[0].value);
 }
 
 /* Latency: one-way, round trip / 2, in microseconds; bandwidth: MB/s of
@@ -215,12 +197,8 @@ static void summarize(umb_bench *b, void *ctx, size_t size, double *times, long 
         return;
     }
     if (b->rank != 0) return;
-    if (x->p->motion == UMB_P2P_PING_PONG) {
-        for (long i = 0; i < iters; i++) times[i] *= 1e6 / 2;
-        umb_stats_compute(times, iters, s);
-    } else {
-        umb_window_rates(times, iters, payload(b, ctx, size), s);
-    }
+    if (x->p->motion == UMB_P2P_PING_PONG) umb_figures_one_way(times, iters, s);
+    else umb_figures_mbs(times, iters, payload(b, ctx, size), s);
 }
 
 /* One buffer pair: its buffers, header and sweep (umb_bench_pairs). */

@@ -6,12 +6,7 @@
 #define UMB_P2P_H
 
 #include "bench.h"
-
-typedef enum {
-    UMB_P2P_PING_PONG,  /* rank 0 sends one message, rank 1 sends it back (osu_latency) */
-    UMB_P2P_WINDOW,     /* each sender posts a window of -W messages, its receiver acks it (osu_bw, osu_mbw_mr) */
-    UMB_P2P_EXCHANGE,   /* both ranks post a window to each other (osu_bibw) */
-} umb_p2p_motion;
+#include "figures.h"  /* umb_p2p_motion */
 
 typedef struct {
     const umb_cli *cli;

@@ -8,6 +8,7 @@
 #include "rma.h"
 
 #include "error.h"
+#include "figures.h"
 #include "laps.h"
 #include "parse.h"
 #include "pattern.h"
@@ -129,14 +130,15 @@ static void complete_remote(rma_run *x)
 
 static void issue(rma_run *x, size_t size)
 {
+    int count = UMB_MPI_COUNT(size);
     for (int j = 0; j < x->ops; j++) {
         size_t at = (size_t)(j % x->slots) * size;
         char *origin = (char *)x->buf.ptr + at;
         MPI_Aint disp = x->base + (MPI_Aint)at;
         if (x->r->op == UMB_RMA_PUT)
-            UMB_MPI_CHECK(MPI_Put(origin, (int)size, MPI_BYTE, 1, disp, (int)size, MPI_BYTE, x->win));
+            UMB_MPI_CHECK(MPI_Put(origin, count, MPI_BYTE, 1, disp, count, MPI_BYTE, x->win));
         else
-            UMB_MPI_CHECK(MPI_Get(origin, (int)size, MPI_BYTE, 1, disp, (int)size, MPI_BYTE, x->win));
+            UMB_MPI_CHECK(MPI_Get(origin, count, MPI_BYTE, 1, disp, count, MPI_BYTE, x->win));
     }
 }
 
@@ -149,12 +151,10 @@ static void fill(rma_run *x, size_t size, long i)
         umb_buffer_fill(&x->buf, (size_t)j * size, size, umb_pattern_seed(i * x->ops + j, size, writer(x)));
 }
 
+/* -c gives every operation its slot (umb_window_buffers). */
 static int check(umb_bench *b, rma_run *x, size_t size, long i)
 {
-    int ok = 1;
-    for (int j = 0; j < x->slots && ok; j++)  /* -c gives every operation its slot (umb_window_buffers) */
-        ok = umb_bench_check(b, &x->buf, (size_t)j * size, size, i * x->ops + j, writer(x));
-    return ok;
+    return umb_window_check_slots(b, &x->buf, x->slots, x->ops, size, i, writer(x));
 }
 
 /* Per iteration: both ranks fill (-c) and place, rank 1 says ready, rank 0
@@ -234,12 +234,8 @@ static void summarize(umb_bench *b, void *ctx, size_t size, double *times, long 
     rma_run *x = ctx;
     (void)extra;
     if (b->rank != 0) return;
-    if (x->r->bandwidth) {
-        umb_window_rates(times, iters, (double)size * x->ops, s);
-        return;
-    }
-    for (long i = 0; i < iters; i++) times[i] *= 1e6;
-    umb_stats_compute(times, iters, s);
+    if (x->r->bandwidth) umb_figures_mbs(times, iters, (double)size * x->ops, s);
+    else umb_figures_us(times, iters, s);
 }
 
 static double payload(umb_bench *b, void *ctx, size_t size)

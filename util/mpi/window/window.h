@@ -23,8 +23,13 @@ void umb_window_fill(umb_window *w, size_t size, long i, int sender);
 void umb_window_place(umb_window *w, size_t size, umb_place_with how);
 void umb_window_irecv(umb_window *w, size_t size, int peer, int tag, MPI_Request *reqs);
 void umb_window_isend(umb_window *w, size_t size, int peer, int tag, MPI_Request *reqs);
-/* Checks every byte of every message of iteration i; 1 when all match. */
+/* -c: every byte of every message of iteration i, message j of the window
+   against the pattern of message i * window + j from `sender`; 1 when all
+   match (tests/unit/test_window_check.c corrupts each in turn). */
 int umb_window_check(umb_bench *b, umb_window *w, size_t size, long i, int sender);
+/* The same for a window of `per` operations whose first `slots` lie one
+   after another in one buffer (the one-sided programs' window). */
+int umb_window_check_slots(umb_bench *b, umb_buffer *buf, int slots, int per, size_t size, long i, int sender);
 
 /* The sender's side of one window: post every send, wait for all, then
    receive the receiver's 4-byte ack (OMB's osu_bw). */
@@ -38,7 +43,5 @@ void umb_window_wait_and_ack(umb_window *w, int peer, MPI_Request *reqs);
    `what`: "message", "operation") per iteration into `nbuf` buffers `per`
    (e.g. "per rank"); the one-sided programs' too, with their slots. */
 void umb_window_header(umb_header *h, int window, int nbuf, const char *per, const char *what);
-/* Per-window rates in MB/s from seconds, each window moving `bytes`. */
-void umb_window_rates(double *times, long n, double bytes, umb_stats *s);
 
 #endif

@@ -134,7 +134,7 @@ static void print_table(const who *w, int nranks, FILE *out)
                 t.measured.v[c] += ((const rank_counts *)umb_ranklog_at(&logbook, i, r))->measured.v[c];
                 t.place.v[c] += ((const rank_counts *)umb_ranklog_at(&logbook, i, r))->place.v[c];
             }
-        fprintf(out, "# %-5d %-16.16s %4d", r, w[r].host, w[r].gpu);
+        fprintf(out, "# %-5d %-16.16s %4d", r, UMB_SHOWN(w[r].host), w[r].gpu);
         for (int c = 0; c < UMB_NCTRS; c++)
             if (!w[r].cupti && c < UMB_CTR_MINFLT) fprintf(out, " %12s", "n/a");
             else fprintf(out, " %12.0f", t.measured.v[c]);
@@ -158,7 +158,7 @@ static void print_rows(umb_bench *b, const who *w, int nranks, FILE *out)
             const rank_counts *rc = umb_ranklog_at(&logbook, i, r);
             umb_strbuf s = {0};
             if (csv) {
-                umb_sb_printf(&s, "%d,%s,%d,%d,%zu,%ld", r, w[r].host, w[r].gpu, w[r].cupti, logbook.sizes[i], logbook.iters[i]);
+                umb_sb_printf(&s, "%d,%s,%d,%d,%zu,%ld", r, UMB_SHOWN(w[r].host), w[r].gpu, w[r].cupti, logbook.sizes[i], logbook.iters[i]);
             } else {
                 umb_sb_printf(&s, "{\"type\":\"rank_counters\",\"program\":");
                 umb_sb_json_string(&s, b->cli->program);

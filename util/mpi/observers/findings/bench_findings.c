@@ -141,14 +141,18 @@ static void print_text(const umb_bench *b, const umb_finding *f, int n)
     for (int seen_once = 0; seen_once < 2; seen_once++)  /* the findings, then those seen once */
         for (int i = 0; i < n; i++) {
             if ((f[i].confidence == UMB_SEEN_ONCE) != seen_once) continue;
-            printf("# %s %s [%s]: %s\n", seen_once ? "Seen once" : "Finding", f[i].id, f[i].rows, f[i].what);
+            /* A finding names hosts and the program's options: shown (strbuf.h). */
+            printf("# %s %s [%s]: %s\n", seen_once ? "Seen once" : "Finding", f[i].id, UMB_SHOWN(f[i].rows),
+                   UMB_SHOWN(f[i].what));
             if (seen_once) {
-                umb_strbuf s = {0};
+                umb_strbuf s = {0}, shown = {0};
                 confirm(b, &s);
-                printf("#   confirm: %s\n", s.s);
+                umb_sb_shown(&shown, s.s);
+                printf("#   confirm: %s\n", shown.s);
                 umb_sb_free(&s);
+                umb_sb_free(&shown);
             }
-            if (f[i].advice[0]) printf("#   try: %s\n", f[i].advice);
+            if (f[i].advice[0]) printf("#   try: %s\n", UMB_SHOWN(f[i].advice));
         }
 }
 
@@ -160,11 +164,12 @@ static void print(const umb_bench *b, const umb_finding *f, int n)
     }
     if (b->opt.format == UMB_FMT_CSV) printf("# findings\nfinding,rows,what,try,confidence,confirm\n");
     for (int i = 0; i < n; i++) {
-        umb_strbuf s = {0}, how = {0};
+        umb_strbuf s = {0}, how = {0}, how_shown = {0};
         if (f[i].confidence == UMB_SEEN_ONCE) confirm(b, &how);
         if (b->opt.format == UMB_FMT_CSV) {
-            umb_sb_printf(&s, "%s,\"%s\",\"%s\",\"%s\",%s,\"%s\"", f[i].id, f[i].rows, f[i].what, f[i].advice,
-                          umb_confidence_name(f[i].confidence), how.s ? how.s : "");
+            umb_sb_shown(&how_shown, how.s);
+            umb_sb_printf(&s, "%s,\"%s\",\"%s\",\"%s\",%s,\"%s\"", f[i].id, UMB_SHOWN(f[i].rows), UMB_SHOWN(f[i].what),
+                          UMB_SHOWN(f[i].advice), umb_confidence_name(f[i].confidence), how_shown.s ? how_shown.s : "");
         } else {
             umb_sb_printf(&s, "{\"type\":\"finding\",\"program\":");
             umb_sb_json_string(&s, b->cli->program);
@@ -180,6 +185,7 @@ static void print(const umb_bench *b, const umb_finding *f, int n)
         printf("%s\n", s.s);
         umb_sb_free(&s);
         umb_sb_free(&how);
+        umb_sb_free(&how_shown);
     }
 }
 

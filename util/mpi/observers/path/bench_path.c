@@ -83,7 +83,8 @@ static void gpu_links(const umb_bench *b)
         umb_sb_json_number(&json, l.bound_gbs);
         umb_sb_json_field(&json, "text", line);
         umb_sb_printf(&json, "}");
-        umb_sb_printf(&text, "# GPU link: rank 0 (%s) - rank %d (%s): %s\n", r0->gpu_bus, r, f->gpu_bus, line);
+        umb_sb_printf(&text, "# GPU link: rank 0 (%s) - rank %d (%s): %s\n", UMB_SHOWN(r0->gpu_bus), r,
+                      UMB_SHOWN(f->gpu_bus), UMB_SHOWN(line));
         if (l.kind == UMB_LINK_SAME) P.same++;
         else if (!(l.bound_gbs >= P.direct_gbs)) P.direct_gbs = l.bound_gbs;
         if (!P.direct_from[0] || l.kind != UMB_LINK_SAME) snprintf(P.direct_from, sizeof P.direct_from, "%.199s", line);

@@ -74,10 +74,13 @@ static void print_ucx_line(const umb_bench *b, int rank, char *const f[5], int f
 {
     const char *hi = strcmp(f[2], "18446744073709551615") ? f[2] : "inf";
     if (b->opt.format == UMB_FMT_TABLE) {
-        if (first_of_table) printf("#   %s (rank %d)\n", f[0], rank);
-        printf("#     %12s..%-12s %s%s%s\n", f[1], hi, f[3], f[4][0] ? " | " : "", f[4]);
+        /* UCX's words as shown (strbuf.h): they come from a file. */
+        if (first_of_table) printf("#   %s (rank %d)\n", UMB_SHOWN(f[0]), rank);
+        printf("#     %12s..%-12s %s%s%s\n", UMB_SHOWN(f[1]), UMB_SHOWN(hi), UMB_SHOWN(f[3]), f[4][0] ? " | " : "",
+               UMB_SHOWN(f[4]));
     } else if (b->opt.format == UMB_FMT_CSV) {
-        printf("%d,\"%s\",%s,%s,\"%s\",%s\n", rank, f[0], f[1], hi, f[3], f[4]);
+        printf("%d,\"%s\",%s,%s,\"%s\",%s\n", rank, UMB_SHOWN(f[0]), UMB_SHOWN(f[1]), UMB_SHOWN(hi), UMB_SHOWN(f[3]),
+               UMB_SHOWN(f[4]));
     } else {
         umb_strbuf j = {0};
         umb_sb_printf(&j, "{\"type\":\"ucx_protocol\",\"program\":");

@@ -147,10 +147,10 @@ static void end(umb_bench *b, umb_row *row)
         replaced += r[i].replaced;
         any |= r[i].any;
     }
-    UMB_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, flags, (int)(3 * n), MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+    UMB_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, flags, UMB_MPI_COUNT(3 * n), MPI_INT, MPI_MIN, MPI_COMM_WORLD));
     UMB_MPI_CHECK(MPI_Allreduce(&any, &any_all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
     UMB_MPI_CHECK(MPI_Reduce(&replaced, &total_replaced, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD));
-    UMB_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, secs, (int)(2 * n), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+    UMB_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, secs, UMB_MPI_COUNT(2 * n), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
     const int *checked = flags, *held = flags + n, *placed = flags + 2 * n;
     long nchecked = 0, nheld = 0;
     for (long i = 0; i < n; i++) nchecked += checked[i], nheld += held[i];
@@ -212,7 +212,7 @@ static void print_table(umb_bench *b, const char (*hosts)[64], const int *kinds)
             n += x->n, held += x->held, np += x->not_placed, rp += x->replaced;
             p[k++] = x->place_p50_us;
         }
-        printf("# %-5d %-16.16s %6s", r, hosts[r], umb_kind_name((umb_kind)kinds[r]));
+        printf("# %-5d %-16.16s %6s", r, UMB_SHOWN(hosts[r]), umb_kind_name((umb_kind)kinds[r]));
         if (!any) printf(" %9s %10s %12s %14s\n", "-", "-", "-", "-");
         else if (!checked) printf(" %9s %10ld %12s %14.2f\n", "n/a", rp, "n/a", p50(p, k));
         else printf(" %9.1f %10ld %12ld %14.2f\n", 100.0 * (double)held / (double)n, rp, np, p50(p, k));
@@ -230,7 +230,7 @@ static void print_rows(umb_bench *b, const char (*hosts)[64], const int *kinds)
             double pct = x->any && x->checked && x->n ? 100.0 * (double)x->held / (double)x->n : NAN;
             umb_strbuf s = {0};
             if (csv) {
-                umb_sb_printf(&s, "%d,%s,%s,%zu,%ld,", r, hosts[r], umb_kind_name((umb_kind)kinds[r]), logbook.sizes[i], x->n);
+                umb_sb_printf(&s, "%d,%s,%s,%zu,%ld,", r, UMB_SHOWN(hosts[r]), umb_kind_name((umb_kind)kinds[r]), logbook.sizes[i], x->n);
                 if (isfinite(pct)) umb_sb_printf(&s, "%.1f", pct);
                 umb_sb_printf(&s, ",%ld,%ld,", x->replaced, x->not_placed);
                 if (isfinite(x->place_p50_us)) umb_sb_printf(&s, "%.3f", x->place_p50_us);
@@ -299,10 +299,9 @@ static void header(umb_bench *b, umb_header *h, umb_header_part part)
 {
     if (part != UMB_HDR_PLACEMENT || !umb_options_uses(&b->opt, umb_kind_is_managed) || b->rank != 0) return;
     const umb_options *o = &b->opt;
-    char uvm[512];
-    const char *check =
-        "after placing, the present bit of every page in /proc/self/pagemap is read, outside the timer "
-        "(MD: no page on the host, MH: every page)";
+    char uvm[512], check[512];
+    snprintf(check, sizeof check, "after placing, the present bit of every page in %.200s is read, outside the timer "
+             "(MD: no page on the host, MH: every page)", umb_residency_file());
     if (o->place_check == UMB_CHECK_OFF)
         umb_header_str(h, "placement_check", "Placement check", "off: pages are not checked; a row's label is not verified");
     else if (b->pagemap_all != 1)

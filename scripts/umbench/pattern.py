@@ -1,0 +1,72 @@
+"""--match's matcher: Python's own regular expressions, each search under a
+deadline. re backtracks: '(.?.?.?)*zz' against a 20-character name tries the
+ways to split it one after another, for longer than any run would take. So a
+user's pattern searches each name in a child process (fork), and one that has
+not answered within LIMIT_S is ended and the pattern refused, saying why: a
+bound on re, not a second regex engine (docs/decisions.md, "--match")."""
+import os
+import re
+import select
+import signal
+
+from . import cli
+
+LIMIT_S = 1.0  # a name is under 100 characters: re answers a sane pattern in microseconds
+HELP = ("; Python's regular expressions: a pattern that takes re over %g s on a name "
+        "(repeats inside repeats) is refused" % LIMIT_S)
+
+
+class Bounded:
+    """A compiled pattern whose search(name) answers within LIMIT_S or
+    raises cli.Fail; each name is searched once."""
+
+    def __init__(self, text, option):
+        self.compiled, self.text, self.option, self.seen = re.compile(text), text, option, {}
+
+    def search(self, name):
+        if name not in self.seen:
+            self.seen[name] = self._child(name)
+        return self.seen[name]
+
+    def _child(self, name):
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # no handler and no clean-up of the parent's (a lock, run.json) may run here
+            try:
+                for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+                    signal.signal(s, signal.SIG_DFL)
+                os.write(w, b"1" if self.compiled.search(name) else b"0")
+            finally:
+                os._exit(0)
+        os.close(w)
+        answer = b""
+        try:
+            if select.select([r], [], [], LIMIT_S)[0]:
+                answer = os.read(r, 1)
+        finally:
+            os.close(r)
+            if not answer:
+                os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        if not answer:
+            raise cli.Fail("%s %s: no answer within %g s on the name %s: repeats inside repeats make Python's "
+                           "matcher try every way to split a name; write it without them"
+                           % (self.option, cli.clip(self.text, 60), LIMIT_S, cli.shown(name)))
+        return answer == b"1"
+
+
+def regex(text, option="--match"):
+    """None (the option not given) finds every name; a blank one is refused,
+    since it would too, silently (no_blanks)."""
+    if text is None:
+        return re.compile("")
+    if not text.strip():
+        raise cli.Fail("%s %s: empty; expected a regular expression (leave %s out for every one)" % (option, cli.shown(text), option))
+    try:
+        return Bounded(text, option)
+    except re.error as e:
+        raise cli.Fail("%s %s: not a regular expression (%s)" % (option, cli.clip(text, 60), e))
+    except OverflowError:  # a{99999999999}
+        raise cli.Fail("%s %s: a repeat count above what Python's re takes" % (option, cli.clip(text, 60)))
+    except (RecursionError, MemoryError):  # 5000 nested groups: deeper than the compiler goes
+        raise cli.Fail("%s %s: a regular expression nested too deeply to compile" % (option, cli.clip(text, 60)))

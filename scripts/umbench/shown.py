@@ -1,0 +1,44 @@
+"""One rule shows a value on a line, in every script as in the C programs
+(util/core/strbuf.h, umb_show_char; docs/output.md, "Control characters"):
+a C0 control, DEL, a C1 control (U+009B opens a sequence, as ESC [ does)
+and a byte that is not UTF-8 (a name read with surrogateescape) as \\xNN.
+A newline the user typed never makes one message two."""
+import re
+import sys
+
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\udc80-\udcff]")
+
+
+def _hex(m):
+    c = ord(m.group())
+    return "\\x%02x" % (c - 0xdc00 if c >= 0xdc80 else c)
+
+
+def escaped(text):
+    """TEXT on one line: every control character (a folder called
+    "a<newline>b") shown as \\xNN."""
+    return CONTROL.sub(_hex, str(text))
+
+
+class _Shown:
+    """A standard stream whose every write goes through escaped(), line
+    ends kept: whatever a command prints (a run.json field, a finding, a
+    name), no control character of its data reaches the terminal. A value
+    with a newline is escaped where it is formatted (escaped())."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        return self._stream.write("\n".join(escaped(line) for line in text.split("\n")))
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def shown_streams():
+    """Standard output and error through the rule, once."""
+    if sys.stdout is not None and not isinstance(sys.stdout, _Shown):
+        sys.stdout = _Shown(sys.stdout)
+    if sys.stderr is not None and not isinstance(sys.stderr, _Shown):
+        sys.stderr = _Shown(sys.stderr)

@@ -1,0 +1,87 @@
+"""One rule shows a value on a terminal (docs/output.md, "Control
+characters"): whatever text a results folder holds in the fields the
+readers print (run.json's library and CUDA-awareness verdict, the
+findings' names, rows and words), umb-compare and umb-findings write no
+raw control character (a C0 one but the line end, DEL or a C1 one), and
+as many lines as with plain values."""
+import json
+import os
+import re
+import unittest
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import common
+import folders
+from common import command, counted, no_crash, run, scale
+
+# What reaches a terminal raw: every C0 control but the line end, DEL, C1.
+RAW = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+# Text of every kind, control characters drawn often.
+TEXT = st.text(st.one_of(st.characters(max_codepoint=0x9f), st.characters(), st.sampled_from("\n\r\x1b\x07\x9b\t")),
+               min_size=1, max_size=40)
+
+
+def put_fields(folder, values):
+    """Every field a reader prints, set to one of VALUES: run.json's library
+    and verdict, and a finding in every run (run.json's runs and summary,
+    and each run's file)."""
+    path = os.path.join(folder, "run.json")
+    with open(path) as f:
+        manifest = json.load(f)
+    finding = {"finding": values[2], "rows": values[3], "what": values[4], "try": values[4], "confidence": "fact"}
+    manifest["mpi_library"] = values[0]
+    manifest["cuda_aware"] = {"verdict": values[1]}
+    for cfg in manifest.get("configs") or []:
+        cfg["mpi_library"] = values[0]
+    for r in manifest["runs"]:
+        r.setdefault("findings", []).append(finding)
+    manifest.setdefault("findings", []).append(dict(finding, program="umb_latency", buffers="H H", config="default",
+                                                    source="program", seen=[2, 2], rows_seen={values[3]: 2},
+                                                    confirmed=True))
+    with open(path, "w") as f:
+        json.dump(manifest, f)
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".jsonl"):
+            continue
+        with open(os.path.join(folder, name)) as f:
+            lines = f.read().splitlines()
+        record = json.dumps(dict(finding, type="finding", program="umb_latency", buffers="H H"))
+        with open(os.path.join(folder, name), "w") as f:
+            for line in lines:  # before each run's end
+                f.write((record + "\n" if json.loads(line).get("type") == "end" else "") + line + "\n")
+
+
+class Shown(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.stage = common.Stage()
+        cls.base = folders.base_folder(cls.stage)
+        cls.plain = [len(r.out.split("\n")) for r in cls.read(["v0", "v1", "v2", "v3", "v4"])]
+
+    @classmethod
+    def read(cls, values):
+        """umb-compare and umb-findings over a folder holding VALUES."""
+        where = folders.copy_folder(cls.base, os.path.join(cls.stage.scratch(), "res"))
+        put_fields(where, values)
+        return [run(argv, cwd=cls.stage.scratch(), env=cls.stage.env())
+                for argv in (command("umb-compare") + [cls.base, where], command("umb-findings") + [where])]
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.stage.close()
+
+    @settings(max_examples=scale(12))
+    @given(st.lists(TEXT, min_size=5, max_size=5))
+    def test_readers_show_no_control_character(self, values):
+        for r, lines in zip(self.read(values), self.plain):
+            counted("readers_show_no_control")
+            no_crash(r)
+            raw = [line for line in (r.out + r.err).split("\n") if RAW.search(line)]
+            assert not raw, "a raw control character: %r\n%s" % (raw[:3], r.show())
+            # A newline of a value makes no line of its own.
+            assert len(r.out.split("\n")) == lines, "%d lines, %d with plain values:\n%s" % (len(r.out.split("\n")), lines, r.show())
+
+if __name__ == "__main__":
+    unittest.main()

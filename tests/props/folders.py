@@ -3,6 +3,7 @@
 shape umb-tune writes, and the package's settings catalogue."""
 import json
 import os
+import re
 import shutil
 
 from common import SCRIPTS, command, recorded, run
@@ -19,20 +20,25 @@ CATALOGUE = os.path.join(SCRIPTS, "umbench", "settings.json")
 
 def use_records(stage, choice=None):
     """The stand-in programs print these recorded outputs (by default the
-    first of each whose rows are of MATCH's pairs, H H and all H: readers
-    refuse a row of other buffers than run.json lists)."""
+    first of each of 2 ranks, umb-run's --np, its rows relabelled to
+    MATCH's pairs, H H and all H: umb-run counts no run of other ranks,
+    and readers refuse a row of other buffers than run.json lists)."""
     choice = choice or {}
     # selection: the programs whose whole GPU outputs are recorded (tests/data/gpu)
-    for name in ("umb_latency", "umb_bw", "umb_bcast"):
-        shutil.copy(choice.get(name) or next(p for p in recorded(name) if of_host_buffers(p)),
-                    os.path.join(stage.records, name + ".jsonl"))
+    for name, label in (("umb_latency", "H H"), ("umb_bw", "H H"), ("umb_bcast", "all H")):
+        if choice.get(name):
+            shutil.copy(choice[name], os.path.join(stage.records, name + ".jsonl"))
+            continue
+        with open(next(p for p in recorded(name) if of_two_ranks(p)), "rb") as f:
+            lines = f.read().split(b"\n")
+        with open(os.path.join(stage.records, name + ".jsonl"), "wb") as f:
+            f.write(b"\n".join(re.sub(rb'"buffers":"[^"]*"', b'"buffers":"%s"' % label.encode(), x)
+                                if x.startswith(b'{"type":"result"') else x for x in lines))
 
 
-def of_host_buffers(path):
+def of_two_ranks(path):
     with open(path, "rb") as f:
-        text = f.read()
-    return b'"type":"result"' in text and all(b'"buffers":"H H"' in line or b'"buffers":"all H"' in line
-                                              for line in text.splitlines() if b'"type":"result"' in line)
+        return b'"nranks":2,' in f.readline()
 
 
 def base_folder(stage):

@@ -15,9 +15,11 @@ from .manifest import MANIFEST
 # results: pooled (umb-findings, umb-run --append) only where alike, and
 # shown where the sides of a comparison differ (umb-compare). The
 # environment: the variables of the libraries' prefixes that the programs
-# record (util/mpi/mpi_info.c), not a job's (SLURM_*).
+# record (util/mpi/mpi_info.c), not a job's (SLURM_*), and umbench's own
+# that change a figure: how a loop's time is split per iteration, which
+# pagemap the placement check reads (docs/hardening.md, class 4).
 ALIKE = ("np", "options", "library", "environment", "launcher flags", "build")
-TUNING = ("OMPI_MCA_", "UCX_", "HWLOC_", "MPIR_CVAR_", "MV2_", "I_MPI_", "FI_", "PSM2_")
+TUNING = ("OMPI_MCA_", "UCX_", "HWLOC_", "MPIR_CVAR_", "MV2_", "I_MPI_", "FI_", "PSM2_", "UMB_LAPS_CLOCK=", "UMB_PAGEMAP=")
 # Where a library writes its log, not how it runs: --path names a file per process (util/mpi).
 NOT_TUNING = ("UCX_LOG_FILE=",)
 
@@ -33,7 +35,7 @@ def extra_of(command):
 def env_words(env, header=None):
     """The tuning variables (TUNING) of run.json's env and of a run's header
     (its mpi_env, "K=V K=V" or "none") as sorted "K=V" words."""
-    words = {"%s=%s" % kv for kv in (env or {}).items() if isinstance(kv[1], str) and kv[0].startswith(TUNING)}
+    words = {"%s=%s" % kv for kv in (env or {}).items() if isinstance(kv[1], str) and (kv[0] + "=").startswith(TUNING)}
     said = (header or {}).get("mpi_env")
     words |= {w for w in said.split() if w.startswith(TUNING)} if isinstance(said, str) else set()
     return sorted(w for w in words if not w.startswith(NOT_TUNING))

@@ -178,6 +178,7 @@ class Run:
                  "runs": [], "dropped": [], "state": "running", "sessions": [session]}
             return m, 0
         configs.check_append(old, a)
+        results.load(self.writer.folder, results.Problems())  # a folder its readers refuse takes no round: they would after
         offset = max([r.get("round", 1) for r in old.get("runs", [])] + [old.get("rounds_done", 0) or 0])
         m = dict(old, state="running", rounds=offset + a.rounds, sessions=old.get("sessions", []) + [session])
         known = {x["name"] for x in old.get("configs", [])}

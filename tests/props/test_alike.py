@@ -151,7 +151,8 @@ class Alike(unittest.TestCase):
     @settings(max_examples=scale(8))
     @given(st.data())
     def test_contradiction_refused(self, data):
-        """A run's file against itself or run.json: every reader refuses in one line naming both."""
+        """A run's file against itself or run.json: every reader refuses in one
+        line naming both, and --append runs no round into it (pass 13)."""
         folder = self.copy()
         k = data.draw(st.integers(0, len(self.run_json["runs"]) - 1), label="run")
         name = self.run_json["runs"][k]["file"]
@@ -173,7 +174,8 @@ class Alike(unittest.TestCase):
             return o
         edit_lines(path, change)
         both = [name] if kind == "size twice" else [name, "run.json"]
-        for argv in (["umb-compare", folder, self.base], ["umb-findings", folder]) + \
+        append = ["umb-run", "--bindir", self.stage.stub, "--set", "quick", "--match", MATCH, "--out", folder, "--append"]
+        for argv in (["umb-compare", folder, self.base], ["umb-findings", folder], append) + \
                 ((["umb-plot", folder, "--out", os.path.join(self.stage.scratch(), "p.png")],) if self.has_matplotlib() else ()):
             before = snapshot(folder)
             r = run(command(argv[0]) + argv[1:], cwd=self.stage.scratch(), env=self.stage.env())

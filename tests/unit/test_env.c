@@ -50,7 +50,7 @@ static void local_ranks(void)
             } else if (!*odd[k]) {
                 CHECK(rank == -1 && from == NULL);  /* empty: the launcher did not say */
             } else {
-                CHECK(rank >= 0 && rank <= UMB_MAX_LOCAL_RANK && exactly(odd[k], rank) && from == local_vars[i]);
+                CHECK(rank >= 0 && rank <= UMB_MAX_LOCAL_RANK && exactly(odd[k], rank) && from && !strcmp(from, local_vars[i]));
                 if (!exactly(odd[k], rank)) fprintf(stderr, "  %s='%s' read as %d\n", local_vars[i], odd[k], rank);
             }
         }

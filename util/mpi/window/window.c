@@ -54,28 +54,9 @@ void umb_window_isend(umb_window *w, size_t size, int peer, int tag, MPI_Request
         UMB_MPI_CHECK(MPI_Isend(buf[slot(nbuf, j)].ptr, count, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &reqs[j]));
 }
 
-#ifdef UMB_TEST_HOOKS
-#include <stdio.h>
-/* Test builds only (the check programs tests/tools/umb_..._hooked, never installed):
-   UMB_TEST_CORRUPT=RANK:MESSAGE:OFFSET flips one byte of that message, on
-   that rank, just before -c checks it (tests/mpi/validate_hook.sh). */
-static void corrupt(const umb_bench *b, umb_buffer *buf, size_t at, size_t size, long message)
-{
-    const char *e = getenv("UMB_TEST_CORRUPT");
-    int rank;
-    long m;
-    size_t off;
-    if (e && sscanf(e, "%d:%ld:%zu", &rank, &m, &off) == 3 && rank == b->rank && m == message && off < size)
-        buf->ptr[at + off] ^= 0xff;
-}
-#else
-#define corrupt(b, buf, at, size, message) ((void)0)
-#endif
-
 int umb_window_check(umb_bench *b, umb_window *w, size_t size, long i, int sender)
 {
     for (int j = 0; j < w->nbuf; j++) {
-        corrupt(b, &w->buf[j], 0, size, i * w->window + j);
         if (!umb_bench_check(b, &w->buf[j], 0, size, i * w->window + j, sender)) return 0;
     }
     return 1;
@@ -84,7 +65,6 @@ int umb_window_check(umb_bench *b, umb_window *w, size_t size, long i, int sende
 int umb_window_check_slots(umb_bench *b, umb_buffer *buf, int slots, int per, size_t size, long i, int sender)
 {
     for (int j = 0; j < slots; j++) {
-        corrupt(b, buf, (size_t)j * size, size, i * per + j);
         if (!umb_bench_check(b, buf, (size_t)j * size, size, i * per + j, sender)) return 0;
     }
     return 1;

@@ -39,6 +39,105 @@ for i, line in enumerate(open(sys.argv[1]), 1):
 print("\n".join(bad))
 sys.exit(1 if bad else 0)
 PY
+# Each line of each block made to fail in turn: the line becomes `false`
+# (its && or || kept), a DEBUG trap (extdebug: a command it refuses is not
+# run) skips every other command, as if those before had succeeded, and
+# notes any that a later line would have run; the last line says the
+# shell is still open (no set -e, no exit closed it).
+"$PYTHON3" - "$top_srcdir/README.md" "$tmp" <<'PY' || fail "README: a block that runs on after a failing line, or closes the terminal (above)"
+import os, re, subprocess, sys
+readme, tmp = sys.argv[1], sys.argv[2]
+GROUP = re.compile(r"^\s*([{(]\s*(#.*)?|[})]\s*(<\s*\S+\s*)?(&&|\|\|)?\s*(#.*)?)$")
+GATE = r'''__umb_failed=$1 __umb_log=$2
+shopt -s extdebug
+set -T
+__umb_gate() {  # LINENO COMMAND: only the failed line's false, set and the last line run
+    case $2 in "false __umb_failed_line"*) echo "line made to fail: $2"; return 0 ;; "echo __umb_shell_open"|set\ *) return 0 ;; esac
+    [ "$1" -le "$__umb_failed" ] || echo "line $1: $2" >>"$__umb_log"
+    return 1
+}
+trap '__umb_gate "$LINENO" "$BASH_COMMAND"' DEBUG
+'''
+FIRST = GATE.count("\n") + 1  # the script's line of a block's first line
+
+
+def sh_blocks(path):
+    """(README line of its first line, its lines) of every sh block"""
+    found, block, start = [], None, 0
+    for i, line in enumerate(open(path), 1):
+        if block is None:
+            block, start = ([], i + 1) if line.rstrip() == "```sh" else (None, 0)
+        elif line.rstrip() == "```":
+            found.append((start, block))
+            block = None
+        else:
+            block.append(line.rstrip("\n"))
+    return found
+
+
+def failed(lines, k, at):
+    """lines with line k made to fail: `false`, its indent and its joining && || | kept"""
+    m = re.match(r"^(\s*).*?(&&|\|\||\|)?\s*(\s#\s.*)?$", lines[k])
+    return lines[:k] + ["%sfalse __umb_failed_line_%d %s" % (m.group(1), at, m.group(2) or "")] + lines[k + 1:]
+
+
+bad, tried = [], 0
+log = os.path.join(tmp, "ran")
+for start, lines in sh_blocks(readme):
+    for k, line in enumerate(lines):
+        if not line.strip() or line.lstrip().startswith("#") or GROUP.match(line):
+            continue
+        if not os.path.exists(os.path.join(tmp, "first-%d.sh" % start)):  # for .ci/run's runner, below
+            open(os.path.join(tmp, "first-%d.sh" % start), "w").write("\n".join(failed(lines, k, start + k)) + "\n")
+        open(log, "w").close()
+        script = GATE + "\n".join(failed(lines, k, start + k)) + "\necho __umb_shell_open\n"
+        out = subprocess.run(["bash", "-s", str(FIRST + k), log], input=script, capture_output=True, text=True, timeout=20).stdout
+        ran = open(log).read().splitlines()
+        where = "README.md:%d (%s)" % (start + k, line.strip()[:60])
+        tried += 1
+        if "line made to fail: false __umb_failed_line_%d" % (start + k) not in out:
+            bad.append("%s: made to fail, it never ran" % where)
+        if ran:
+            at, cmd = ran[0].split(": ", 1)
+            bad.append("%s: made to fail, its block ran on: README.md:%d: %s" % (where, start + int(at.split()[1]) - FIRST, cmd))
+        if "__umb_shell_open" not in out:
+            bad.append("%s: made to fail, its block closed the shell (a terminal would close)" % where)
+print("README: %d lines of %d blocks each made to fail in turn" % (tried, len(sh_blocks(readme))))
+print("\n".join(bad))
+sys.exit(1 if bad or not tried else 0)
+PY
+# A block stops at its first failure, so where there is no GPU only its
+# first program runs: every program line of every block has its options
+# checked here, an MPI program's by --check-options, a driver's by a run
+# that sees no GPU (it checks its options first, then exits 77).
+"$PYTHON3" - "$top_srcdir/README.md" "$top_srcdir/programs.txt" "$top_builddir" <<'PY' || fail "README: a program line whose options are refused (above)"
+import os, re, shlex, subprocess, sys
+readme, registry, build = sys.argv[1:4]
+where = {f[0]: f[2] for f in (l.split() for l in open(registry)) if f and not f[0].startswith("#")}
+bad, asked, on = [], 0, False
+for i, line in enumerate(open(readme), 1):
+    if line.rstrip() in ("```sh", "```"):
+        on = line.rstrip() == "```sh"
+        continue
+    code = re.sub(r"\s#\s.*$", "", line)
+    m = re.search(r"(?:^|[\s(])(?:\S*/)?(umb_[a-z_]+)((?:\s+[^\s&|<>;)]+)*)", code) if on else None
+    if not m or m.group(1) not in where or "$" in m.group(2):
+        continue
+    prog, args = os.path.join(build, where[m.group(1)], m.group(1)), shlex.split(m.group(2))
+    if not os.access(prog, os.X_OK):
+        print("README.md:%d: %s is not built here (the drivers need CUDA): not checked" % (i, m.group(1)))
+        continue
+    env = dict(os.environ, CUDA_VISIBLE_DEVICES="")
+    mpi = where[m.group(1)].startswith("mpi/")
+    r = subprocess.run([prog] + (["--check-options"] if mpi else []) + args, env=env, stdin=subprocess.DEVNULL,
+                       capture_output=True, text=True, timeout=60)
+    asked += 1
+    if r.returncode not in ((0,) if mpi else (0, 77)):
+        bad.append("README.md:%d: %s %s: exit %d: %s" % (i, m.group(1), " ".join(args), r.returncode, (r.stderr or r.stdout).strip()[:200]))
+print("README: %d program lines, their options checked" % asked)
+print("\n".join(bad))
+sys.exit(1 if bad or not asked else 0)
+PY
 ci=$top_srcdir/.ci/run
 if [ ! -f "$ci" ]; then
     echo "no .ci/run here (a dist tarball): its block runner is not checked"
@@ -58,4 +157,14 @@ paste_block 1 "README line failed (exit 2): ls /no/such/file" 'echo one' 'ls /no
 paste_block 1 "README line failed (exit 1): false && echo no" 'false && echo no' 'echo two'
 paste_block 77 "(exit 77, skipped here:   (exit 77))" '{' '  (exit 77)' '} </dev/null' '# a comment' 'echo two'
 paste_block 77 "1 line(s) exited 77" 'echo one' '(exit 77)'
+paste_block 1 "README line failed (exit 1):   false &&" 'a=1 &&' '( cd / &&' '  false &&' '  echo x )' 'echo y'
+# Every README block with its first line made to fail (written above): the
+# runner stops there, naming that line.
+for f in "$tmp"/first-*.sh; do
+    [ -f "$f" ] || fail "README: no sh block"
+    rc=0; bash "$tmp/lines" "$tmp" "$f" >"$tmp/o" 2>&1 </dev/null || rc=$?
+    [ "$rc" -eq 1 ] && grep -qE '^README line failed \(exit 1\): *false __umb_failed_line_[0-9]+ ' "$tmp/o" \
+        || { cat "$f" "$tmp/o"; fail "${f##*/}: a README block whose first line fails: the runner did not stop there naming it"; }
+    grep '^README line failed' "$tmp/o"
+done
 exit 0

@@ -1,5 +1,6 @@
 """Configurations: what --config and --build give umb-run (the grammar:
-README, "Sweeps"), and whether an --append can stand beside a folder's."""
+docs/sweeps.md, "Rounds, configurations, precision"), and whether an
+--append can stand beside a folder's."""
 import re
 import shlex
 
@@ -33,7 +34,7 @@ NAMED = {
 
 def parse_config(text):
     """NAME[:VAR=VALUE,...][:LAUNCHER FLAGS] -> {"name", "env", "launcher_flags"}
-    (the grammar: README, "Sweeps"; docs/output.md, "Configurations"), or
+    (the grammar: docs/sweeps.md; docs/output.md, "Configurations"), or
     @NAME, a named one (NAMED)."""
     if text.startswith("@"):
         if text[1:] not in NAMED:

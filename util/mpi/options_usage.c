@@ -1,5 +1,6 @@
-/* The MPI programs' -h text (README, "Options"), apart from the parser so
-   that options_parse.c stays about parsing. */
+/* The MPI programs' -h text (docs/running.md, "Options of the MPI
+   programs"), apart from the parser so that options_parse.c stays about
+   parsing. */
 #include "options.h"
 
 #include <stdio.h>

@@ -92,8 +92,8 @@ int umb_memory_check(const umb_options *o, const umb_cli *cli, int nranks, char 
         snprintf(ranks, sizeof ranks, " with %d rank%s%s", m.nranks, m.nranks > 1 ? "s" : "",
                  nranks > 0 ? "" : " (the fewest; more need more, checked at the run's start)");
     int slots = umb_window_buffers(o) > 1;
-    return umb_errf(err, n, "-M %zu: a rank needs %zu bytes%s: %zu of buffers (-m %zu%s), %zu of iteration records "
-                    "(%ld iterations: -i); lower -m%s or -i, or raise -M (at most %zu)", o->mem_limit, m.total, ranks,
-                    add(m.buffers, m.arrays), o->max_size, slots ? ", a buffer per -W slot" : "", m.records,
-                    m.iterations, slots ? ", -W" : "", UMB_MEM_LIMIT_MAX);
+    return umb_errf(err, n, "a rank needs %zu bytes%s, above the memory limit -M %zu: %zu of buffers (-m %zu%s), "
+                    "%zu of iteration records (%ld iterations: -i); lower -m%s or -i, or raise -M (at most %zu)",
+                    m.total, ranks, o->mem_limit, add(m.buffers, m.arrays), o->max_size,
+                    slots ? ", a buffer per -W slot" : "", m.records, m.iterations, slots ? ", -W" : "", UMB_MEM_LIMIT_MAX);
 }

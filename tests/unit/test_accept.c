@@ -176,10 +176,11 @@ static void memory_space(void)
     CHECK(parse_words(&programs[11], &o, words, 2, err, sizeof err) == 0);
     umb_memory two, many;
     umb_memory_need(&o, &programs[11], 2, &two);
-    umb_memory_need(&o, &programs[11], 256, &many);
-    CHECK(many.buffers == 128 * two.buffers && many.per_iteration > two.per_iteration);
-    CHECK(umb_memory_check(&o, &programs[11], 256, err, sizeof err) == 1);
-    CHECK_CONTAINS(err, "with 256 ranks, above the memory limit -M 536870912");
+    umb_memory_need(&o, &programs[11], 512, &many);
+    CHECK(many.buffers == 256 * two.buffers && many.per_iteration > two.per_iteration);
+    CHECK(umb_memory_check(&o, &programs[11], 256, err, sizeof err) == 0);
+    CHECK(umb_memory_check(&o, &programs[11], 512, err, sizeof err) == 1);
+    CHECK_CONTAINS(err, "with 512 ranks, above the memory limit -M 1073741824");
 }
 
 int main(void)

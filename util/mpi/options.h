@@ -132,8 +132,10 @@ int umb_options_handshake(const umb_options *o);
    above it are refused at parse time (-m), never cut. */
 size_t umb_largest_size(const umb_cli *cli);
 
-#define UMB_DEFAULT_MEM_LIMIT ((size_t)512 << 20)  /* OMB's default -M */
-/* -M's top: 1 TiB a process, what a large node holds (docs/method.md, "Memory"). */
+/* -M's default: OMB's 512M counted one copy of the buffers alone; this sum also
+   counts D and MD's host copies and the iteration records (docs/method.md). */
+#define UMB_DEFAULT_MEM_LIMIT ((size_t)1 << 30)
+/* -M's top: 1 TiB a process, what a large node holds (docs/method.md, "Memory (`-M`)"). */
 #define UMB_MEM_LIMIT_MAX ((size_t)1 << 40)
 
 /* A launch's memory per rank, as -M counts it: the most any rank holds. */

@@ -21,7 +21,7 @@ static int has_device_copy(umb_kind k) { return k == UMB_D || k == UMB_MD; }
    flags and times reduced, the observe split; bench_precision.c: the kept
    samples), then rank 0's gather of every rank's times (coll.c, p2p.c). */
 #define ITERATION_BYTES (2 * sizeof(double) + sizeof(int))
-#define PLACEMENT_BYTES (40 + 3 * sizeof(int) + 2 * sizeof(double) + sizeof(int))
+#define PLACEMENT_BYTES (sizeof(umb_place_rec) + 3 * sizeof(int) + 2 * sizeof(double) + sizeof(int))
 #define PRECISION_BYTES sizeof(double)
 #define MPI_REQUEST_BYTES 8  /* an MPI_Request: a pointer in Open MPI, an int in MPICH */
 

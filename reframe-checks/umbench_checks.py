@@ -86,6 +86,9 @@ class umbench_build(rfm.CompileOnlyRegressionTest):
     #: --with-cuda-arch, e.g. '90' ('' leaves configure's default).
     cuda_arch = variable(str, value='')
     build_jobs = variable(int, value=2)
+    #: configure's CPPFLAGS: tests/reframe/reframe.sh builds a test build
+    #: with '-DUMB_TEST_HOOKS' (the -c hook, util/mpi/bench.c); '' for a real one.
+    cppflags = variable(str, value='')
 
     @run_after('setup')
     def scheduler_here(self):
@@ -115,6 +118,8 @@ class umbench_build(rfm.CompileOnlyRegressionTest):
             opts.append('--with-cuda=%s' % self.cuda)
         if self.cuda_arch:
             opts.append('--with-cuda-arch=%s' % self.cuda_arch)
+        if self.cppflags:
+            opts.append('CPPFLAGS=%s' % self.cppflags)
         self.build_system.config_opts = opts
 
     @sanity_function

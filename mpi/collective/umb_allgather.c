@@ -11,7 +11,6 @@ static const umb_cli cli = {
     .summary = "MPI_Allgather latency with per-rank buffer placement",
     .iters = 1000, .skip = 200, .iters_large = 100, .skip_large = 10, .large_size = 8192,
     .max_size = (size_t)1 << 20,
-    .buffers_per_rank = 2,
     .collective = 1,
     .cpu_part = "copies each rank's own block inside MPI_Allgather",
 };

@@ -8,7 +8,6 @@ static const umb_cli cli = {
     .nbuffers = 2,
     .iters = 10000, .skip = 100, .iters_large = 1000, .skip_large = 10, .large_size = 8192,
     .max_size = (size_t)1 << 22,
-    .buffers_per_rank = 2,
 };
 
 static const umb_metric latency = {"Avg Latency(us)", "Latency(us)", "latency_us", 0};

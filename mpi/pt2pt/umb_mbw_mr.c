@@ -9,7 +9,6 @@ static const umb_cli cli = {
     .nbuffers = 2,
     .iters = 100, .skip = 10, .iters_large = 20, .skip_large = 2, .large_size = 8192,
     .max_size = (size_t)1 << 22,
-    .buffers_per_rank = 1,
     .window = 64,
 };
 

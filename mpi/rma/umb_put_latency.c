@@ -9,7 +9,6 @@ static const umb_cli cli = {
     .nbuffers = 2,
     .iters = 10000, .skip = 100, .iters_large = 1000, .skip_large = 10, .large_size = 8192,
     .max_size = (size_t)1 << 22,
-    .buffers_per_rank = 1,
 };
 
 int main(int argc, char **argv)

@@ -1,11 +1,12 @@
 #!/bin/sh
 # The one-sided programs (umb_put_latency, umb_get_latency, umb_put_bw) on
 # host buffers: OMB's loop and the handshake loop with -c, every byte
-# checked (and a check that must fail, UMB_TEST_CORRUPT_SIZE), JSON, the
+# checked (and a check that must fail: the test build's UMB_TEST_CORRUPT=size:N), JSON, the
 # window line of the header; a library that cannot make a window says so
 # in one line with what to try, and exits 77. Needs no GPU.
 . "$top_srcdir/tests/lib.sh"
 RMA=$top_builddir/mpi/rma
+HOOKED=$top_builddir/tests/tools/hooked  # the programs with the -c hook (bench.c)
 base_flags=$mpi_flags
 window_flags
 programs=$(programs_of rma)
@@ -25,10 +26,10 @@ for path in $programs; do
     grep -q '"loop":"handshake: per iteration, both ranks place' "$tmp/out" || fail "$prog -c: the handshake loop"
 
     # A check that fails at 16 B: exit 2, the row says so, the reason names the hook.
-    UMB_TEST_CORRUPT_SIZE=16 run_mpi 2 "$RMA/$prog" -m 8:32 -i 5 -x 1 -c --format json --timeout 60
+    UMB_TEST_CORRUPT=size:16 run_mpi 2 "$HOOKED/$prog" -m 8:32 -i 5 -x 1 -c --format json --timeout 60
     expect_rc 2 "$prog -c with a check that fails"
     grep -q '"size":16,.*"validation":"fail"' "$tmp/out" && grep -q '"size":32,.*"validation":"pass"' "$tmp/out" \
-        && grep -q "^$prog: rank [01] on .*: size 16, message 0: failed on purpose (UMB_TEST_CORRUPT_SIZE)" "$tmp/err" \
+        && grep -q "^$prog: rank [01] on .*: size 16, message 0: failed on purpose (UMB_TEST_CORRUPT=size:16)" "$tmp/err" \
         || { cat "$tmp/out" "$tmp/err"; fail "$prog: a failed check"; }
 done
 
@@ -46,7 +47,7 @@ for sync in flush flush_local lock lock_all fence pscw; do
             json_check --rows 13 --validation pass
             grep -q "\"rma_sync\":\"$sync\"" "$tmp/out" || { head -1 "$tmp/out"; fail "$prog -s $sync: rma_sync"; }
         done
-        UMB_TEST_CORRUPT_SIZE=16 run_mpi 2 "$RMA/umb_put_bw" -s $sync -w $win -m 16:16 -i 3 -x 1 -W 2 -c --format json --timeout 60
+        UMB_TEST_CORRUPT=size:16 run_mpi 2 "$HOOKED/umb_put_bw" -s $sync -w $win -m 16:16 -i 3 -x 1 -W 2 -c --format json --timeout 60
         expect_rc 2 "umb_put_bw -s $sync -w $win with a check that fails"
     done
 done

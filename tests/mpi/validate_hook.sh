@@ -1,7 +1,7 @@
 #!/bin/sh
 # -c at program level, one run per family (issue 70): the test builds of
-# umb_bw, umb_bibw, umb_put_bw and umb_bcast (tests/tools/umb_*_hooked:
-# bench.c's hook compiled in, never installed) flip one byte of a chosen
+# umb_bw, umb_bibw, umb_put_bw and umb_bcast (tests/tools/hooked/: bench.c's
+# one -c hook compiled in, never installed) flip one byte of a chosen
 # message, on a chosen rank, at a chosen offset; the program names it and
 # exits 2. Every position (message of the window, offset, sender) is
 # tests/unit/test_window_check's; here, that a program acts on what the
@@ -15,7 +15,7 @@ hooked() {
     shift 2
     UMB_TEST_CORRUPT=$at
     export UMB_TEST_CORRUPT
-    run_mpi 2 "$top_builddir/tests/tools/${prog}_hooked" -c -m 16:16 -i 3 -x 0 --timeout 60 "$@"
+    run_mpi 2 "$top_builddir/tests/tools/hooked/$prog" -c -m 16:16 -i 3 -x 0 --timeout 60 "$@"
     expect_rc 2 "$prog with byte ${at##*:} of message $(echo "$at" | cut -d: -f2) on rank ${at%%:*} flipped"
     msg=$(echo "$at" | cut -d: -f2) off=${at##*:}
     grep -q "^$prog: rank ${at%%:*} on .*: size 16, message $msg (key [01]) at offset [0-9]*: byte $off is 0x[0-9a-f]*, expected 0x" "$tmp/err" \

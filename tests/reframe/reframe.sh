@@ -3,8 +3,8 @@
 # ReFrame builds umbench with Autotools (its build check, a fixture) and runs
 # the host-buffer checks on this machine ("local"); every check passes, and
 # the performance log holds the very figures umbench printed in the same
-# run. A run broken on purpose (UMB_TEST_CORRUPT_SIZE: validation fails at
-# 8 B) fails its check with the reason. The sanity's placement rule on
+# run. A run broken on purpose (a test build's UMB_TEST_CORRUPT=size:8:
+# validation fails at 8 B) fails its check with the reason. The sanity's placement rule on
 # recorded rows of managed buffers. ReFrame's folders inside the tree are not
 # copied into the build; a partition without its scheduler skips. Then the
 # same checks on the two-node Slurm cluster of tests/cluster (sbatch, srun),
@@ -138,7 +138,8 @@ else
 fi
 
 # 2. Broken on purpose: validation fails at 8 B; the check fails, saying so.
-UMB_TEST_CORRUPT_SIZE=8 rf broken --system local -t host -t umb_latency
+#    The hook is in test builds only: this one is built with it.
+UMB_TEST_CORRUPT=size:8 rf broken --system local -t host -t umb_latency -S umbench_build.cppflags=-DUMB_TEST_HOOKS
 [ $rc -ne 0 ] && grep -q "FAILED .*1 failure(s)" "$tmp/broken.log" && grep -q "validation did not pass at sizes \[8\]" "$tmp/broken.log" \
     || { tail -40 "$tmp/broken.log"; fail "a validation failure did not fail the check"; }
 

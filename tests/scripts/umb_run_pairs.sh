@@ -97,11 +97,11 @@ rc=0; $RUN --out "$tmp/kinds" -- -m 8:64 H H >"$tmp/kinds.log" 2>&1 || rc=$?
 $RUN --out "$tmp/bound" -- -m 8:64 -i 20 -x 2 --measure-bound >"$tmp/bound.log" 2>&1 || { cat "$tmp/bound.log"; fail "umb-run --measure-bound"; }
 check "$tmp/bound" "- - - -" "0 x x x"
 # A pair that fails in a launch of several keeps the program's words.
-rc=0; UMB_TEST_CORRUPT_SIZE=16 $RUN --out "$tmp/bad" -- -m 8:64 -i 20 -x 2 -c >"$tmp/bad.log" 2>&1 || rc=$?
+rc=0; UMB_TEST_CORRUPT=size:16 $RUN --bindir "$top_builddir/tests/tools/hooked" --out "$tmp/bad" -- -m 8:64 -i 20 -x 2 -c >"$tmp/bad.log" 2>&1 || rc=$?
 "$PYTHON3" - "$tmp/bad/run.json" <<'PY' || { cat "$tmp/bad.log"; fail "umb-run: a failed pair's reason in a launch of several"; }
 import json, sys
 r = json.load(open(sys.argv[1]))["runs"][0]
-assert r["status"] == 2 and "launch" in r and "failed on purpose (UMB_TEST_CORRUPT_SIZE)" in r["error"] and r["stderr"], r
+assert r["status"] == 2 and "launch" in r and "failed on purpose (UMB_TEST_CORRUPT=size:16)" in r["error"] and r["stderr"], r
 PY
 # An --append in the other mode records its own (run.json's launch_per is
 # the first session's; adversarial pass 8).

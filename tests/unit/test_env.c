@@ -69,13 +69,13 @@ static void local_ranks(void)
     CHECK(umb_env_local_rank(&rank, &from, err, sizeof err) == 0 && rank == -1 && from == NULL);
 }
 
-/* The tests' hooks, as their readers read them: a word index of a
-   driver's buffer (umb_drive_corrupt, up to its last word) and a size
-   (umb_bench_init, then umb_test_corrupt_size). */
+/* The drivers' test hook, as its reader reads it: a word index of a
+   driver's buffer (umb_drive_corrupt, up to its last word). (The MPI
+   programs' -c hook is in test builds only: util/mpi/bench.c.) */
 static void hooks(void)
 {
     static const struct { const char *name; long hi; } hook[] = {
-        {"UMB_TEST_CORRUPT_WORD", (64l << 20) / 4 - 1}, {"UMB_TEST_CORRUPT_SIZE", LONG_MAX}};
+        {"UMB_TEST_CORRUPT_WORD", (64l << 20) / 4 - 1}};
     for (size_t i = 0; i < sizeof hook / sizeof hook[0]; i++)
         for (size_t k = 0; k < NODD; k++) {
             setenv(hook[i].name, odd[k], 1);
@@ -89,10 +89,9 @@ static void hooks(void)
     /* A value with a control character is shown, not written raw. */
     char err[256];
     long v;
-    setenv("UMB_TEST_CORRUPT_SIZE", "3\033[2J", 1);
-    CHECK(umb_env_long("UMB_TEST_CORRUPT_SIZE", 0, LONG_MAX, &v, err, sizeof err) == UMB_ENV_BAD && !strchr(err, '\033'));
+    setenv("UMB_TEST_CORRUPT_WORD", "3\033[2J", 1);
+    CHECK(umb_env_long("UMB_TEST_CORRUPT_WORD", 0, LONG_MAX, &v, err, sizeof err) == UMB_ENV_BAD && !strchr(err, '\033'));
     unsetenv("UMB_TEST_CORRUPT_WORD");
-    unsetenv("UMB_TEST_CORRUPT_SIZE");
 }
 
 int main(void)

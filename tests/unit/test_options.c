@@ -196,7 +196,7 @@ int main(void)
     /* Each numeric option's message names the range its check accepts. */
     bad("-i 0", "-i 0: iterations must be an integer from 1 to 100000000");
     bad("-x -1", "-x -1: warm-up iterations must be an integer from 0 to 100000000");
-    bad("-M 0", "-M 0: memory limit must be a byte count from 1 to 18446744073709551615");
+    bad("-M 0", "-M 0: memory limit per process must be a byte count from 1 to 1099511627776");
     bad("--size-budget 2e6", "--size-budget 2e6: expected seconds above 0 and at most 1000000");
     bad("--launch-budget 0", "--launch-budget 0: expected seconds above 0 and at most 1000000");
     bad("-m 99999999999999999999", "in bytes from 0 to 2147483647");
@@ -219,10 +219,12 @@ int main(void)
     char *bw_argv4[] = {"umb_bwtest", "-W", "0", NULL};
     CHECK(umb_options_parse(&o, &bw_cli, 3, bw_argv4, err, sizeof err) == 1);
     CHECK_CONTAINS(err, "-W 0");
-    /* 128 managed 4 MiB slots fit 512M exactly; 200 do not. */
-    char *bw_argv5[] = {"umb_bwtest", "-W", "200", "MH", "MD", NULL};
+    /* 200 managed 4 MiB slots and their records fit 1G; with MD's host copies they do not. */
+    char *bw_argv5[] = {"umb_bwtest", "-W", "200", "MH", "MD", NULL}, *bw_argv6[] = {"umb_bwtest", "-W", "200", "MH", "MH", NULL};
     CHECK(umb_options_parse(&o, &bw_cli, 5, bw_argv5, err, sizeof err) == 1);
-    CHECK_CONTAINS(err, "memory limit");
+    CHECK_CONTAINS(err, "a rank needs 1677");
+    CHECK_CONTAINS(err, "above the memory limit -M 1073741824");
+    CHECK(umb_options_parse(&o, &bw_cli, 5, bw_argv6, err, sizeof err) == 0);
     bad("-W 4", "-W");  /* no window in umb_test */
 
     /* Collectives: per-rank kinds, OMB's -d, the root. */

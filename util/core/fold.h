@@ -24,9 +24,4 @@ typedef struct {
 /* One run: `what` names it. Returns 0 when got == expected, else 1 (counted). */
 int umb_fold_compare(umb_fold_check *c, const char *what, uint64_t got, uint64_t expected);
 
-/* The MPI programs' test hook (tests/reframe/reframe.sh):
-   UMB_TEST_CORRUPT_SIZE=N makes every -c check at size N fail, whatever
-   the buffer's kind, without touching the buffer; (size_t)-1 when unset. */
-size_t umb_test_corrupt_size(void);
-
 #endif

@@ -22,10 +22,11 @@ void umb_drive_counters_start(const char *program, char *note, size_t n);
    with --op write), then the counters' footer. Returns the exit status:
    0, or UMB_EXIT_INVALID when a run's sum was not what was written. */
 int umb_drive_end(const umb_drive *d, const umb_drive_cli *cli, const umb_fold_check *check);
-/* The tests' hook: UMB_TEST_CORRUPT_WORD=N changes word N of [p, p + bytes)
-   (a device-accessible pointer) after it was filled, so that the read check
-   must fail; a bad value or a word past the end: one line (umb_env_long's),
-   exit 1. */
+/* The tests' hook, in test builds only (-DUMB_TEST_HOOKS: tests/tools/hooked/,
+   never installed; elsewhere it does nothing): UMB_TEST_CORRUPT_WORD=N
+   changes word N of [p, p + bytes) (a device-accessible pointer) after it
+   was filled, so that the read check must fail; a bad value or a word past
+   the end: one line (umb_env_long's), exit 1. */
 void umb_drive_corrupt(void *p, size_t bytes);
 
 #endif

@@ -5,7 +5,6 @@
 #include "observer.h"
 
 #include "error.h"
-#include "fold.h"
 #include "pattern.h"
 #include "watchdog.h"
 
@@ -195,32 +194,36 @@ void umb_bench_run(umb_bench *b, umb_header *h, const umb_sweep *sw, void *ctx)
 }
 
 #ifdef UMB_TEST_HOOKS
-/* Test builds only (the check programs tests/tools/umb_..._hooked, never installed):
-   UMB_TEST_CORRUPT=RANK:MESSAGE:OFFSET flips one byte of that message, on
-   that rank (a host buffer), just before -c checks it; MESSAGE is the
-   check's iteration: a window's message, or a collective's call
-   (tests/mpi/validate_hook.sh). */
-static void corrupt(const umb_bench *b, umb_buffer *buf, size_t at, size_t size, long message)
+/* Test builds only (tests/tools/hooked/, and ReFrame's build with
+   -DUMB_TEST_HOOKS; never installed), the one -c hook, UMB_TEST_CORRUPT:
+   RANK:MESSAGE:OFFSET flips one byte of that message, on that rank (a host
+   buffer), just before -c checks it; MESSAGE is the check's iteration: a
+   window's message, or a collective's call (tests/mpi/validate_hook.sh).
+   size:N fails every check at size N instead, on every rank, whatever the
+   buffer's kind, without touching the buffer. Returns 1 for that. */
+static int corrupt(const umb_bench *b, umb_buffer *buf, size_t at, size_t size, long message)
 {
     const char *e = getenv("UMB_TEST_CORRUPT");
     int rank;
     long m;
     size_t off;
+    if (e && sscanf(e, "size:%zu", &off) == 1) return off == size;
     if (buf->kind == UMB_H && e && sscanf(e, "%d:%ld:%zu", &rank, &m, &off) == 3 && rank == b->rank && m == message && off < size)
         buf->ptr[at + off] ^= 0xff;
+    return 0;
 }
 #else
-#define corrupt(b, buf, at, size, message) ((void)0)
+#define corrupt(b, buf, at, size, message) 0
 #endif
 
 int umb_bench_check(umb_bench *b, umb_buffer *buf, size_t offset, size_t size, long iteration, int key)
 {
     unsigned got, want;
-    corrupt(b, buf, offset, size, iteration);
+    int fail = corrupt(b, buf, offset, size, iteration);
     long at = umb_buffer_check(buf, offset, size, umb_pattern_seed(iteration, size, key), &got, &want);
-    if (at < 0 && size == umb_test_corrupt_size()) {
-        fprintf(stderr, "%s: rank %d on %s: size %zu, message %ld: failed on purpose (UMB_TEST_CORRUPT_SIZE)\n",
-                b->cli->program, b->rank, b->host, size, iteration);
+    if (at < 0 && fail) {
+        fprintf(stderr, "%s: rank %d on %s: size %zu, message %ld: failed on purpose (UMB_TEST_CORRUPT=size:%zu)\n",
+                b->cli->program, b->rank, b->host, size, iteration, size);
         return 0;
     }
     if (at < 0) return 1;

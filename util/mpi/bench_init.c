@@ -11,7 +11,6 @@
 #include "sysinfo.h"
 #include "watchdog.h"
 
-#include <limits.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,9 +105,7 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
     int bad = umb_options_parse(&b->opt, cli, argc, argv, err, sizeof err);
     /* The environment's numbers, read once and range-checked: a bad one is
        a usage error, said once after MPI_Init as the options' are. */
-    long unused;
     if (!bad) bad = umb_env_local_rank(&b->local_rank, &b->local_from, err, sizeof err);
-    if (!bad) bad = umb_env_long("UMB_TEST_CORRUPT_SIZE", 0, LONG_MAX, &unused, err, sizeof err) == UMB_ENV_BAD;
     /* --check-options: the options' verdict alone, before MPI_Init and any
        GPU, so that umb-run refuses bad benchmark options before its first
        run (docs/output.md, "Exit status"). */

@@ -46,6 +46,11 @@ void umb_check_usage(const umb_bench *b, int bad, const char *err, int ranks)
             msg[0] = '\0';
         umb_agree(b->rank == 0 && msg[0] ? UMB_EXIT_USAGE : 0, msg);
     }
+    /* -M again with the rank count (the parser counted the fewest): before any allocation. */
+    char why[LINE];
+    int over = umb_memory_check(&b->opt, cli, b->nranks, why, sizeof why);
+    if (over) snprintf(msg, sizeof msg, "%s: %s", cli->program, why);
+    umb_agree(b->rank == 0 && over ? UMB_EXIT_USAGE : 0, msg);
 }
 
 void umb_check_counters(const umb_bench *b)

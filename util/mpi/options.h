@@ -36,7 +36,14 @@ typedef struct {
     long iters_large, skip_large;
     size_t large_size;     /* sizes above this use the *_large counts */
     size_t max_size;       /* default largest message */
-    int buffers_per_rank;  /* for the -M check: buffers of max_size per rank */
+    /* What a rank holds, for -M (umb_memory_need); the family's main sets
+       these from what it allocates (p2p.c, rma.c, coll.c): buffers of
+       max_size per rank (each one per window slot where slots have their
+       own, umb_window_buffers); of them, rank_blocks hold a block per rank
+       (allgather's receive, alltoall's both); rooted: a rotating root of
+       another kind makes every rank hold both kinds; gathers: rank 0
+       gathers every rank's iteration times. */
+    int buffers_per_rank, rank_blocks, rooted, gathers;
     int window;            /* default -W; 0: the program has no window */
     int collective;        /* takes -d, -k and the per-rank buffer options */
     /* What the library's own code does to the buffers inside the call (a
@@ -125,7 +132,30 @@ int umb_options_handshake(const umb_options *o);
    above it are refused at parse time (-m), never cut. */
 size_t umb_largest_size(const umb_cli *cli);
 
-#define UMB_DEFAULT_MEM_LIMIT ((size_t)512 << 20)  /* OMB's default -M */
+/* -M's default: OMB's 512M counted one copy of the buffers alone; this sum also
+   counts D and MD's host copies and the iteration records (docs/method.md). */
+#define UMB_DEFAULT_MEM_LIMIT ((size_t)1 << 30)
+/* -M's top: 1 TiB a process, what a large node holds (docs/method.md, "Memory (`-M`)"). */
+#define UMB_MEM_LIMIT_MAX ((size_t)1 << 40)
+
+/* A launch's memory per rank, as -M counts it: the most any rank holds. */
+typedef struct {
+    size_t buffers;        /* message buffers in whole pages, doubled by D and MD's host copies */
+    size_t arrays;         /* slot records, requests, -c's host floats */
+    size_t per_iteration;  /* per timed iteration: records, and rank 0's gather of every rank's times */
+    long iterations;       /* the most one attempt at a size times (a precision loop grows within -M) */
+    size_t records;        /* per_iteration x iterations */
+    size_t total;          /* the sum: SIZE_MAX where it passes size_t */
+    int nranks;            /* the ranks counted */
+} umb_memory;
+/* nranks 0: not known (--check-options, the parser): the fewest a launch
+   of cli's program has (1 for the collectives, 2 otherwise). */
+void umb_memory_need(const umb_options *o, const umb_cli *cli, int nranks, umb_memory *m);
+/* 0 when the need is within -M; else 1 and one line in err naming the
+   bytes needed, the limit, and what to lower or raise. */
+int umb_memory_check(const umb_options *o, const umb_cli *cli, int nranks, char *err, size_t n);
+/* The most timed iterations one attempt may take within -M (0: none). */
+long umb_memory_iterations(const umb_options *o, const umb_cli *cli, int nranks);
 #define UMB_DEFAULT_SIZE_BUDGET 3.0              /* --size-budget, seconds */
 #define UMB_DEFAULT_MANAGED_PRECISION 0.05       /* placed managed buffers without -i */
 #define UMB_PRECISION_FIRST_ITERS UMB_PRECISION_MEAN_MIN  /* a precision's first attempt without -i: the fewest with an interval */

@@ -147,9 +147,9 @@ static int parse_omb_option(umb_options *o, const umb_cli *cli, int c, const cha
     case 'f': o->full = 1; return 0;
     case 'c': o->validate = 1; return 0;
     case 'M':
-        if (umb_parse_bytes(a, &o->mem_limit) || o->mem_limit == 0)
-            return umb_errf(err, n, "-M %s: memory limit must be a byte count from 1 to %zu (K, M, G suffixes allowed)", a,
-                            (size_t)SIZE_MAX);
+        if (umb_parse_bytes(a, &o->mem_limit) || o->mem_limit == 0 || o->mem_limit > UMB_MEM_LIMIT_MAX)
+            return umb_errf(err, n, "-M %s: memory limit per process must be a byte count from 1 to %zu (1024G; K, M, "
+                            "G suffixes allowed)", a, UMB_MEM_LIMIT_MAX);
         return 0;
     case 'W':
         if (!cli->window) return 1 + umb_errf(err, n, "unknown option -W: %s has no window", cli->program);
@@ -346,11 +346,7 @@ static int check_combinations(umb_options *o, const umb_cli *cli, const collecti
         return umb_errf(err, n, "--loop classic: %s needs the handshake loop; drop %s, or use --loop handshake or auto",
                         o->validate ? "-c (a check per message)" : "placing managed buffers before every operation (--place each)",
                         o->validate ? "-c" : "it with --place once");
-    size_t per_rank = (size_t)(cli->buffers_per_rank ? cli->buffers_per_rank : 1) * (size_t)umb_window_buffers(o);
-    if (o->max_size && (o->max_size * per_rank / per_rank != o->max_size || o->max_size * per_rank > o->mem_limit))
-        return umb_errf(err, n, "-m: the largest message (%zu bytes) in %zu buffers per rank exceeds the memory limit of %zu bytes; lower -m%s or raise -M",
-                    o->max_size, per_rank, o->mem_limit, cli->window ? " or -W" : "");
-    return 0;
+    return umb_memory_check(o, cli, 0, err, n);  /* the rank count is the run's: checked again there */
 }
 
 int umb_options_parse(umb_options *o, const umb_cli *cli, int argc, char **argv,

@@ -160,17 +160,17 @@ int umb_collective_main(const umb_collective *c, int argc, char **argv)
     umb_bench b;
     umb_header h;
     coll_run r = {.c = c, .nsets = 1};
-    char msg[512] = "";
-    umb_bench_init(&b, c->cli, 0, argc, argv);
+    /* What alloc_set allocates, for -M (umb_memory_need). */
+    umb_cli cli = *c->cli;
+    cli.buffers_per_rank = (c->send_blocks != 0) + (c->recv_blocks != 0);
+    cli.rank_blocks = (c->send_blocks == UMB_PER_RANK) + (c->recv_blocks == UMB_PER_RANK);
+    cli.rooted = c->rooted;
+    cli.gathers = 1;
+    umb_bench_init(&b, &cli, 0, argc, argv);
     const umb_options *o = &b.opt;
 
     /* With a rotating root whose kind differs, every rank holds both kinds. */
     r.nsets = c->rooted && o->root_rotate && !o->buffer_list && o->root_kind != o->other_kind ? 2 : 1;
-    size_t per_set = (blocks(c->send_blocks, b.nranks) + blocks(c->recv_blocks, b.nranks)) * o->max_size;
-    if (per_set * (size_t)r.nsets > o->mem_limit)
-        snprintf(msg, sizeof msg, "%s: -m: %zu bytes of buffers per rank with %d ranks exceed the memory limit of %zu bytes; lower -m or raise -M",
-                 c->cli->program, per_set * (size_t)r.nsets, b.nranks, o->mem_limit);
-    umb_agree(msg[0] && b.rank == 0 ? UMB_EXIT_USAGE : 0, msg);
     alloc_set(&b, c, &r.set[0], b.kind);
     if (r.nsets > 1) alloc_set(&b, c, &r.set[1], o->root_kind);
 

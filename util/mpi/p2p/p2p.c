@@ -242,7 +242,12 @@ int umb_p2p_main(const umb_p2p *p, int argc, char **argv)
 {
     umb_bench b;
     p2p_run x = {.p = p};
-    umb_bench_init(&b, p->cli, p->pairs ? -2 : 2, argc, argv);
+    /* What run_pair allocates, for -M (umb_memory_need): a window to send
+       from and one to receive in, but one window in a window motion. */
+    umb_cli cli = *p->cli;
+    cli.buffers_per_rank = p->motion == UMB_P2P_WINDOW ? 1 : 2;
+    cli.gathers = p->pairs;
+    umb_bench_init(&b, &cli, p->pairs ? -2 : 2, argc, argv);
     int pairs = b.nranks / 2;
     x.sender = p->motion == UMB_P2P_WINDOW ? b.rank < pairs : b.rank == 0;
     x.peer = p->pairs ? (b.rank < pairs ? b.rank + pairs : b.rank - pairs) : 1 - b.rank;

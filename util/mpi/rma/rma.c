@@ -364,6 +364,7 @@ int umb_rma_main(const umb_rma *r, int argc, char **argv)
     cli.own_options = rma_options;
     cli.own_short = "w:s:";
     cli.own_parse = rma_parse;
+    cli.buffers_per_rank = 1;  /* rank 1's window of slots; rank 0's buffer as large (run_pair) */
     cli.own_usage = "  -w, --win-option create|dynamic\n"
                     "                                the window over rank 1's placed buffer: MPI_Win_create (default),\n"
                     "                                or MPI_Win_create_dynamic with the buffer attached (OMB's -w)\n"

@@ -144,7 +144,9 @@ static void end(umb_bench *b, umb_row *row)
     UMB_MPI_CHECK(MPI_Allreduce(mine, all, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
     L.spent = all[3];
     S.reached = all[0] < 0 ? INFINITY : all[0];
-    row->again = umb_precision_next(row->iters, row->skip, S.reached, target(b), all[1], S.budget - all[2], MOST_ITERS);
+    long most = umb_memory_iterations(&b->opt, b->cli, b->nranks);  /* -M bounds the records too */
+    row->again = umb_precision_next(row->iters, row->skip, S.reached, target(b), all[1], S.budget - all[2],
+                                    most < MOST_ITERS ? most : MOST_ITERS);
     if (row->attempt == 0) S.first_s = all[1];
     if (row->iters + row->skip > 0) {  /* a size not measured (plan()) leaves the pace as it was */
         S.per = all[1] / (double)(row->iters + row->skip);

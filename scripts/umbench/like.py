@@ -86,11 +86,19 @@ def differences(diffs):
 
 def contradiction(path, n, o, rec, seen):
     """Why line n (o) of a run's file cannot be true beside the lines
-    before it (seen: size -> line) and run.json's record of the file
-    (rec): a size given twice, a row of another program or buffers, an
-    end or run line of another status. None where it can."""
-    listed = "%s (runs[%d] lists %s)" % (os.path.join(os.path.dirname(path), MANIFEST), rec[0], os.path.basename(path)) \
-        if rec else None
+    before it (seen: size -> line, and the header's and end's lines) and
+    run.json's record of the file (rec): a size given twice, a row of
+    another program or buffers, an end or run line of another status, a
+    second header or end, a row after the end. None where it can."""
+    listed = _listed(path, rec)
+    once = {"header": "headers", "end": "end records"}.get(o["type"])
+    if once and o["type"] in seen:  # one output per file: umb-run splits a launch of several pairs
+        return "%s: lines %d and %d are both %s; a run's output has one (one pair's output a file)" % (
+            path, seen[o["type"]], n, once)
+    if once:
+        seen[o["type"]] = n
+    if o["type"] == "result" and "end" in seen:
+        return "%s:%d: a result after the end record (line %d); the end comes last" % (path, n, seen["end"])
     if o["type"] == "result":
         row = tuple(sorted((k, v) for k, v in o.items() if isinstance(v, str) and k not in ("validation", "path"))) + (o["size"],)
         if row in seen:  # the same program, buffers, size (and umb_copy's direction and method...) twice
@@ -104,6 +112,20 @@ def contradiction(path, n, o, rec, seen):
         return "%s:%d: its %s line says status %s, where %s with status %d" % (
             path, n, o["type"], escaped(clip(o["status"], 40)), listed, rec[1]["status"])
     return None
+
+
+def unended(path, rec, seen):
+    """Why a file run.json lists as finished cannot be: it has no end record
+    (seen: contradiction's); None where it has one, or is not listed so."""
+    if rec and rec[1]["status"] == 0 and rec[1].get("complete", True) is not False and "end" not in seen:
+        return "%s: no end record, where %s as finished (status 0); a finished run's output ends with it" % (
+            path, _listed(path, rec))
+    return None
+
+
+def _listed(path, rec):
+    return "%s (runs[%d] lists %s)" % (os.path.join(os.path.dirname(path), MANIFEST), rec[0], os.path.basename(path)) \
+        if rec else None
 
 
 def _kinds(buffers):

@@ -12,7 +12,7 @@ import math
 import os
 
 from . import schema
-from .like import contradiction, ran, same_as_first
+from .like import contradiction, ran, same_as_first, unended
 from .cli import Fail, clip, escaped
 from .paths import first_missing, held_ids, hold_lock, leave_untouched, not_elsewhere, not_held, out_folder, write_whole
 from .manifest import MANIFEST, read_manifest
@@ -86,6 +86,9 @@ def read_results(path, problems, rec=None):
             out["nulls"].add(o["size"])
         if isinstance(o.get("path"), str):
             out["paths"][o["size"]] = o["path"]
+    why = unended(path, rec, seen)
+    if why:
+        raise Fail(why)
     first = next(((n, why) for n, why, kind in bad if kind == "result"), None)
     out["bad"] = "line %d: %s" % first if first else None
     if any(kind == "run" for _, _, kind in bad):  # its round or configuration unknown: not a round of anything

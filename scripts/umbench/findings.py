@@ -266,7 +266,7 @@ def _findings():
     folders, twice = paths.distinct_folders(a.folders)
     runs = [r for r in _pooled_runs(folders, problems) if want.search("%s %s" % (r.get("program"), r.get("buffers")))]
     if not any(results.finished(r) for r in runs):
-        raise cli.Fail("--match %s: no finished run of %s matches" % (a.match, " ".join(folders)))
+        raise cli.Fail("--match %s: no finished run of %s matches" % (pattern.said(a.match), cli.clip(" ".join(folders), 200)))
     for note in twice:  # once the folders are read: a refusal stays one line (the property found it)
         print("umb-findings: " + note, file=sys.stderr)
     found = gather("", runs, problems)

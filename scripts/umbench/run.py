@@ -135,7 +135,7 @@ class Run:
         self.before = {}  # an earlier run's file -> what it ran (like.ran), for records.same_as_before
         self.items = share.mark(sets.commands(a.set, a.want, a.extra), a.within)
         if not self.items:
-            raise cli.Fail("--match %s: no benchmark of --set %s matches" % (a.match, a.set))
+            raise cli.Fail("--match %s: no benchmark of --set %s matches" % (pattern.said(a.match), a.set))
         if a.build:
             self.how = {c["name"]: launch.Launch.of_build(c["build"], a.np, here) for c in a.config}
             how = "build"

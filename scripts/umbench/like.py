@@ -135,6 +135,23 @@ def _kinds(buffers):
     return [w for i, w in enumerate(words) if not i or w != words[i - 1]]
 
 
+def not_a_copy(seen, manifest, folder):
+    """A folder's runs are not another's seen before (seen: umb-run session
+    -> its folder): a copied folder (cp -r A B) holds the same runs, and
+    pooling both counts each run twice. A session is one umb-run: its start,
+    pid and host, as run.json's sessions keep them; refused in one line
+    naming both folders."""
+    for s in manifest.get("sessions") or []:
+        if not (isinstance(s, dict) and isinstance(s.get("start"), str) and isinstance(s.get("pid"), int)):
+            continue
+        host = s.get("host") if isinstance(s.get("host"), str) else None
+        was = seen.setdefault((s["start"], s["pid"], host), folder)
+        if was != folder:
+            raise Fail("%s and %s both hold the runs of one umb-run (started %s, pid %d%s): one is a copy of the other, "
+                       "and a run counts once; give one of them" % (was, folder, escaped(clip(s["start"], 40)), s["pid"],
+                                                                   ", host %s" % escaped(clip(host, 100)) if host else ""))
+
+
 def same_as_first(first, key, what, path):
     """A configuration is what it ran, not only its name: the rounds of a
     benchmark and pair in it (key: (config, program, buffers)) are pooled

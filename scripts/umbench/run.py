@@ -169,8 +169,8 @@ class Run:
 
     def _manifest(self, how):
         a, old = self.a, self.writer.manifest
-        session = {"command": sys.argv, "start": self.stamp, "pid": os.getpid(), "launcher": how, "rounds": a.rounds,
-                   "within_s": a.within, "launch_per": a.launch_per}  # an --append's own (run.json's are the first session's)
+        session = {"command": sys.argv, "start": self.stamp, "pid": os.getpid(), "host": socket.gethostname(), "launcher": how,
+                   "rounds": a.rounds, "within_s": a.within, "launch_per": a.launch_per}  # an --append's own (run.json's are the first session's)
         if old is None:
             m = {"set": a.set, "command": sys.argv, "launcher": how, "np": a.np, "start": self.stamp,
                  "env": env.recorded(),

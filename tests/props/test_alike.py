@@ -44,10 +44,11 @@ def differs(data):
 
 
 def edit_folder(folder, what):
-    """The folder as an umb-run with WHAT would have written it."""
+    """The folder as another umb-run (its own pid) with WHAT would have written it."""
     path = os.path.join(folder, "run.json")
     with open(path) as f:
         m = json.load(f)
+    m["sessions"] = [dict(s, pid=s["pid"] + 1) for s in m["sessions"]]
     m["np"] = what.get("np", m["np"])
     m["command"] = m["command"] + (["--"] + what["options"] if "options" in what else [])
     m["env"] = dict(m.get("env") or {}, **what.get("env", {}))
@@ -130,6 +131,28 @@ class Alike(unittest.TestCase):
         self.assertIn(self.base + os.sep, r.err, r.show())
         self.assertIn(other + os.sep, r.err, r.show())
         self.named(r, what)
+
+    @settings(max_examples=scale(4))
+    @given(st.booleans(), st.booleans(), st.permutations([0, 1, 2]))
+    def test_copy_not_pooled(self, with_copy, with_other, order):
+        """A copy of a folder (cp -r) holds the same runs: umb-findings refuses
+        to pool it with its original, naming both, and pools folders of
+        other umb-runs (pass 13: a copy was pooled as more rounds)."""
+        copy, other = self.copy(), self.copy()
+        edit_folder(other, {})
+        given = [f for f, on in zip([self.base, copy, other], [True, with_copy, with_other]) if on]
+        r = run(command("umb-findings") + sorted(given, key=lambda f: order[[self.base, copy, other].index(f)]),
+                cwd=self.stage.scratch(), env=self.stage.env())
+        counted("copy_not_pooled")
+        no_crash(r)
+        if not with_copy:
+            self.assertEqual(r.rc, 0, r.show())
+            return
+        self.assertEqual(r.rc, 1, r.show())
+        refusal_is_one_line(r)
+        self.assertIn("one is a copy of the other", r.err, r.show())
+        for f in (self.base, copy):
+            self.assertIn(f + " ", r.err, r.show())
 
     @settings(max_examples=scale(6))
     @given(st.data())

@@ -115,12 +115,11 @@ def contradiction(path, n, o, rec, seen):
 
 
 def unended(path, rec, seen):
-    """Why a file run.json lists as finished cannot be: it has no end record
-    (seen: contradiction's); None where it has one, or is not listed so."""
+    """A file run.json lists as finished has its end record (seen:
+    contradiction's); refused in one line naming both where it has none."""
     if rec and rec[1]["status"] == 0 and rec[1].get("complete", True) is not False and "end" not in seen:
-        return "%s: no end record, where %s as finished (status 0); a finished run's output ends with it" % (
-            path, _listed(path, rec))
-    return None
+        raise Fail("%s: no end record, where %s as finished (status 0); a finished run's output ends with it" % (
+            path, _listed(path, rec)))
 
 
 def _listed(path, rec):

@@ -115,10 +115,11 @@ def contradiction(path, n, o, rec, seen):
 
 
 def unended(path, rec, seen):
-    """A file run.json lists as finished has its end record (seen:
-    contradiction's); refused in one line naming both where it has none."""
-    if rec and rec[1]["status"] == 0 and rec[1].get("complete", True) is not False and "end" not in seen:
-        raise Fail("%s: no end record, where %s as finished (status 0); a finished run's output ends with it" % (
+    """A file run.json says is complete has its end record (seen:
+    contradiction's); refused in one line naming both where it has none.
+    (A record without "complete", of a folder made by hand, says nothing.)"""
+    if rec and rec[1]["status"] == 0 and rec[1].get("complete") is True and "end" not in seen:
+        raise Fail("%s: no end record, where %s as complete (status 0); a complete run's output ends with it" % (
             path, _listed(path, rec)))
 
 

@@ -113,8 +113,9 @@ def shown(text):
 def clip(text, width):
     """One line of at most about `width` characters, cut at a word boundary
     with "..." where it is longer: never mid-word (a reason cut at 200
-    characters read "no such fi")."""
-    text = " ".join(str(text).split())
+    characters read "no such fi"). Escaped first (shown.py), then cut: a
+    newline is shown as \\x0a, not made a blank."""
+    text = " ".join(escaped(text).split())
     if len(text) <= width:
         return text
     cut = text[:width + 1].rsplit(" ", 1)[0] if " " in text[:width + 1] else text[:width]

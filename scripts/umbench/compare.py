@@ -164,7 +164,7 @@ def _compare():
         print("umb-compare: " + note, file=sys.stderr)
     keys = sorted({k for s in sides for k in s.runs if want.search("%s %s" % k)})
     if not keys:
-        raise cli.Fail("no results in these folders%s" % (" match --match %s" % a.match if a.match else ""))
+        raise cli.Fail("no results in these folders%s" % (" match --match %s" % pattern.said(a.match) if a.match else ""))
     rows = comparisons(sides, keys, min_effect)
     if not rows:
         raise cli.Fail("nothing to compare: no benchmark, pair and size of [0] %s is in another side (%s)"

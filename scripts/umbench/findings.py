@@ -213,11 +213,12 @@ def _pooled_runs(folders, problems):
     """Every folder's runs, their files made whole paths and their rounds
     told apart by folder; one line when two rounds of one configuration ran
     otherwise (like.same_as_first), or a file contradicts itself or run.json."""
-    runs, seen = [], {}
+    runs, seen, sessions = [], {}, {}
     for i, folder in enumerate(folders):
         if not os.path.isdir(folder):
             raise cli.Fail("%s: not a folder" % folder)
         m = results.read_manifest(folder) or {}
+        like.not_a_copy(sessions, m, folder)
         listed = bool(m.get("runs"))  # else a folder of program outputs, as umb-compare and umb-plot read it
         m = m if listed else dict(m, runs=own_outputs(folder, problems))
         if not m["runs"]:
@@ -266,7 +267,7 @@ def _findings():
     folders, twice = paths.distinct_folders(a.folders)
     runs = [r for r in _pooled_runs(folders, problems) if want.search("%s %s" % (r.get("program"), r.get("buffers")))]
     if not any(results.finished(r) for r in runs):
-        raise cli.Fail("--match %s: no finished run of %s matches" % (a.match, " ".join(folders)))
+        raise cli.Fail("--match %s: no finished run of %s matches" % (pattern.said(a.match), cli.clip(" ".join(folders), 200)))
     for note in twice:  # once the folders are read: a refusal stays one line (the property found it)
         print("umb-findings: " + note, file=sys.stderr)
     found = gather("", runs, problems)

@@ -6,11 +6,12 @@ import shutil
 import subprocess
 
 from . import env
+from .shown import decoded
 
 
 def output(cmd):
     try:
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=120).stdout
+        return decoded(subprocess.run(cmd, capture_output=True, timeout=120).stdout)
     except (OSError, subprocess.TimeoutExpired):
         return ""
 

@@ -10,6 +10,7 @@ import subprocess
 
 from . import env, paths, programs, schema, watch
 from .cli import Fail
+from .shown import decoded
 
 def words(text, name):
     try:
@@ -241,11 +242,11 @@ def verdict(path, args):
         with open(path, "rb") as f:
             if f.read(4) != b"\x7fELF":
                 return None
-        r = subprocess.run([path, "--check-options"] + args, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                           errors="replace", timeout=30, env=env.whole())
+        r = subprocess.run([path, "--check-options"] + args, stdin=subprocess.DEVNULL, capture_output=True, timeout=30,
+                           env=env.whole())
     except (OSError, subprocess.TimeoutExpired):
         return None
-    lines = r.stderr.strip().splitlines() or [""]
+    lines = decoded(r.stderr).strip().split("\n")
     own = os.path.basename(path) + ": "
     return r.returncode, next((line for line in lines if line.startswith(own)), lines[0])
 

@@ -86,11 +86,19 @@ def differences(diffs):
 
 def contradiction(path, n, o, rec, seen):
     """Why line n (o) of a run's file cannot be true beside the lines
-    before it (seen: size -> line) and run.json's record of the file
-    (rec): a size given twice, a row of another program or buffers, an
-    end or run line of another status. None where it can."""
-    listed = "%s (runs[%d] lists %s)" % (os.path.join(os.path.dirname(path), MANIFEST), rec[0], os.path.basename(path)) \
-        if rec else None
+    before it (seen: size -> line, and the header's and end's lines) and
+    run.json's record of the file (rec): a size given twice, a row of
+    another program or buffers, an end or run line of another status, a
+    second header or end, a row after the end. None where it can."""
+    listed = _listed(path, rec)
+    once = {"header": "headers", "end": "end records"}.get(o["type"])
+    if once and o["type"] in seen:  # one output per file: umb-run splits a launch of several pairs
+        return "%s: lines %d and %d are both %s; a run's output has one (one pair's output a file)" % (
+            path, seen[o["type"]], n, once)
+    if once:
+        seen[o["type"]] = n
+    if o["type"] == "result" and "end" in seen:
+        return "%s:%d: a result after the end record (line %d); the end comes last" % (path, n, seen["end"])
     if o["type"] == "result":
         row = tuple(sorted((k, v) for k, v in o.items() if isinstance(v, str) and k not in ("validation", "path"))) + (o["size"],)
         if row in seen:  # the same program, buffers, size (and umb_copy's direction and method...) twice
@@ -106,11 +114,42 @@ def contradiction(path, n, o, rec, seen):
     return None
 
 
+def unended(path, rec, seen):
+    """A file run.json says is complete has its end record (seen:
+    contradiction's); refused in one line naming both where it has none.
+    (A record without "complete", of a folder made by hand, says nothing.)"""
+    if rec and rec[1]["status"] == 0 and rec[1].get("complete") is True and "end" not in seen:
+        raise Fail("%s: no end record, where %s as complete (status 0); a complete run's output ends with it" % (
+            path, _listed(path, rec)))
+
+
+def _listed(path, rec):
+    return "%s (runs[%d] lists %s)" % (os.path.join(os.path.dirname(path), MANIFEST), rec[0], os.path.basename(path)) \
+        if rec else None
+
+
 def _kinds(buffers):
     """A pair's buffer kinds, as umb-run names it ("MD MH") and as a
     collective's rows do ("root MD, others MH"; "all H" for "H")."""
     words = [w for w in buffers.replace(",", " ").split() if w not in ("all", "root", "others")]
     return [w for i, w in enumerate(words) if not i or w != words[i - 1]]
+
+
+def not_a_copy(seen, manifest, folder):
+    """A folder's runs are not another's seen before (seen: umb-run session
+    -> its folder): a copied folder (cp -r A B) holds the same runs, and
+    pooling both counts each run twice. A session is one umb-run: its start,
+    pid and host, as run.json's sessions keep them; refused in one line
+    naming both folders."""
+    for s in manifest.get("sessions") or []:
+        if not (isinstance(s, dict) and isinstance(s.get("start"), str) and isinstance(s.get("pid"), int)):
+            continue
+        host = s.get("host") if isinstance(s.get("host"), str) else None
+        was = seen.setdefault((s["start"], s["pid"], host), folder)
+        if was != folder:
+            raise Fail("%s and %s both hold the runs of one umb-run (started %s, pid %d%s): one is a copy of the other, "
+                       "and a run counts once; give one of them" % (was, folder, escaped(clip(s["start"], 40)), s["pid"],
+                                                                   ", host %s" % escaped(clip(host, 100)) if host else ""))
 
 
 def same_as_first(first, key, what, path):

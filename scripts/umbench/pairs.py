@@ -165,7 +165,7 @@ def run_launch(run, group, rnd, plain, counter):
                            k if whole and k == len(group) - 1 else -1)
         status = end.get("status") if isinstance(end.get("status"), int) else 1
         said = [end["skipped"]] if status == 77 and isinstance(end.get("skipped"), str) else [
-            x for x in err.splitlines() if x.startswith(prog + ":") and x not in skips]  # a failed pair: the launch's words
+            x for x in err.split("\n") if x.startswith(prog + ":") and x not in skips]  # a failed pair: the launch's words
         kept.append((item, cfg, write_pair(run, item, cfg, rnd, plain, lines, status, cmd, share, said, k, len(group),
                                            err=err if status not in (0, 77) else "")))
     if len(kept) < len(group):  # the pair in progress when the launch ended: the launch's end is its own
@@ -174,7 +174,7 @@ def run_launch(run, group, rnd, plain, counter):
             records.progress(run, counter[0] + len(kept) + 1, counter[1], item, cfg, rnd, plain)
         share = {"measure": round(time.time() - (ends[len(kept) - 1] if kept and ends else started), 1)}
         said = {r.get("skipped") for _, _, r in kept}  # the reached pairs' own lines are theirs, not its
-        lines_said = [x for x in err.splitlines() if x.startswith(prog + ":") and x not in said]
+        lines_said = [x for x in err.split("\n") if x.startswith(prog + ":") and x not in said]
         if wrong:  # its own lines, failed with why
             rest, rc, lines_said, err = wrong[0], 1, [wrong[1]], wrong[1] + "\n" + err
         rec = write_pair(run, item, cfg, rnd, plain, rest, rc, cmd, share, lines_said, len(kept), len(group),

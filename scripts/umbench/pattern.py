@@ -51,8 +51,14 @@ class Bounded:
         if not answer:
             raise cli.Fail("%s %s: no answer within %g s on the name %s: repeats inside repeats make Python's "
                            "matcher try every way to split a name; write it without them"
-                           % (self.option, cli.clip(self.text, 60), LIMIT_S, cli.shown(name)))
+                           % (self.option, said(self.text), LIMIT_S, cli.shown(name)))
         return answer == b"1"
+
+
+def said(text):
+    """A pattern as a line names it: by the one clipping rule (cli.clip), so
+    that a pattern of thousands of characters does not push the reason out."""
+    return cli.clip(text, 60)
 
 
 def regex(text, option="--match"):
@@ -65,8 +71,8 @@ def regex(text, option="--match"):
     try:
         return Bounded(text, option)
     except re.error as e:
-        raise cli.Fail("%s %s: not a regular expression (%s)" % (option, cli.clip(text, 60), e))
+        raise cli.Fail("%s %s: not a regular expression (%s)" % (option, said(text), e))
     except OverflowError:  # a{99999999999}
-        raise cli.Fail("%s %s: a repeat count above what Python's re takes" % (option, cli.clip(text, 60)))
+        raise cli.Fail("%s %s: a repeat count above what Python's re takes" % (option, said(text)))
     except (RecursionError, MemoryError):  # 5000 nested groups: deeper than the compiler goes
-        raise cli.Fail("%s %s: a regular expression nested too deeply to compile" % (option, cli.clip(text, 60)))
+        raise cli.Fail("%s %s: a regular expression nested too deeply to compile" % (option, said(text)))

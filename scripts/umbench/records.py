@@ -56,12 +56,12 @@ def one_run(run, item, cfg, rnd, plain):
         return cannot_start(run, item, cfg, rnd, name, cmd, str(e))
     run.writer.check_there()
     if rc in NOT_FOUND and not os.path.getsize(run.writer.path(name)):  # a wrapper whose launcher is not found
-        said = [line for line in err.splitlines() if line.strip()]
+        said = [line for line in err.split("\n") if line.strip()]
         return cannot_start(run, item, cfg, rnd, name, cmd, "%s: cannot start it (exit %d%s)" % (
             cmd[0], rc, ": " + said[-1].strip()[:200] if said else ""))
     rec = {"program": prog, "buffers": pair, "file": name, "status": rc, "command": cmd, "round": rnd, "config": cfg["name"],
            "elapsed_s": round(time.time() - started, 1), "times_s": times}
-    return settle(run, rec, cfg, err, [line for line in err.splitlines() if line.startswith(prog + ":")], over, asked)
+    return settle(run, rec, cfg, err, [line for line in err.split("\n") if line.startswith(prog + ":")], over, asked)
 
 
 def settle(run, rec, cfg, err, why, over, asked, who=""):

@@ -12,7 +12,7 @@ import math
 import os
 
 from . import schema
-from .like import contradiction, ran, same_as_first
+from .like import contradiction, ran, same_as_first, unended
 from .cli import Fail, clip, escaped
 from .paths import first_missing, held_ids, hold_lock, leave_untouched, not_elsewhere, not_held, out_folder, write_whole
 from .manifest import MANIFEST, read_manifest
@@ -63,9 +63,8 @@ def read_results(path, problems, rec=None):
     without one). Null values (no iteration could be placed) are left out.
     A file that contradicts itself, or run.json's record of it (rec), is
     refused (contradiction)."""
-    out = {"program": None, "buffers": None, "metric": None, "rows": {}, "paths": {}, "round": 1, "config": None, "run": None,
-           "bad": None, "nulls": set(), "header": None}
-    bad, seen = [], {}
+    out, bad, seen = {"program": None, "buffers": None, "metric": None, "rows": {}, "paths": {}, "round": 1, "config": None,
+                      "run": None, "bad": None, "nulls": set(), "header": None}, [], {}
     for n, o in read_objects(path, problems, bad):
         why = contradiction(path, n, o, rec, seen)
         if why:
@@ -86,6 +85,7 @@ def read_results(path, problems, rec=None):
             out["nulls"].add(o["size"])
         if isinstance(o.get("path"), str):
             out["paths"][o["size"]] = o["path"]
+    unended(path, rec, seen)
     first = next(((n, why) for n, why, kind in bad if kind == "result"), None)
     out["bad"] = "line %d: %s" % first if first else None
     if any(kind == "run" for _, _, kind in bad):  # its round or configuration unknown: not a round of anything
@@ -206,7 +206,7 @@ def first_header(path):
 OWN = {LOCK, ".umb-tune.lock", "tune.json", "pilot"}
 
 
-def _result(name):
+def _result(name):  # run.json or a run's file
     return name == MANIFEST or name.endswith(".jsonl")
 
 

@@ -135,7 +135,7 @@ class Run:
         self.before = {}  # an earlier run's file -> what it ran (like.ran), for records.same_as_before
         self.items = share.mark(sets.commands(a.set, a.want, a.extra), a.within)
         if not self.items:
-            raise cli.Fail("--match %s: no benchmark of --set %s matches" % (a.match, a.set))
+            raise cli.Fail("--match %s: no benchmark of --set %s matches" % (pattern.said(a.match), a.set))
         if a.build:
             self.how = {c["name"]: launch.Launch.of_build(c["build"], a.np, here) for c in a.config}
             how = "build"
@@ -169,8 +169,8 @@ class Run:
 
     def _manifest(self, how):
         a, old = self.a, self.writer.manifest
-        session = {"command": sys.argv, "start": self.stamp, "pid": os.getpid(), "launcher": how, "rounds": a.rounds,
-                   "within_s": a.within, "launch_per": a.launch_per}  # an --append's own (run.json's are the first session's)
+        session = {"command": sys.argv, "start": self.stamp, "pid": os.getpid(), "host": socket.gethostname(), "launcher": how,
+                   "rounds": a.rounds, "within_s": a.within, "launch_per": a.launch_per}  # an --append's own (run.json's are the first session's)
         if old is None:
             m = {"set": a.set, "command": sys.argv, "launcher": how, "np": a.np, "start": self.stamp,
                  "env": env.recorded(),

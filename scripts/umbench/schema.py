@@ -12,6 +12,7 @@ the name may have changed between the two), and a file over MOST_BYTES
 is not read into memory."""
 import errno
 import json
+import math
 import os
 import stat
 
@@ -75,11 +76,42 @@ def _no_constant(name):
     raise ValueError("%s is not a number JSON allows" % name)
 
 
+class Beyond(int):
+    """A number no field of umbench's files holds (a whole number past
+    MOST_DIGITS digits, a decimal past a double): read as a value past every
+    bound, so that its schema names the field and the range, and kept as
+    written for the line that says so (Python's own words were "Exceeds the
+    limit (4300 digits) for integer string conversion")."""
+
+    def __new__(cls, text):
+        self = super().__new__(cls, -10 ** 400 if text.startswith("-") else 10 ** 400)
+        self.text = text
+        return self
+
+    def said(self):
+        if self.text.lstrip("-").isdigit():
+            return "%s... (%d digits)" % (self.text[:12], len(self.text.lstrip("-")))
+        return clip(self.text, 40)
+
+
+MOST_DIGITS = 300  # past 1e300, the bound of every figure
+
+
+def _int(text):
+    return Beyond(text) if len(text) > MOST_DIGITS else int(text)
+
+
+def _float(text):
+    v = float(text)
+    return Beyond(text) if v in (math.inf, -math.inf) else v
+
+
 def parse(data):
     """JSON text (bytes) -> a value; ValueError on anything that is not
-    strict JSON (NaN and Infinity included: every figure is finite)."""
+    strict JSON (NaN and Infinity included: every figure is finite). A
+    number past every bound is a Beyond, which problem() refuses."""
     try:
-        return json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+        return json.loads(data.decode("utf-8"), parse_constant=_no_constant, parse_int=_int, parse_float=_float)
     except UnicodeDecodeError:
         raise ValueError("not UTF-8")
     except RecursionError:
@@ -90,12 +122,34 @@ def problem(data, kind):
     """None where data is a valid KIND, else one phrase: the field (e.g.
     runs[2].round) and what it must be."""
     import jsonschema.exceptions
-    err = jsonschema.exceptions.best_match(validator(kind).iter_errors(data))
+    errors = list(validator(kind).iter_errors(data))
+    beyond = next(_beyond(data, []), None)
+    if beyond is not None:  # the field it is in, and that field's range where the schema gives one
+        at = [e for e in errors if list(e.absolute_path) == beyond[0] and e.validator in ("minimum", "maximum", "exclusiveMinimum",
+                                                                                          "exclusiveMaximum", "type")]
+        return _said(at[0]) if at else "%s must be within -1e300 and 1e300, found %s" % (_where(beyond[0]), beyond[1].said())
+    err = jsonschema.exceptions.best_match(errors)
     return None if err is None else _said(err)
 
 
+def _beyond(v, path):
+    """(path, value) of each Beyond in v."""
+    if isinstance(v, Beyond):
+        yield path, v
+    elif isinstance(v, dict):
+        for k, x in v.items():
+            yield from _beyond(x, path + [k])
+    elif isinstance(v, list):
+        for i, x in enumerate(v):
+            yield from _beyond(x, path + [i])
+
+
+def _where(path):
+    return "".join("[%d]" % p if isinstance(p, int) else ".%s" % p for p in path).lstrip(".") or "the top"
+
+
 def _said(err):
-    where = "".join("[%d]" % p if isinstance(p, int) else ".%s" % p for p in err.absolute_path).lstrip(".") or "the top"
+    where = _where(err.absolute_path)
     v, rule, shown = err.validator, err.validator_value, _shown(err.instance)
     if v == "type":
         what = "must be %s, found %s" % (" or ".join(TYPES[t] for t in (rule if isinstance(rule, list) else [rule])), shown)
@@ -129,6 +183,8 @@ TYPES = {"integer": "a whole number", "number": "a number", "string": "a string"
 
 
 def _shown(v):
+    if isinstance(v, Beyond):
+        return v.said()
     return clip(json.dumps(v), 40)  # at a word boundary: a value cut mid-word reads as another value
 
 

@@ -14,6 +14,14 @@ def _hex(m):
     return "\\x%02x" % (c - 0xdc00 if c >= 0xdc80 else c)
 
 
+def decoded(data):
+    """What a program or launcher wrote (bytes) as text that escaped() shows
+    byte for byte: a byte that is not UTF-8 as \\xNN, not U+FFFD; a CR as
+    \\x0d, not read as a line end (Python's text mode made it \\x0a). Its
+    lines are text.split("\\n"): splitlines() also ends one at a CR."""
+    return data.decode("utf-8", "surrogateescape")
+
+
 def escaped(text):
     """TEXT on one line: every control character (a folder called
     "a<newline>b") shown as \\xNN."""

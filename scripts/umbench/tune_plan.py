@@ -29,12 +29,12 @@ def matched(name, match):
     if match is None:
         return want
     if not hits:
-        raise cli.Fail("--match %s: no benchmark and pair of --set %s matches; it holds %s" % (cli.shown(match), name, holds(held)))
+        raise cli.Fail("--match %s: no benchmark and pair of --set %s matches; it holds %s" % (pattern.said(match), name, holds(held)))
     missing = [w for w in dict.fromkeys(m.group(0) for m in NAMED.finditer(match)) if not any(
         w == p or w == pair or (" " not in w and not w.startswith("umb_") and w in pair.split()) for p, pair in held)]
     if missing:
         print("umb-tune: --match %s: %s %s not in --set %s (it holds %s); tuning %s only" % (
-            match, ", ".join(missing), "is" if len(missing) == 1 else "are", name, holds(held), cli.clip(", ".join(hits), 200)),
+            pattern.said(match), ", ".join(missing), "is" if len(missing) == 1 else "are", name, holds(held), cli.clip(", ".join(hits), 200)),
             file=sys.stderr)
     return want
 

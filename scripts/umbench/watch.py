@@ -13,6 +13,7 @@ import tempfile
 import time
 
 from .cli import Fail
+from .shown import decoded
 
 # After SIGTERM, a launcher gets this long to end its ranks before SIGKILL
 # reaches every process of its session: a run is gone within 5 s of its
@@ -63,7 +64,7 @@ def run_one(cmd, env, out_path, limit, stop_asked, on_end=None):
     time went: see Output.times). on_end(time, line), where given, hears
     each "end" record as it arrives (a launch of several pairs: pairs.py)."""
     try:
-        with open(out_path, "w") as f, tempfile.TemporaryFile("w+", errors="replace") as err:
+        with open(out_path, "w") as f, tempfile.TemporaryFile("w+b") as err:
             try:
                 child = subprocess.Popen(cmd, stdout=f, stderr=err, stdin=subprocess.DEVNULL, env=env, start_new_session=True,
                                          preexec_fn=_ends_with_parent(os.getpid()))
@@ -72,7 +73,7 @@ def run_one(cmd, env, out_path, limit, stop_asked, on_end=None):
             with open(out_path, "rb") as seen:
                 over, asked, times = _watch(child, limit, stop_asked, Output(seen, on_end))
             err.seek(0)
-            return (124 if over else child.returncode), err.read(), over, asked, times
+            return (124 if over else child.returncode), decoded(err.read()), over, asked, times
     except CannotStart:
         raise
     except OSError as e:  # the output file: the folder moved or removed, a full disk

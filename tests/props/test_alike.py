@@ -15,7 +15,7 @@ import statistics
 import sys
 import unittest
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import common
@@ -44,10 +44,11 @@ def differs(data):
 
 
 def edit_folder(folder, what):
-    """The folder as an umb-run with WHAT would have written it."""
+    """The folder as another umb-run (its own pid) with WHAT would have written it."""
     path = os.path.join(folder, "run.json")
     with open(path) as f:
         m = json.load(f)
+    m["sessions"] = [dict(s, pid=s["pid"] + 1) for s in m["sessions"]]
     m["np"] = what.get("np", m["np"])
     m["command"] = m["command"] + (["--"] + what["options"] if "options" in what else [])
     m["env"] = dict(m.get("env") or {}, **what.get("env", {}))
@@ -131,6 +132,28 @@ class Alike(unittest.TestCase):
         self.assertIn(other + os.sep, r.err, r.show())
         self.named(r, what)
 
+    @settings(max_examples=scale(4))
+    @given(st.booleans(), st.booleans(), st.permutations([0, 1, 2]))
+    def test_copy_not_pooled(self, with_copy, with_other, order):
+        """A copy of a folder (cp -r) holds the same runs: umb-findings refuses
+        to pool it with its original, naming both, and pools folders of
+        other umb-runs (pass 13: a copy was pooled as more rounds)."""
+        copy, other = self.copy(), self.copy()
+        edit_folder(other, {})
+        given = [f for f, on in zip([self.base, copy, other], [True, with_copy, with_other]) if on]
+        r = run(command("umb-findings") + sorted(given, key=lambda f: order[[self.base, copy, other].index(f)]),
+                cwd=self.stage.scratch(), env=self.stage.env())
+        counted("copy_not_pooled")
+        no_crash(r)
+        if not with_copy:
+            self.assertEqual(r.rc, 0, r.show())
+            return
+        self.assertEqual(r.rc, 1, r.show())
+        refusal_is_one_line(r)
+        self.assertIn("one is a copy of the other", r.err, r.show())
+        for f in (self.base, copy):
+            self.assertIn(f + " ", r.err, r.show())
+
     @settings(max_examples=scale(6))
     @given(st.data())
     def test_append_refuses_unlike_rounds(self, data):
@@ -148,20 +171,29 @@ class Alike(unittest.TestCase):
         self.named(r, what)
         unchanged(before, snapshot(folder), r)
 
-    @settings(max_examples=scale(8))
-    @given(st.data())
-    def test_contradiction_refused(self, data):
+    # A file against run.json; a file against itself; its order (pass 13: each an explicit example, always run).
+    CONTRADICTIONS = ["program", "buffers", "end status", "run status", "no end", "size twice", "header twice", "end twice",
+                      "end before a row"]
+
+    @settings(max_examples=scale(3))
+    @given(st.sampled_from(CONTRADICTIONS), st.integers(0, 63), st.integers(0, 63), st.sampled_from([1, 2, 77, 124, 139]))
+    @example("header twice", 0, 0, 1)
+    @example("end twice", 1, 0, 1)
+    @example("end before a row", 2, 1, 1)
+    @example("no end", 3, 0, 1)
+    def test_contradiction_refused(self, kind, k, row, status):
         """A run's file against itself or run.json: every reader refuses in one
-        line naming both, and --append runs no round into it (pass 13)."""
+        line naming both, and --append runs no round into it (pass 13): a
+        size twice, a row or an end against run.json, two headers or ends,
+        an end before a row, no end where run.json says the run finished."""
         folder = self.copy()
-        k = data.draw(st.integers(0, len(self.run_json["runs"]) - 1), label="run")
-        name = self.run_json["runs"][k]["file"]
+        name = self.run_json["runs"][k % len(self.run_json["runs"])]["file"]
         path = os.path.join(folder, name)
-        kind = data.draw(st.sampled_from(["size twice", "program", "buffers", "end status", "run status"]), label="kind")
         with open(path) as f:
-            rows = [n for n, line in enumerate(f) if '"type": "result"' in line or '"type":"result"' in line]
-        row = data.draw(st.sampled_from(rows), label="row")
-        status = data.draw(st.sampled_from([1, 2, 77, 124, 139]), label="status")
+            objs = [json.loads(line) for line in f if line.strip()]
+        rows = [n for n, o in enumerate(objs) if o["type"] == "result"]
+        end = next(o for o in objs if o["type"] == "end")
+        row = rows[row % len(rows)]
 
         def change(o, n=[-1]):
             n[0] += 1
@@ -171,9 +203,15 @@ class Alike(unittest.TestCase):
                 return dict(o, **{kind: "umb_bw" if kind == "program" else "D D"})
             if o["type"] == kind.split()[0] and kind.endswith("status"):
                 return dict(o, status=status)
+            if o["type"] == kind.split()[0] and kind.endswith("twice"):  # a header or an end given again
+                return [o, dict(o)]
+            if kind == "end before a row":
+                return [end, o] if n[0] == row else [] if o["type"] == "end" else o
+            if kind == "no end" and o["type"] == "end":
+                return []
             return o
         edit_lines(path, change)
-        both = [name] if kind == "size twice" else [name, "run.json"]
+        both = [name, "run.json"] if kind in self.CONTRADICTIONS[:5] else [name]
         append = ["umb-run", "--bindir", self.stage.stub, "--set", "quick", "--match", MATCH, "--out", folder, "--append"]
         for argv in (["umb-compare", folder, self.base], ["umb-findings", folder], append) + \
                 ((["umb-plot", folder, "--out", os.path.join(self.stage.scratch(), "p.png")],) if self.has_matplotlib() else ()):

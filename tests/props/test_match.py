@@ -4,6 +4,8 @@ quantifiers inside quantifiers, the kind a backtracking matcher takes
 exponential time over, against names that make it try every split: each name
 answers within the bound or the pattern is refused saying why; where re ends,
 the answer is re's."""
+import json
+import os
 import re
 import time
 import unittest
@@ -11,6 +13,7 @@ import unittest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import common
 from common import counted, scale  # first: the path to the scripts, the profile
 from umbench import cli
 from umbench import pattern as matching
@@ -67,6 +70,45 @@ class Match(unittest.TestCase):
                               ("^umb_bw (MH MH|MD MD)$", "umb_bw MD MD"), (" H H$", "umb_bw H H"),
                               ("^umb_(latency|bw) MD MD$", "umb_latency MD MD")]:
             self.assertEqual(answers(pattern, [name, "umb_bcast H D"]), [True, False], pattern)
+
+
+class Unmatched(unittest.TestCase):
+    """A pattern that finds nothing is refused in one line of every command,
+    named by the one clipping rule (pass 13: umb-findings, umb-compare and
+    umb-run echoed a pattern of thousands of characters whole)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.stage = common.Stage()
+        cls.folders = [os.path.join(cls.stage.root, n) for n in ("a", "b")]
+        for d in cls.folders:
+            os.mkdir(d)
+            name = "umb_latency-H-H.r1.jsonl"
+            with open(os.path.join(d, name), "w") as f:
+                for o in ({"type": "header", "program": "umb_latency"}, {"type": "result", "program": "umb_latency", "buffers": "H H",
+                          "size": 8, "avg_latency_us": 2.0}, {"type": "end", "status": 0}, {"type": "run", "round": 1, "status": 0}):
+                    f.write(json.dumps(o) + "\n")
+            with open(os.path.join(d, "run.json"), "w") as f:
+                json.dump({"runs": [{"file": name, "program": "umb_latency", "buffers": "H H", "status": 0, "round": 1}]}, f)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.stage.close()
+
+    @settings(max_examples=scale(3), deadline=None)
+    @given(st.text(alphabet="abcxyz ._-", min_size=200, max_size=5000).map(lambda t: "^zz" + t))
+    def test_unmatched_match_clipped(self, pattern):
+        a, b = self.folders
+        for argv in (["umb-findings", a], ["umb-compare", a, b],
+                     ["umb-run", "--bindir", self.stage.stub, "--out", os.path.join(self.stage.scratch(), "out")],
+                     ["umb-tune", "--catalogue", self.stage.root]):
+            r = common.run(common.command(argv[0]) + argv[1:] + ["--match", pattern], cwd=self.stage.scratch(), env=self.stage.env())
+            counted("unmatched_match_clipped")
+            common.no_crash(r)
+            self.assertEqual(r.rc, 1, r.show())
+            common.refusal_is_one_line(r)
+            self.assertLess(len(r.err), 400, r.show())
+            self.assertIn(" ".join(pattern[:12].split()), r.err, r.show())
 
 
 if __name__ == "__main__":

@@ -134,6 +134,68 @@ class Readers(unittest.TestCase):
             refusal_is_one_line(r)
             unchanged(before, snapshot(where), r)
 
+    @settings(max_examples=scale(6))
+    @given(st.data())
+    def test_figure_out_of_its_range_named(self, data):
+        """A figure out of its physical range (a time or rate of 0 or below, a
+        count or percentage below 0, more than 100% placed): every reader
+        refuses the row, naming the file, the line, the field and the value
+        (pass 13: a negative latency passed the schema and was compared)."""
+        d = folders.copy_folder(self.base, os.path.join(self.stage.scratch(), "res"))
+        name = data.draw(st.sampled_from([f for f in self.files if f.endswith(".jsonl")]), label="file")
+        path = os.path.join(d, name)
+        with open(path) as f:
+            lines = f.read().split("\n")
+        rows = [n for n, line in enumerate(lines) if line.startswith('{"type":"result"')]
+        n = data.draw(st.sampled_from(rows), label="row")
+        row = json.loads(lines[n])
+        field = data.draw(st.sampled_from(sorted(k for k, v in row.items() if isinstance(v, (int, float)) and k != "size")),
+                          label="field")
+        # At size 0 a rate is 0, and a time may be within the clock's tick.
+        above_0 = field.endswith(("_us", "_ms", "_mbs", "_gbs", "gibs", "_per_s")) and row["size"] > 0
+        low = st.one_of(st.integers(max_value=0 if above_0 else -1),
+                        st.floats(max_value=0 if above_0 else -1e-9, min_value=-1e300, allow_nan=False))
+        value = data.draw(st.one_of(low, st.floats(100.001, 1e300)) if field == "placed_pct" else low, label="value")
+        lines[n] = json.dumps(dict(row, **{field: value}), separators=(",", ":"))
+        with open(path, "w") as f:
+            f.write("\n".join(lines))
+        for argv in (["umb-findings", d], ["umb-compare", d, self.valid]):
+            r = self.read_only("figure_out_of_its_range_named", command(argv[0]) + argv[1:], d)
+            said = "%s:%d: %s must be " % (path, n + 1, field)
+            self.assertIn(said, r.out + r.err, r.show())
+            self.assertIn("found %s" % json.dumps(value), r.out + r.err, r.show())
+
+    @settings(max_examples=scale(6))
+    @given(st.data())
+    def test_long_number_said_in_our_words(self, data):
+        """A whole number of thousands of digits, in run.json or a result line:
+        refused naming the file, the field and its range, in the readers'
+        words (pass 13: "not JSON (Exceeds the limit (4300 digits) for
+        integer string conversion ...)", Python's)."""
+        d = folders.copy_folder(self.base, os.path.join(self.stage.scratch(), "res"))
+        digits = data.draw(st.integers(4301, 20000), label="digits")  # Python's int takes 4300
+        number = data.draw(st.sampled_from(["", "-"]), label="sign") + "9" * digits
+        where = data.draw(st.sampled_from(["np", "rounds", "status", "size", "iterations", "avg_latency_us"]), label="field")
+        key = '"%s": ' % where if where in ("np", "rounds", "status") else '"%s":' % where
+        name = "run.json" if where in ("np", "rounds", "status") else \
+            data.draw(st.sampled_from([f for f in self.files if f.endswith(".jsonl") and key in open(os.path.join(d, f)).read()]),
+                      label="file")
+        with open(os.path.join(d, name)) as f:
+            text = f.read()
+        at = text.index(key, text.find('{"type":"result"') if name != "run.json" else 0) + len(key)
+        end = min(i for i in (text.find(c, at) for c in ",}") if i >= 0)
+        with open(os.path.join(d, name), "w") as f:
+            f.write(text[:at] + number + text[end:])
+        line = text.count("\n", 0, at) + 1
+        for argv in (["umb-findings", d], ["umb-compare", d, self.valid]):
+            r = self.read_only("long_number_said_in_our_words", command(argv[0]) + argv[1:], d)
+            said = r.out + r.err
+            self.assertNotIn("Exceeds the limit", said, r.show())
+            self.assertIn("(%d digits)" % digits, said, r.show())
+            self.assertIn("%s: not" % os.path.join(d, name) if name == "run.json" else
+                          "%s:%d: " % (os.path.join(d, name), line), said, r.show())
+            self.assertRegex(said, r"(^|[ .\]])%s must be (at|above|within)" % where, r.show())
+
     def test_valid_folder_is_read(self):
         """The unchanged folder: every reader takes it (the properties' base case)."""
         for argv in (["umb-findings", self.base], ["umb-compare", self.base, self.valid], ["umb-tune", "--report", self.base]):

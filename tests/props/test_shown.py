@@ -7,6 +7,7 @@ as many lines as with plain values."""
 import json
 import os
 import re
+import sys
 import unittest
 
 from hypothesis import given, settings
@@ -15,6 +16,9 @@ from hypothesis import strategies as st
 import common
 import folders
 from common import command, counted, no_crash, run, scale
+
+sys.path.insert(0, common.SCRIPTS)
+from umbench import cli, shown  # noqa: E402
 
 # What reaches a terminal raw: every C0 control but the line end, DEL, C1.
 RAW = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
@@ -82,6 +86,40 @@ class Shown(unittest.TestCase):
             assert not raw, "a raw control character: %r\n%s" % (raw[:3], r.show())
             # A newline of a value makes no line of its own.
             assert len(r.out.split("\n")) == lines, "%d lines, %d with plain values:\n%s" % (len(r.out.split("\n")), lines, r.show())
+
+    @settings(max_examples=scale(40))
+    @given(TEXT, st.integers(8, 120))
+    def test_clip_escapes_then_cuts(self, text, width):
+        """cli.clip, the one clipping rule: escaped first, then cut, so that a
+        newline shows as \\x0a (pass 13: it became a blank before the escaping
+        rule saw it), and no control character is left for a caller to miss."""
+        counted("clip_escapes_then_cuts")
+        got, whole = cli.clip(text, width), " ".join(shown.escaped(text).split())
+        assert not RAW.search(got) and "\n" not in got, repr(got)
+        if len(whole) <= width:
+            self.assertEqual(got, whole)
+
+    @settings(max_examples=scale(4))
+    @given(st.binary(max_size=30).map(lambda b: b.replace(b"\n", b"")), st.sampled_from([b"\r", b"\xff", b"\xc3", b"\r\xfe"]))
+    def test_launcher_bytes_shown_as_bytes(self, said, byte):
+        """A program's or launcher's stderr, as umb-run shows its reason: a CR
+        as \\x0d and a byte that is not UTF-8 as \\xNN (pass 13: a CR read as
+        \\x0a, the wrong byte, and an invalid byte as U+FFFD)."""
+        where = self.stage.scratch()
+        line = b"umb_latency: " + byte + said + byte
+        with open(os.path.join(where, "said"), "wb") as f:
+            f.write(line + b"\n")
+        bindir = os.path.join(where, "bin")
+        os.mkdir(bindir)
+        self.stage._script(bindir, "umb_latency", '#!/bin/sh\ncat "%s/said" >&2\nexit 1\n' % where)
+        r = run(command("umb-run") + ["--bindir", bindir, "--match", "^umb_latency H H$", "--out", os.path.join(where, "out")],
+                cwd=where, env=self.stage.env())
+        counted("launcher_bytes_shown_as_bytes")
+        no_crash(r)
+        raw = [x for x in (r.out + r.err).split("\n") if RAW.search(x) or "\ufffd" in x]
+        assert not raw, "a raw control character or U+FFFD: %r\n%s" % (raw[:3], r.show())
+        self.assertIn("FAILED (exit 1): %s" % shown.escaped(line.decode("utf-8", "surrogateescape")), r.out, r.show())
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -247,9 +247,9 @@ stack_values() {  # make -j's number, pack's file, the modulefile never through 
 }
 try "umb-stack's values and files" stack_values
 
-folder_after_option() {  # "A --json B": B is a folder, not an unrecognized argument
+folder_after_option() {  # "A --json B": B is a folder, not an unrecognized argument (umb-findings: a copy is refused, A/. counts once)
     cp -R "$tmp/a" "$tmp/a2"
-    "$PYTHON3" "$S/umb-findings" "$tmp/a" --json "$tmp/a2" >"$tmp/o" 2>&1 && "$PYTHON3" "$S/umb-compare" "$tmp/a" --match 'H H' "$tmp/a2" >"$tmp/o" 2>&1 \
+    "$PYTHON3" "$S/umb-findings" "$tmp/a" --json "$tmp/a/." >"$tmp/o" 2>&1 && "$PYTHON3" "$S/umb-compare" "$tmp/a" --match 'H H' "$tmp/a2" >"$tmp/o" 2>&1 \
         && "$PYTHON3" "$S/umb-findings" -- "$tmp/a" >"$tmp/o" 2>&1 || { cat "$tmp/o"; fail "a folder after an option (or after --) was refused"; }
 }
 try "a folder after an option" folder_after_option

@@ -48,7 +48,7 @@ sys.path.insert(0, sys.argv[1])
 from umbench import launch
 from umbench.cli import Fail
 def answer(err):
-    launch.subprocess.run = lambda *a, **k: types.SimpleNamespace(returncode=1, stderr=err, stdout="")
+    launch.subprocess.run = lambda *a, **k: types.SimpleNamespace(returncode=1, stderr=err.encode(), stdout=b"")  # bytes, as the program's
 answer("UCX  WARN  a transport\numb_bw: -m 8:x: expected MAX\n")
 assert launch.verdict(sys.argv[2], []) == (1, "umb_bw: -m 8:x: expected MAX")
 for err, refused in (("umb_bw: unknown option --check-options\n", False),

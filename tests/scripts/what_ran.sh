@@ -49,6 +49,16 @@ measured_counts() {  # a real run still counts, in every format
 }
 try "a measured run counts" measured_counts
 
+# Pass 13 (11): the user's --check-options, in every spelling getopt_long
+# takes, is refused in one line before any launch ("9 failed" before).
+check_options_refused() {
+    for w in --check-options --check-opt --chec --check-options=1; do
+        one_line 1 "umb-suite: $w: the suite asks umb_latency --check-options itself" \
+            env MPIEXEC=true UMB_BINDIR="$BIN" sh "$S/umb-suite" -m 8:8 "$w"
+    done
+}
+try "the user's --check-options" check_options_refused
+
 # A launcher that drops the rank count: umb_bcast (any number of ranks)
 # runs as one rank where umb-run asked for 2.
 one_rank() {

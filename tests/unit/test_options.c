@@ -345,6 +345,8 @@ int main(void)
     CHECK_CONTAINS(err, "buffer 'MD' alone");
     CHECK(parse(&o, "--timeout 0x10") == 1 && parse(&o, "--timeout +3") == 1 && parse(&o, "--timeout 1e3") == 0);
     CHECK(parse(&o, "--precision 5") == 0 && parse(&o, "--precision 0x5%") == 1 && parse(&o, "--precision 1e1%") == 1);
+    /* 1e-3% lies within the range: the refusal names the form (pass 13). */
+    CHECK(parse(&o, "--precision 1e-3%") == 1 && strstr(err, "in plain digits"));
     CHECK(umb_kind_is_managed(UMB_MH) && umb_kind_is_managed(UMB_MD) && !umb_kind_is_managed(UMB_P));
     CHECK(!umb_kind_needs_gpu(UMB_H) && umb_kind_needs_gpu(UMB_P) && umb_kind_needs_gpu(UMB_D));
     /* Own options: parsed by the program's hook, beside the shared ones; unknown elsewhere. */

@@ -191,7 +191,7 @@ static int parse_precision(umb_options *o, const char *a, char *err, size_t n)
         bad = umb_parse_decimal(digits, 0, &p) != 0;
     }
     if (bad || !(p > 0) || p > 100)
-        return umb_errf(err, n, "--precision %s: expected a percentage above 0 and at most 100 (e.g. 2%%), or off", a);
+        return umb_errf(err, n, "--precision %s: expected a percentage in plain digits, above 0 and at most 100 (e.g. 2%%), or off", a);
     o->precision = p / 100;
     o->precision_given = 1;
     return 0;

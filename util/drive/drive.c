@@ -295,6 +295,10 @@ void umb_drive_start(umb_drive *d, const umb_drive_cli *cli, int argc, char **ar
     umb_output_require(cli->program);
     umb_error_context(cli->program, -1, NULL);
     int bad = umb_drive_parse(d, cli, argc, argv, err, sizeof err);
+    /* --check-options answers as the MPI programs do: -h and -v measure nothing. */
+    if (!bad && d->check_only && (d->help || d->version))
+        die(cli, UMB_EXIT_USAGE, "%s prints the %s and measures nothing", d->help ? "-h (--help)" : "-v (--version)",
+            d->help ? "usage" : "version");
     if (!bad && d->help) {
         umb_drive_usage(cli, stdout);
         exit(umb_output_end(cli->program, UMB_FMT_TABLE, 0, 0));

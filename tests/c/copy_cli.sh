@@ -35,7 +35,7 @@ bad "--size 0" --size 0
 bad "--size 4K,0" --size 4K,0
 # Past the most a driver takes (1P), by every way of giving sizes (issue 66).
 bad "size 18446744073709551615 bytes (4K,18446744073709551615): above the most a driver takes; accepted: 1 to 1125899906842624" --size 4K,18446744073709551615
-bad "size 1125899906842625 bytes (-m 1:1125899906842625" -m 1:1125899906842625
+bad "-m 1:1125899906842625: 1125899906842625 bytes is above 1125899906842624" -m 1:1125899906842625
 bad "size 2251799813685248 bytes (4K to 2097152G" --start 4K --end 2097152G
 bad "-m 1:18446744073709551616: expected MAX, MIN:MAX or MIN: in bytes from 1 to 1125899906842624" -m 1:18446744073709551616
 bad "--numa-node 99" --numa-node 99
@@ -51,6 +51,8 @@ bad "--memory managed-device: no sensible" --memory pinned,managed-device --dire
 bad "--memory D --direction htod: no sensible" --memory D --direction htod
 bad "--memory managed-device: no sensible" --memory P,MD --direction htod
 bad "--memory M: unknown 'M'" --memory M
+# One value in two spellings: its rows twice, which the readers refuse.
+bad "--memory H,pageable: 'H' and 'pageable' are the same" --memory H,pageable
 bad "--end 1024" --start 4K --end 1K
 bad "-m 4K:1K: MIN (4096) is larger than MAX (1024)" -m 4K:1K
 bad "-m 4K: give one of -m, --size or --start/--end" -m 4K --size 1M

@@ -91,6 +91,7 @@ bad "$ov" "--pattern grid,grid" --pattern grid,grid
 bad "$ov" "--pattern grid,,block" --pattern grid,,block
 # Above 1 is refused with the other bad input, before any GPU is looked for.
 bad "$ov" "--factor 1.5: above 1 oversubscribes" --factor 1.5
+bad "$ov" "--factor 0.5,0.50: the factor 0.5 is given twice" --factor 0.5,0.50
 bad "$ov" "--mode stripe-8K" --mode stripe-8K
 bad "$ov" "--steps 0" --steps 0
 # What umb_oversub does not take (umb_copy's sizes, a repeat count).

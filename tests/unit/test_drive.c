@@ -236,6 +236,15 @@ int main(void)
     bad("--size 1X", "1X");
     bad("--size 4K --start 1K --end 2K", "not both");
     bad("-m 8K:1K", "-m 8K:1K: MIN (8192) is larger than MAX (1024)");
+    /* A size twice, in any spelling, is refused where it is given (pass 13,
+       kind 12: the readers refused the rows); -m's bounds as the MPI
+       programs name them. */
+    bad("--size 1G,1024M", "--size 1G,1024M: 1G and 1024M are the same size (1073741824 bytes)");
+    bad("--size 4K,8K,4096", "4K and 4096 are the same size");
+    CHECK(parse("--size 1G,1023M") == 0 && d.nsizes == 2);
+    bad("-m 2000000000000000", "-m 2000000000000000: 2000000000000000 bytes is above 1125899906842624, the largest size accepted");
+    bad("-m 2000000000000000:", "is above 1125899906842624, the largest");
+    bad("-m 4G:", "-m 4G:: MIN (4294967296) is above the default MAX");
     bad("-m 0:1K", "-m 0:1K: expected MAX, MIN:MAX or MIN: in bytes from 1");
     bad("-m 0", "-m 0: expected");
     bad("-m :", "-m :: expected");

@@ -200,6 +200,19 @@ int main(void)
     bad("--size-budget 2e6", "--size-budget 2e6: expected seconds above 0 and at most 1000000");
     bad("--launch-budget 0", "--launch-budget 0: expected seconds above 0 and at most 1000000");
     bad("-m 99999999999999999999", "in bytes from 0 to 2147483647");
+    /* Refusals name what was given (pass 13, kind 9): a MIN above the
+       limit names the limit, not the default MAX it also passes; a bound
+       not given is named as the default it is; an exponent is
+       the form refused, not the range (1e-3 is above 0). */
+    bad("-m 4294967296:", "-m 4294967296:: sizes above 2147483647 bytes are not supported by umb_test");
+    bad("-m 2147483648:4G", "sizes above 2147483647 bytes");
+    bad("-m 0", "-m 0: MAX (0) is below 1, the first size when MIN is not given");
+    CHECK(parse(&o, "-m 0") == 1 && !strstr(err, "MIN ("));
+    bad("-m 8M:", "-m 8M:: MIN (8388608) is above the default MAX (4194304)");
+    bad("-m 8:4", "-m 8:4: MIN (8) is larger than MAX (4)");
+    bad("--precision 1e-3%", "--precision 1e-3%: expected a percentage above 0 and at most 100 in plain digits");
+    CHECK(parse(&o, "--precision 1e-3%") == 1 && strstr(err, "no sign, exponent or hex"));
+    bad("--precision 0%", "--precision 0%: expected a percentage above 0 and at most 100");
     bad("-M 0", "-M 0");
     bad("-m 512M", "memory limit");
     bad("--bogus", "--bogus");

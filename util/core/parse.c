@@ -135,15 +135,18 @@ int umb_parse_bytes(const char *s, size_t *out)
 }
 
 /* The forms alone: 0, or -1. */
-static int size_range_form(const char *arg, size_t *lo, size_t *hi)
+/* -m's forms; *given: 1 for MIN, 2 for MAX, as arg gives them. */
+static int size_range_form(const char *arg, size_t *lo, size_t *hi, int *given)
 {
     const char *colon = strchr(arg, ':');
+    *given = 2;
     if (!colon) return umb_parse_bytes(arg, hi);
     char first[64];
     size_t len = (size_t)(colon - arg);
     if (len >= sizeof first || (!len && !colon[1])) return -1;
     memcpy(first, arg, len);
     first[len] = '\0';
+    *given = (len ? 1 : 0) | (colon[1] ? 2 : 0);
     if (len && umb_parse_bytes(first, lo)) return -1;
     return colon[1] && umb_parse_bytes(colon + 1, hi) ? -1 : 0;
 }
@@ -152,9 +155,16 @@ int umb_parse_size_range(const char *arg, size_t least, size_t most, const char 
                          char *err, size_t n)
 {
     size_t l = *lo, h = *hi;
-    if (size_range_form(arg, &l, &h) || l < least || h < least)
+    int given;
+    if (size_range_form(arg, &l, &h, &given) || l < least || h < least)
         return umb_errf(err, n, "-m %s: expected MAX, MIN:MAX or MIN: in bytes from %zu to %zu (K, M, G suffixes allowed), e.g. -m %s",
                         arg, least, most, example);
+    if (l > most || h > most)
+        return 1 + umb_errf(err, n, "-m %s: %zu bytes is above %zu, the largest size accepted", arg, l > most ? l : h, most);
+    if (l > h && given == 2)
+        return umb_errf(err, n, "-m %s: MAX (%zu) is below %zu, the first size when MIN is not given; give MIN:MAX", arg, h, l);
+    if (l > h && given == 1)
+        return umb_errf(err, n, "-m %s: MIN (%zu) is above the default MAX (%zu); give MIN:MAX", arg, l, h);
     if (l > h) return umb_errf(err, n, "-m %s: MIN (%zu) is larger than MAX (%zu)", arg, l, h);
     *lo = l;
     *hi = h;

@@ -34,9 +34,11 @@ int umb_parse_bytes(const char *s, size_t *out);
 /* -m MAX, MIN:MAX or MIN: (every program's size range, the MPI programs'
    and the drivers'): *lo and *hi hold the defaults and get what arg gives.
    0; or 1 with one line in err: arg is none of those forms, gives a size
-   below `least`, or MIN above MAX (`example` ends the first line, "8:4M").
-   `most`, the largest size the program runs, is named in the line; the
-   caller refuses a MAX above it, saying why. */
+   below `least`, or MIN above MAX (`example` ends the first line, "8:4M");
+   a bound not given is named as the default it is. 2 with a line naming
+   `most`, the largest size the program runs: MIN or MAX above it (checked
+   first: the limit, not the default it passes, is the reason); the caller
+   may say why instead. */
 int umb_parse_size_range(const char *arg, size_t least, size_t most, const char *example, size_t *lo, size_t *hi,
                          char *err, size_t n);
 /* A word of the NULL-ended list: 0 with its index in *v (an enum in list

@@ -16,7 +16,8 @@
 #include <string.h>
 
 enum { OPT_SIZE = 300, OPT_START, OPT_END, OPT_STEP, OPT_GROW, OPT_FACTOR_RENAMED, OPT_DEVICE, OPT_NUMA, OPT_FORMAT,
-       OPT_UNITS, OPT_REPEAT, OPT_FLUSH, OPT_CPUTIMING, OPT_COUNTERS, OPT_OP, OPT_GRID, OPT_BLOCK, OPT_ALLOW };
+       OPT_UNITS, OPT_REPEAT, OPT_FLUSH, OPT_CPUTIMING, OPT_COUNTERS, OPT_OP, OPT_GRID, OPT_BLOCK, OPT_ALLOW,
+       OPT_CHECK_OPTIONS };
 
 /* Each with the group a driver takes it in (0: every driver). */
 static const struct {
@@ -40,6 +41,7 @@ static const struct {
     {{"counters", no_argument, 0, OPT_COUNTERS}, 0},
     {{"help", no_argument, 0, 'h'}, 0},
     {{"version", no_argument, 0, 'v'}, 0},
+    {{"check-options", no_argument, 0, OPT_CHECK_OPTIONS}, 0},
     {{"op", required_argument, 0, OPT_OP}, UMB_DRIVE_KERNEL},
     {{"grid", required_argument, 0, OPT_GRID}, UMB_DRIVE_KERNEL},
     {{"block", required_argument, 0, OPT_BLOCK}, UMB_DRIVE_KERNEL},
@@ -128,6 +130,7 @@ static int common_opt(umb_drive *d, const umb_drive_cli *cli, int c, const char 
     case 'U': case OPT_COUNTERS: d->counters = 1; return 0;
     case 'h': d->help = 1; return 0;
     case 'v': d->version = 1; return 0;
+    case OPT_CHECK_OPTIONS: d->check_only = 1; return 0;
     }
     return -1;
 }
@@ -203,6 +206,7 @@ void umb_drive_usage(const umb_drive_cli *cli, FILE *f)
                "                                GPU and CPU page faults, over the timed repetitions, placement apart\n");
     if (g & UMB_DRIVE_UNITS) fprintf(f, "      --units GB|GiB            GB/s = 10^9 bytes/s (default) or GiB/s = 2^30\n");
     fprintf(f, "      --format table|csv|json   output format (default table; json: one object per line)\n"
+               "      --check-options           check the options and exit: 0, or 1 and the one line (no GPU)\n"
                "  -h, --help                    this text;  -v, --version  the version\n%s\n",
             cli->exit_usage ? cli->exit_usage
                             : "Exit status: 0 ok, 1 bad input, error or a figure above the link limit, 2 validation failed, 77 no GPU.");
@@ -291,6 +295,10 @@ void umb_drive_start(umb_drive *d, const umb_drive_cli *cli, int argc, char **ar
     umb_output_require(cli->program);
     umb_error_context(cli->program, -1, NULL);
     int bad = umb_drive_parse(d, cli, argc, argv, err, sizeof err);
+    /* --check-options answers as the MPI programs do: -h and -v measure nothing. */
+    if (!bad && d->check_only && (d->help || d->version))
+        die(cli, UMB_EXIT_USAGE, "%s prints the %s and measures nothing", d->help ? "-h (--help)" : "-v (--version)",
+            d->help ? "usage" : "version");
     if (!bad && d->help) {
         umb_drive_usage(cli, stdout);
         exit(umb_output_end(cli->program, UMB_FMT_TABLE, 0, 0));
@@ -307,6 +315,7 @@ void umb_drive_start(umb_drive *d, const umb_drive_cli *cli, int argc, char **ar
     }
     if (bad) die(cli, UMB_EXIT_USAGE, "%s", err);
     if (d->numa_node >= 0 && umb_numa_check(d->numa_node, err, sizeof err)) die(cli, UMB_EXIT_USAGE, "%s", err);
+    if (d->check_only) exit(umb_output_end(cli->program, UMB_FMT_TABLE, 0, 0));  /* the verdict, as the MPI programs' */
     int gpus = umb_gpu_count(why, sizeof why);
     if (d->counters) umb_drive_counters_start(cli->program, d->counters_note, sizeof d->counters_note);
     if (gpus <= 0) die(cli, UMB_EXIT_SKIP, "needs a CUDA GPU, but this machine has none: %s", why);

@@ -63,6 +63,7 @@ typedef struct {
     int gib;                        /* --units GiB */
     long repeat;
     int flush, cputiming, help, version;
+    int check_only;  /* --check-options: parse, check, exit; no GPU */
     int counters;                   /* -U, --counters: CUPTI started by umb_drive_start */
     char counters_note[256];        /* why CUPTI's counters are off */
     umb_op op;                      /* UMB_DRIVE_KERNEL: --op (default read) */

@@ -42,6 +42,11 @@ int umb_drive_size_list(umb_drive *d, const char *list, const char *quick, char 
         size_t s;
         if (umb_parse_bytes(items[i], &s)) goto bad;
         if (s == 0) return umb_errf(err, n, "--size %s: sizes must be at least 1 byte", list);
+        /* A size twice is two rows of one size, which every reader refuses. */
+        for (int k = 0; k < i; k++)
+            if (d->sizes[k] == s)
+                return umb_errf(err, n, "--size %s: %s and %s are the same size (%zu bytes); give each size once",
+                                list, items[k], items[i], s);
         if (add_size(d, s, err, n)) return 1;
     }
     return 0;
@@ -72,7 +77,7 @@ static int size_m(umb_drive *d, const char *quick, const char *m, char *err, siz
     if (umb_drive_size_list(d, "quick", quick, err, n)) return 1;
     for (int i = 0; i < d->nsizes; i++)
         if (d->sizes[i] > hi) hi = d->sizes[i];
-    if (umb_parse_size_range(m, 1, UMB_DRIVE_MAX_SIZE, "4K:1G", &lo, &hi, err, n)) return 1;
+    if (umb_parse_size_range(m, 1, UMB_DRIVE_MAX_SIZE, "4K:1G", &lo, &hi, err, n)) return 1;  /* 1 or 2: the line says it */
     snprintf(d->sizes_given, sizeof d->sizes_given, "-m %.60s (%zu to %zu, the powers of two between)", m, lo, hi);
     return umb_drive_size_range(d, lo, hi, 0, 2, err, n);
 }

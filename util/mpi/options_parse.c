@@ -16,11 +16,12 @@
 static int parse_sizes(umb_options *o, const umb_cli *cli, const char *arg, char *err, size_t n)
 {
     size_t most = umb_largest_size(cli), element = cli->min_size > 1 ? cli->min_size : 1;
-    if (umb_parse_size_range(arg, 0, most, "8:4M", &o->min_size, &o->max_size, err, n)) return 1;
-    if (o->max_size > most)
+    int bad = umb_parse_size_range(arg, 0, most, "8:4M", &o->min_size, &o->max_size, err, n);
+    if (bad == 2)  /* MIN or MAX above the limit: say why there is one */
         return umb_errf(err, n, "-m %s: sizes above %zu bytes are not supported by %s in this build (its MPI calls "
                         "count %zu-byte elements in an int); accepted: %zu to %zu bytes", arg, most, cli->program,
                         element, element > 1 ? element : 0, most);
+    if (bad) return 1;
     if (element > 1 && (o->min_size < element || o->min_size % element))
         return umb_errf(err, n, "-m %s: %s moves %zu-byte elements: MIN (%zu) must be a multiple of %zu, at least %zu",
                         arg, cli->program, element, o->min_size, element, element);
@@ -190,8 +191,11 @@ static int parse_precision(umb_options *o, const char *a, char *err, size_t n)
         digits[len] = '\0';
         bad = umb_parse_decimal(digits, 0, &p) != 0;
     }
-    if (bad || !(p > 0) || p > 100)
-        return umb_errf(err, n, "--precision %s: expected a percentage in plain digits, above 0 and at most 100 (e.g. 2%%), or off", a);
+    if (bad)  /* the form, not the range: 1e-3%% is above 0 */
+        return umb_errf(err, n, "--precision %s: expected a percentage above 0 and at most 100 in plain digits "
+                        "(e.g. 2%% or 0.5%%; no sign, exponent or hex), or off", a);
+    if (!(p > 0) || p > 100)
+        return umb_errf(err, n, "--precision %s: expected a percentage above 0 and at most 100 (e.g. 2%%), or off", a);
     o->precision = p / 100;
     o->precision_given = 1;
     return 0;

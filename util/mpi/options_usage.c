@@ -41,6 +41,16 @@ static const char umbench_options[] =
     "      --assume-cuda-aware       pass D buffers to MPI even if the library says it is not CUDA-aware\n"
     "      --allow-oversubscription  allow managed buffers larger than the free GPU memory\n";
 
+/* The collectives' buffers and root (README, "Options"): -h lists every
+   option the parser takes. */
+static const char collective_options[] =
+    "Options (collectives):\n"
+    "      --buffer KIND             every rank's buffer but the root's: H, P, D, MH, MD, M (default H)\n"
+    "      --root-buffer KIND        the root's buffer: H, P, D, MH, MD, M (default: --buffer's)\n"
+    "      --buffers LIST            one kind per rank, comma-separated, as many as ranks (MD,MH,MH,MD)\n"
+    "  -d, --accelerator managed|cuda  OMB's: every rank MH (managed) or D (cuda)\n"
+    "  -k, --root fixed:N|rotate     the root: rank N (default fixed:0), or rank (iteration mod ranks)\n";
+
 void umb_usage(const umb_cli *cli, FILE *f)
 {
     fprintf(f, "Usage: %s [options]%s\n%s\n\n", cli->program,
@@ -69,6 +79,7 @@ void umb_usage(const umb_cli *cli, FILE *f)
         cli->window ? "  -W, --window-size N           messages in flight per iteration, 1 to 65536 (default 64);\n"
                       "                                managed buffers get one buffer per message\n" : "");
     fputs(umbench_options, f);
+    if (cli->collective) fputs(collective_options, f);
     if (cli->own_usage) fprintf(f, "Options (%s):\n%s", cli->program, cli->own_usage);
     fprintf(f, "Exit status: 0 ok, 1 bad input or error, 2 validation failed, 77 missing GPU or CUDA-aware MPI.\n");
 }

@@ -68,6 +68,12 @@ static int parse_list(copy_opts *o, int which, const char *opt, const char *arg,
             umb_errf(err, n, "%s %s: unknown '%s'; accepted: %s, all (comma-separated)", opt, arg, t, list);
             return 1;
         }
+        /* Two spellings of one value (H and pageable): its rows twice. */
+        for (int j = 0; j < i; j++)
+            if (name_bit(which, items[j]) == bit) {
+                umb_errf(err, n, "%s %s: '%s' and '%s' are the same; each once", opt, arg, items[j], t);
+                return 1;
+            }
         o->sel[which] |= bit;
         o->named[which] |= bit;
     }

@@ -78,6 +78,10 @@ static int own_parse(void *ctx, int val, const char *name, const char *a, char *
         if (c->nfactors < 0)
             return umb_errf(err, n, "--factor %s: '%s' is not a factor; expected up to %d numbers above 0 and at most 64, comma-separated, e.g. 0.1,0.5,0.9",
                             a, badv, MAX_FACTORS);
+        for (int i = 1; i < c->nfactors; i++)  /* 0.5,0.50: one factor's rows twice */
+            for (int j = 0; j < i; j++)
+                if (c->factors[i] == c->factors[j])
+                    return umb_errf(err, n, "--factor %s: the factor %g is given twice; each once", a, c->factors[i]);
         return 0;
     case O_PATTERN:
         if (parse_names(a, pattern_names, UMB_NPATTERNS, c->patterns, &c->npatterns))

@@ -1,24 +1,31 @@
 """--match's matcher: Python's own regular expressions, each search under a
-deadline. re backtracks: '(.?.?.?)*zz' against a 20-character name tries the
+bound. re backtracks: '(.?.?.?)*zz' against a 20-character name tries the
 ways to split it one after another, for longer than any run would take. So a
-user's pattern searches each name in a child process (fork), and one that has
-not answered within LIMIT_S is ended and the pattern refused, saying why: a
-bound on re, not a second regex engine (docs/decisions.md, "--match")."""
+user's pattern searches each name in a child process (fork) that may use
+LIMIT_S of CPU time (RLIMIT_CPU: the kernel ends it, SIGXCPU then SIGKILL);
+one that uses it up is refused, saying why: a bound on re, not a second
+regex engine (docs/decisions.md, "--match"). CPU time, not the wall clock:
+a loaded machine gives the child less of each second, not less work, so a
+pattern's verdict does not depend on the load (pass 13, kind 14)."""
 import os
 import re
-import select
+import resource
 import signal
 
 from . import cli
 
-LIMIT_S = 1.0  # a name is under 100 characters: re answers a sane pattern in microseconds
-HELP = ("; Python's regular expressions: a pattern that takes re over %g s on a name "
+LIMIT_S = 1  # CPU seconds (RLIMIT_CPU counts whole ones): re answers a sane pattern on a name in microseconds
+HELP = ("; Python's regular expressions: a pattern that takes re over %g s of CPU time on a name "
         "(repeats inside repeats) is refused" % LIMIT_S)
+# The signals a user ends a command with: blocked from before fork() until
+# the parent is inside the try that kills the child, so that one coming in
+# between never leaves the child running (pass 13, kind 13).
+STOPS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
 
 
 class Bounded:
-    """A compiled pattern whose search(name) answers within LIMIT_S or
-    raises cli.Fail; each name is searched once."""
+    """A compiled pattern whose search(name) answers within LIMIT_S of CPU
+    time or raises cli.Fail; each name is searched once."""
 
     def __init__(self, text, option):
         self.compiled, self.text, self.option, self.seen = re.compile(text), text, option, {}
@@ -30,27 +37,36 @@ class Bounded:
 
     def _child(self, name):
         r, w = os.pipe()
-        pid = os.fork()
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+        try:
+            pid = os.fork()
+        except BaseException:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+            os.close(r), os.close(w)
+            raise
         if pid == 0:  # no handler and no clean-up of the parent's (a lock, run.json) may run here
             try:
-                for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+                for s in STOPS | {signal.SIGXCPU}:
                     signal.signal(s, signal.SIG_DFL)
+                resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # SIGXCPU dumps core by default
+                resource.setrlimit(resource.RLIMIT_CPU, (LIMIT_S, LIMIT_S + 1))
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
                 os.write(w, b"1" if self.compiled.search(name) else b"0")
             finally:
                 os._exit(0)
-        os.close(w)
         answer = b""
         try:
-            if select.select([r], [], [], LIMIT_S)[0]:
-                answer = os.read(r, 1)
+            os.close(w)
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a signal that came since fork() is taken here
+            answer = os.read(r, 1)  # b"" where the kernel ended the child
         finally:
             os.close(r)
             if not answer:
                 os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
         if not answer:
-            raise cli.Fail("%s %s: no answer within %g s on the name %s: repeats inside repeats make Python's "
-                           "matcher try every way to split a name; write it without them"
+            raise cli.Fail("%s %s: no answer within %g s of CPU time on the name %s: repeats inside repeats make "
+                           "Python's matcher try every way to split a name; write it without them"
                            % (self.option, said(self.text), LIMIT_S, cli.shown(name)))
         return answer == b"1"
 

@@ -134,15 +134,16 @@ def parse_build(text):
 
 def check_append(old, a):
     """--append adds only runs that can stand beside the folder's: the same
-    set, and what like.alike compares (ranks, benchmark options after
-    "--", the libraries' variables of the environment), and a configuration of
-    a name the folder has only with the same settings. The MPI library is
-    known once a run reports it (records.same_as_before)."""
+    set, and what like.alike compares (benchmark options after "--", the
+    libraries' variables of the environment), and a configuration of a name
+    the folder has only with the same settings. The MPI library, and the
+    ranks, are known once a run reports them (records.same_as_before):
+    --np 3 runs a two-rank program on 2, as --np 2 did."""
     if old.get("set") not in (None, a.set):
         raise cli.Fail("--append --set %s: the folder's runs are of --set %s; add to it only the same set" % (a.set, old["set"]))
-    before = {"np": old.get("np"), "options": like.extra_of(old.get("command")),
+    before = {"options": like.extra_of(old.get("command")),
               "environment": like.env_words(old["env"]) if isinstance(old.get("env"), dict) else None}
-    differ = like.alike(before, {"np": a.np, "options": a.extra, "environment": like.env_words(env.recorded())})
+    differ = like.alike(before, {"options": a.extra, "environment": like.env_words(env.recorded())})
     if differ:  # rounds of one another: what the folder's runs ran, and nothing else
         raise cli.Fail("--append --out %s: its runs and these differ in %s (its | these); add to it only runs like its "
                        "own, or use a new --out" % (cli.escaped(a.out), like.differences(differ)))

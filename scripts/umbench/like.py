@@ -5,6 +5,7 @@ takes (contradiction). umb-compare shows what differs between its sides;
 umb-findings, the readers' load and umb-run --append refuse rounds of
 one another that differ."""
 import os
+import re
 import shlex
 
 from .cli import Fail, clip, escaped
@@ -22,6 +23,14 @@ ALIKE = ("np", "options", "library", "environment", "launcher flags", "build")
 TUNING = ("OMPI_MCA_", "UCX_", "HWLOC_", "MPIR_CVAR_", "MV2_", "I_MPI_", "FI_", "PSM2_", "UMB_LAPS_CLOCK=", "UMB_PAGEMAP=")
 # Where a library writes its log, not how it runs: --path names a file per process (util/mpi).
 NOT_TUNING = ("UCX_LOG_FILE=",)
+# The header's mpi_env is cut at its buffer (util/mpi/bench_header.c, 4 x 512
+# bytes): a value there of this length or more may end mid-word. CUT stands
+# for what is beyond: no evidence either way (alike).
+HEADER_ENV_CUT = 2047
+# Where one variable of the header ends: before the next of the prefixes
+# the programs record (util/mpi/mpi_info.c).
+HEADER_WORD = re.compile(" (?=(?:OMPI_MCA_|UCX_|MPIR_CVAR_|MV2_|I_MPI_|FI_|PSM2_|HWLOC_|UMB_)[A-Za-z0-9_]*=)")
+CUT = "(the rest cut at %d characters in the header)" % HEADER_ENV_CUT
 
 
 def extra_of(command):
@@ -34,11 +43,26 @@ def extra_of(command):
 
 def env_words(env, header=None):
     """The tuning variables (TUNING) of run.json's env and of a run's header
-    (its mpi_env, "K=V K=V" or "none") as sorted "K=V" words."""
-    words = {"%s=%s" % kv for kv in (env or {}).items() if isinstance(kv[1], str) and (kv[0] + "=").startswith(TUNING)}
+    (its mpi_env, "K=V K=V" or "none") as sorted "K=V" words, each value as
+    the programs read it (_as_read). Where run.json names a variable, its
+    value is run.json's: the header joins values with blanks, so a value
+    with a blank or a newline does not come back whole from it. A header
+    cut (HEADER_ENV_CUT) ends in CUT in place of its last, partial word."""
+    words = {k: "%s=%s" % (k, v) for k, v in (env or {}).items() if isinstance(v, str) and (k + "=").startswith(TUNING)}
     said = (header or {}).get("mpi_env")
-    words |= {w for w in said.split() if w.startswith(TUNING)} if isinstance(said, str) else set()
-    return sorted(w for w in words if not w.startswith(NOT_TUNING))
+    cut = isinstance(said, str) and len(said) >= HEADER_ENV_CUT
+    heard = HEADER_WORD.split(said) if isinstance(said, str) else []
+    for w in heard[:-1] if cut else heard:
+        if w.startswith(TUNING):
+            words.setdefault(w.split("=", 1)[0], w)
+    kept = [_as_read(w) for w in words.values() if not w.startswith(NOT_TUNING)]
+    return sorted(w for w in kept if w) + ([CUT] if cut else [])
+
+
+def _as_read(word):
+    """A variable as the programs read it: UMB_LAPS_CLOCK only as "wtime"
+    (util/mpi/laps.c), any other value the same as none (None)."""
+    return None if word.startswith("UMB_LAPS_CLOCK=") and word != "UMB_LAPS_CLOCK=wtime" else word
 
 
 def ran(manifest, config, header):
@@ -59,24 +83,113 @@ def ran(manifest, config, header):
 def alike(a, b):
     """What differs between two runs' ran(): [(what, a's, b's)] as text (of
     the environment, only the variables that differ); what either does not
-    know is no evidence either way."""
+    know is no evidence either way: a value left out, the variables of a
+    header cut beyond CUT. Options compare as the programs read them
+    (options_read)."""
     out = []
     for k in ALIKE:
         x, y = a.get(k), b.get(k)
-        if x is None or y is None or x == y:
+        if x is None or y is None or x == y or (k == "options" and _same_options(x, y)):
             continue
         if k == "environment":
-            x, y = [w for w in x if w not in y], [w for w in y if w not in x]
+            x, y = _env_only(x, y), _env_only(y, x)
+            if not x and not y:
+                continue
+            x, y = x + [CUT] * (CUT in a[k]), y + [CUT] * (CUT in b[k])  # said where a side was cut
         out.append((k, _value(k, x), _value(k, y)))
     return out
 
 
+def _env_only(x, y):
+    """x's words that y does not hold; where y was cut (CUT), only those of
+    a variable y shows: y's cut part may hold the others."""
+    names = {w.split("=", 1)[0] for w in y if w != CUT}
+    return [w for w in x if w not in y and w != CUT and (CUT not in y or w.split("=", 1)[0] in names)]
+
+
+def _same_options(x, y):
+    rx, ry = options_read(x), options_read(y)
+    return rx is not None and rx == ry
+
+
+# The programs' options (util/mpi/options_parse.c's table, util/mpi/rma's
+# own): a long name -> (the short letter or the name, 0 no value, 1 a value,
+# 2 an optional one). getopt_long also takes a long name's unique prefix.
+LONG = {"message-size": ("m", 1), "iterations": ("i", 1), "warmup": ("x", 1), "full": ("f", 0),
+        "validation": ("c", 0), "mem-limit": ("M", 1), "window-size": ("W", 1), "counters": ("U", 2),
+        "help": ("h", 0), "version": ("v", 0), "accelerator": ("d", 1), "root": ("k", 1),
+        "win-option": ("w", 1), "sync-option": ("s", 1)}
+LONG.update({n: (n, 0) for n in ("assume-cuda-aware", "allow-oversubscription", "path", "measure-bound", "check-options")})
+LONG.update({n: (n, 1) for n in ("format", "place-with", "place", "place-check", "loop", "advise", "device", "timeout",
+                                 "precision", "size-budget", "launch-budget", "root-buffer", "buffer", "buffers")})
+SHORT = {c: has for c, has in ((v[0], v[1]) for v in LONG.values()) if len(c) == 1}
+
+
+def options_read(words):
+    """Benchmark options as the programs' parser (GNU getopt_long) reads
+    them: {option: its last value} (each option sets a value, the last one
+    given wins) and the other words in order; None where a word is not one
+    the table knows (then the words compare as written)."""
+    got, rest, i = {}, [], 0
+    while i < len(words):
+        w, i = words[i], i + 1
+        if w == "--":
+            rest += words[i:]
+            break
+        if w.startswith("--"):
+            name, eq, val = w[2:].partition("=")
+            hits = [n for n in LONG if n == name] or [n for n in LONG if n.startswith(name)]
+            if len(hits) != 1 or (eq and LONG[hits[0]][1] == 0):
+                return None
+            key, has = LONG[hits[0]]
+            if has == 1 and not eq:
+                if i == len(words):
+                    return None
+                val, i = words[i], i + 1
+            got[key] = val if has else ""
+        elif w.startswith("-") and w != "-":
+            i = _shorts(w[1:], words, i, got)
+            if i is None:
+                return None
+        else:
+            rest.append(w)
+    return sorted(got.items()), rest
+
+
+def _shorts(letters, words, i, got):
+    """A cluster of short options ("-cf", "-i5", "-i 5") into got; the index
+    of the next word, or None."""
+    for j, c in enumerate(letters):
+        if c not in SHORT:
+            return None
+        if SHORT[c] == 0:
+            got[c] = ""
+            continue
+        if letters[j + 1:] or SHORT[c] == 2:
+            got[c] = letters[j + 1:]
+        elif i < len(words):
+            got[c], i = words[i], i + 1
+        else:
+            return None
+        break
+    return i
+
+
 def _value(what, v):
+    """A side's value as alike() describes it: words quoted as a shell
+    would take them (a value with a blank or a newline stays one word), by
+    the one escaping rule; clipped only where too long, since clip() also
+    makes a run of blanks one."""
     if what in ("options", "launcher flags"):
-        return '"%s"' % escaped(clip(" ".join(shlex.quote(w) for w in v), 200))
+        return '"%s"' % _words([shlex.quote(w) for w in v], 200)
     if what == "environment":
-        return escaped(clip(" ".join(v), 300)) or "none"
+        return _words([w if w == CUT else shlex.quote(w) for w in v], 300) or "none"
     return escaped(clip(v.split(",")[0] if what == "library" else v, 200))
+
+
+def _words(words, width):
+    text = escaped(" ".join(words))
+    return text if len(text) <= width else clip(text, width)
 
 
 def differences(diffs):

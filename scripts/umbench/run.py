@@ -10,7 +10,8 @@ Anything before "--" that is not one of these options is refused.
 
 --out names a new folder: one that holds another run is refused, unless
 --append adds these runs to it (later rounds, never replacing a file; the
-same --set, --np, benchmark options and MPI library only). One
+same --set, rank counts as the programs report them, benchmark options
+and MPI library only). One
 umb-run at a time writes a folder: a second is refused, naming the first's
 pid. run.json is rewritten whole after every run, so whatever stops umb-run
 the folder lists every run that finished (docs/output.md, "Results folders").

@@ -21,7 +21,7 @@ atexit.register(shutil.rmtree, os.environ["HYPOTHESIS_STORAGE_DIRECTORY"], True)
 
 import common  # noqa: E402  (after the path: it loads the profile)
 
-MODULES = ["test_readers", "test_special", "test_args", "test_match", "test_batch", "test_roundtrip", "test_share", "test_shown", "test_judgment", "test_alike"]
+MODULES = ["test_readers", "test_special", "test_args", "test_match", "test_batch", "test_roundtrip", "test_share", "test_shown", "test_judgment", "test_alike", "test_like"]
 
 
 def main(names):

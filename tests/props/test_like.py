@@ -1,0 +1,120 @@
+"""What ran, in the one normal form (issue 66, class 3; pass 13, kinds 6
+and 7): like.alike compares benchmark options as the programs' parser
+reads them and the environment as the programs read it, whichever of
+run.json and a run's header says it, and describes a difference by the
+one escaping rule. Runs that ran the same are alike; a real difference is
+named."""
+import sys
+import unittest
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import common
+from common import counted, scale
+
+# Options as the programs' parser reads them: (short, long, values or None for a flag).
+SPELT = [("-i", "--iterations", ["5", "7", "1000"]), ("-x", "--warmup", ["0", "1"]), ("-W", "--window-size", ["1", "4"]),
+         ("-f", "--full", None), ("-c", "--validation", None), (None, "--loop", ["auto", "handshake"]),
+         (None, "--path", None), ("-k", "--root", ["fixed:0", "rotate"]), ("-m", "--message-size", ["8:64", "1K"])]
+
+
+def spelt(data, option, value):
+    """One occurrence of an option as a user may write it: short or long,
+    the value apart, attached or after "=" (a long name's unique prefix too)."""
+    short, long_, values = SPELT[option]
+    forms = ([[short]] if short and values is None else []) + ([[long_]] if values is None else [])
+    if values is not None:
+        unique = [n for n in like.LONG if n.startswith(long_[2:-1])] == [long_[2:]]
+        forms += [[long_, value], [long_ + "=" + value]] + ([[long_[:-1], value]] if unique else []) + \
+            ([[short, value], [short + value]] if short else [])
+    return data.draw(st.sampled_from(forms), label="spelling")
+
+
+def written(data, final):
+    """FINAL ({option: value}) as a command line the C parser reads the same:
+    the options in any order, any of them given before with other values
+    or again (the last one wins)."""
+    events = []
+    for k, v in final.items():
+        events += [(k, data.draw(st.sampled_from(SPELT[k][2] or [None]), label="earlier"))
+                   for _ in range(data.draw(st.integers(0, 2), label="times before"))] + [(k, v)]
+    order = data.draw(st.permutations(events), label="order")
+    last = {k: i for i, (k, _) in enumerate(order)}
+    return sum((spelt(data, k, final[k] if i == last[k] else v) for i, (k, v) in enumerate(order)), [])
+
+
+def options_drawn(data):
+    keys = data.draw(st.lists(st.integers(0, len(SPELT) - 1), unique=True, max_size=5), label="options")
+    return {k: SPELT[k][2] and data.draw(st.sampled_from(SPELT[k][2])) for k in keys}
+
+
+def canonical(final):
+    return sum(([SPELT[k][1]] + ([v] if v else []) for k, v in sorted(final.items())), [])
+
+
+sys.path.insert(0, common.SCRIPTS)
+from umbench import like  # noqa: E402
+from umbench.shown import escaped  # noqa: E402
+
+TUNED = ["OMPI_MCA_btl", "UCX_TLS", "HWLOC_HIDE_ERRORS", "OMPI_MCA_pml", "UCX_RNDV_THRESH"]
+VALUE = st.text(alphabet="ab ,=\n\x1b\u00e9-", max_size=12)
+
+
+def header_of(env):
+    """The header's mpi_env as util/mpi/mpi_info.c writes it: "K=V" joined
+    by blanks, cut at the buffer's 2,047 characters."""
+    return {"mpi_env": (" ".join("%s=%s" % kv for kv in env.items()) or "none")[:like.HEADER_ENV_CUT]}
+
+
+class Like(unittest.TestCase):
+    """What ran, in the one normal form (like.ran, like.alike): options as
+    the programs' parser reads them, the environment as the programs read
+    it, whichever of run.json and a header says it (pass 13, kinds 6, 7)."""
+
+    @settings(max_examples=scale(60))
+    @given(st.data())
+    def test_options_alike_as_the_parser_reads_them(self, data):
+        """Options in another order, given twice, in another spelling: alike
+        (pass 13: "-i 5 -x 1" and "-x 1 -i 5" were refused as unlike); a
+        value that differs in the end is named, both sides as written."""
+        final = options_drawn(data)
+        words = written(data, final)
+        counted("options_alike_as_the_parser_reads_them")
+        a, b = {"options": canonical(final)}, {"options": words}
+        self.assertEqual(like.alike(a, b), [], (canonical(final), words))
+        valued = [k for k in final if SPELT[k][2]]
+        if valued:
+            k = data.draw(st.sampled_from(valued), label="changed")
+            other = dict(final)
+            other[k] = data.draw(st.sampled_from([v for v in SPELT[k][2] if v != final[k]]), label="other value")
+            differ = like.alike(a, {"options": words + spelt(data, k, other[k])})
+            self.assertEqual([d[0] for d in differ], ["options"], (final, other))
+
+    @settings(max_examples=scale(60))
+    @given(st.dictionaries(st.sampled_from(TUNED), VALUE, max_size=4), st.integers(0, 2500),
+           st.sampled_from([None, "", "tsc", "WTIME", "wtime"]), VALUE)
+    def test_environment_as_the_programs_read_it(self, env, filler, laps, value):
+        """A run's environment from run.json, from its header (a value with a
+        blank or newline; cut at 2,047 characters), or both: alike; a value
+        that differs is named by the one escaping rule; UMB_LAPS_CLOCK only
+        as the programs read it, "wtime" or nothing (pass 13, kinds 6, 7)."""
+        counted("environment_as_the_programs_read_it")
+        env = dict(env, UCX_ZFILL="f" * filler)
+        head = header_of(env)
+        sides = [like.ran({"env": env}, "default", head), like.ran({}, "default", head), like.ran({"env": env}, "default", {})]
+        for x in sides:
+            for y in sides:
+                self.assertEqual(like.alike(x, y), [], (env, head))
+        laps_env = dict(env, **({"UMB_LAPS_CLOCK": laps} if laps is not None else {}))
+        self.assertEqual(bool(like.alike(sides[1], like.ran({}, "default", header_of(laps_env)))), laps == "wtime", laps)
+        changed = dict({"OMPI_MCA_btl": value + "x"}, **{k: v for k, v in env.items() if k != "OMPI_MCA_btl"})
+        differ = like.alike(sides[2], like.ran({}, "default", header_of(changed)))  # first: in the header, whatever cut
+        self.assertEqual([d[0] for d in differ], ["environment"], (env, changed))
+        text = like.differences(differ)
+        self.assertIn(escaped(like.shlex.quote("OMPI_MCA_btl=" + value + "x")), text)
+        self.assertEqual(text, escaped(text), "a control character described raw")
+
+
+if __name__ == "__main__":
+    unittest.main()

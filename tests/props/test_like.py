@@ -4,6 +4,8 @@ reads them and the environment as the programs read it, whichever of
 run.json and a run's header says it, and describes a difference by the
 one escaping rule. Runs that ran the same are alike; a real difference is
 named."""
+import os
+import re
 import sys
 import unittest
 
@@ -71,6 +73,18 @@ class Like(unittest.TestCase):
     """What ran, in the one normal form (like.ran, like.alike): options as
     the programs' parser reads them, the environment as the programs read
     it, whichever of run.json and a header says it (pass 13, kinds 6, 7)."""
+
+    def test_option_table_is_the_programs(self):
+        """like.LONG is the C parser's table (util/mpi/options_parse.c and
+        the one-sided family's own options), name, letter and argument."""
+        kinds = {"no_argument": 0, "required_argument": 1, "optional_argument": 2}
+        table = {}
+        for rel in ("util/mpi/options_parse.c", "util/mpi/rma/rma.c"):
+            with open(os.path.join(common.TOP, rel)) as f:
+                for name, kind, val in re.findall(r'\{"([a-z-]+)", (\w+_argument), 0, ([^}]+)\}', f.read()):
+                    letter = val.strip()
+                    table[name] = (letter[1] if letter.startswith("'") else name, kinds[kind])
+        self.assertEqual(table, like.LONG)
 
     @settings(max_examples=scale(60))
     @given(st.data())

@@ -177,6 +177,9 @@ def count(text, option, low=1, high=None):
 
 
 SYSTEM_PYTHON = "/usr/bin/python3"
+# What a user without root runs for a missing module (any Python, a venv's
+# too); `pip install .` of the tree installs the scripts with jsonschema.
+PIP_LINE = "python3 -m pip install --user %s"
 
 
 def need_module(module, package, prog):
@@ -204,7 +207,7 @@ def main(prog, body):
     for s in STOPS:  # an interrupt, until the body installs its own handler
         signal.signal(s, _interrupted)
     try:
-        need_module("jsonschema", "Debian/Ubuntu: python3-jsonschema", prog)
+        need_module("jsonschema", PIP_LINE % "jsonschema" + ", or Debian/Ubuntu's python3-jsonschema", prog)
         debug = env.debug()  # read before the body: a malformed value is refused, not met in a bug
         if sys.stdout is None:
             raise Fail("standard output is closed: nowhere to write")

@@ -195,15 +195,20 @@ def find_program(dirs, prog, here):
     """PROG in one of the folders dirs, or in its registry folder under one
     (a build folder's top: DIR/mpi/rma/umb_put_bw). Without them (no
     --bindir): beside umb-run (installed), then the source tree's top (an
-    in-tree build)."""
+    in-tree build), then on PATH (a pip-installed umb-run lies apart from
+    the programs make install put on PATH)."""
+    given = bool(dirs)
     dirs = dirs or [here, os.path.join(here, "..")]
     sub = next((p["dir"] for p in programs.load() if p["name"] == prog), "")
     for d in dirs:
         for path in (os.path.join(d, prog), os.path.join(d, sub, prog)):
             if os.path.isfile(path) and os.access(path, os.X_OK):
                 return os.path.abspath(path)
-    raise Fail("%s not found in %s, nor in %s under them (--bindir: the build folder, or the programs' folders)"
-               % (prog, ":".join(dirs), sub or "its folder"))
+    on_path = None if given else shutil.which(prog)
+    if on_path:
+        return os.path.abspath(on_path)
+    raise Fail("%s not found in %s, nor in %s under them%s (--bindir: the build folder, or the programs' folders)"
+               % (prog, ":".join(dirs), sub or "its folder", "" if given else ", nor on PATH"))
 
 
 # What a program that takes several buffer pairs in one launch holds: its

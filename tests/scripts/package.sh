@@ -1,0 +1,47 @@
+#!/bin/sh
+# The scripts as a standard Python package (pyproject.toml, docs/install.md):
+# its wheel, built offline from a copy of the tree, holds every module,
+# schema, settings.json and the registry (programs.txt, a copy of the
+# top's), declares jsonschema and the [plot] extra, has configure's version,
+# and names each Python command of scripts/ as an entry point that imports.
+. "$top_srcdir/tests/lib.sh"
+"$PYTHON3" -c "import setuptools.build_meta, sys; sys.exit(int(setuptools.__version__.split('.')[0]) < 61)" 2>/dev/null \
+    || skip "$PYTHON3 has no setuptools 61 or later (python3 -m pip install --user setuptools, or Debian's python3-setuptools)"
+mkdir -p "$tmp/src/scripts" "$tmp/dist"
+cp "$top_srcdir/pyproject.toml" "$tmp/src/" && cp -RL "$top_srcdir/scripts/umbench" "$tmp/src/scripts/" || fail "cannot copy the tree"
+rm -rf "$tmp/src/scripts/umbench/__pycache__"
+(cd "$tmp/src" && "$PYTHON3" -c "from setuptools import build_meta; print(build_meta.build_wheel('$tmp/dist'))") >"$tmp/build.log" 2>&1 \
+    || { tail -20 "$tmp/build.log"; fail "the wheel does not build"; }
+version=$(sed -n 's/^AC_INIT(\[umbench\], \[\([^]]*\)\].*/\1/p' "$top_srcdir/configure.ac")
+whl=$(ls "$tmp/dist"/umbench-"$version"-*.whl 2>/dev/null) || fail "no wheel of version $version (configure.ac's) in: $(ls "$tmp/dist")"
+# What the tree holds, the wheel must: modules, schemas, data.
+(cd "$top_srcdir/scripts" && ls umbench/*.py umbench/schemas/*.json umbench/settings.json umbench/programs.txt) | sort >"$tmp/want"
+commands=$(grep -l '^#!/usr/bin/env python3' "$top_srcdir"/scripts/umb-* | sed 's|.*/||' | sort | tr '\n' ' ')
+"$PYTHON3" - "$whl" "$tmp/want" "$top_srcdir/programs.txt" "$commands" <<'PY' || fail "the wheel: see above"
+import configparser, sys, zipfile
+whl, want, registry, commands = sys.argv[1], open(sys.argv[2]).read().split(), sys.argv[3], sys.argv[4].split()
+z = zipfile.ZipFile(whl)
+names = set(z.namelist())
+bad = ["missing: " + n for n in want if n not in names]
+if "umbench/programs.txt" in names and z.read("umbench/programs.txt") != open(registry, "rb").read():
+    bad.append("umbench/programs.txt is not the top's programs.txt")
+info = next(n.split("/")[0] for n in names if n.endswith(".dist-info/METADATA"))
+meta = z.read(info + "/METADATA").decode().splitlines()
+for need in ("Requires-Dist: jsonschema", "Provides-Extra: plot"):
+    if need not in meta:
+        bad.append("METADATA lacks " + need)
+if not any(m.startswith("Requires-Dist: matplotlib") and "extra ==" in m and "plot" in m for m in meta):
+    bad.append("METADATA lacks matplotlib in the extra plot")
+ep = configparser.ConfigParser()
+ep.read_string(z.read(info + "/entry_points.txt").decode())
+scripts = dict(ep["console_scripts"]) if ep.has_section("console_scripts") else {}
+if sorted(scripts) != commands:
+    bad.append("entry points %s, scripts/ has %s" % (sorted(scripts), commands))
+sys.path.insert(0, whl)
+for name, target in scripts.items():
+    mod, fn = target.split(":")
+    if not callable(getattr(__import__(mod, fromlist=[fn]), fn, None)):
+        bad.append("%s: %s is not a function" % (name, target))
+print("\n".join(bad))
+sys.exit(bool(bad))
+PY

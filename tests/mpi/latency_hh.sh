@@ -4,6 +4,14 @@
 . "$top_srcdir/tests/lib.sh"
 lat=$PT2PT/umb_latency
 
+# Open MPI's session directory lies in this test's own folder (lib.sh):
+# under make -j two tests' first launches raced to make a shared one
+# ("/tmp/ompi.HOST.UID: File exists", issue 67).
+if "$MPIEXEC" --version 2>&1 | grep -q "Open MPI"; then
+    run_mpi 1 sh -c 'for d in "${TMPDIR:-/tmp}"/ompi.* "${TMPDIR:-/tmp}"/prte.*; do [ ! -d "$d" ] || echo "session $d"; done'
+    grep -q "^session $tmp/" "$tmp/out" || { cat "$tmp/out" "$tmp/err"; fail "the launch's session directory is not in $tmp"; }
+fi
+
 run_mpi 2 "$lat" -m 1:1K -i 200 -x 20 --timeout 60 H H
 expect_rc 0 "H H"
 grep -q '^# MPI library: ' "$tmp/out" || fail "header lacks the MPI library"

@@ -172,8 +172,8 @@ static void memory_space(void)
     CHECK(accepted > 1000 && refused > 1000);
     /* The run's count: allgather's and alltoall's blocks and every collective's gather grow with the ranks. */
     umb_options o;
-    char err[512], *words[] = {(char *)"-m", (char *)"1M"};
-    CHECK(parse_words(&programs[11], &o, words, 2, err, sizeof err) == 0);
+    char err[512], *words[] = {(char *)"-m", (char *)"1M", (char *)"-M", (char *)"1G"};
+    CHECK(parse_words(&programs[11], &o, words, 4, err, sizeof err) == 0);
     umb_memory two, many;
     umb_memory_need(&o, &programs[11], 2, &two);
     umb_memory_need(&o, &programs[11], 512, &many);

@@ -214,7 +214,7 @@ int main(void)
     CHECK(parse(&o, "--precision 1e-3%") == 1 && strstr(err, "no sign, exponent or hex"));
     bad("--precision 0%", "--precision 0%: expected a percentage above 0 and at most 100");
     bad("-M 0", "-M 0");
-    bad("-m 512M", "memory limit");
+    bad("-m 1G", "memory limit");
     bad("--bogus", "--bogus");
     bad("-q", "-q");
     bad("-i", "-i");
@@ -233,11 +233,12 @@ int main(void)
     CHECK(umb_options_parse(&o, &bw_cli, 3, bw_argv4, err, sizeof err) == 1);
     CHECK_CONTAINS(err, "-W 0");
     /* 200 managed 4 MiB slots and their records fit 1G; with MD's host copies they do not. */
-    char *bw_argv5[] = {"umb_bwtest", "-W", "200", "MH", "MD", NULL}, *bw_argv6[] = {"umb_bwtest", "-W", "200", "MH", "MH", NULL};
-    CHECK(umb_options_parse(&o, &bw_cli, 5, bw_argv5, err, sizeof err) == 1);
+    char *bw_argv5[] = {"umb_bwtest", "-W", "200", "-M", "1G", "MH", "MD", NULL};
+    char *bw_argv6[] = {"umb_bwtest", "-W", "200", "-M", "1G", "MH", "MH", NULL};
+    CHECK(umb_options_parse(&o, &bw_cli, 7, bw_argv5, err, sizeof err) == 1);
     CHECK_CONTAINS(err, "a rank needs 1677");
     CHECK_CONTAINS(err, "above the memory limit -M 1073741824");
-    CHECK(umb_options_parse(&o, &bw_cli, 5, bw_argv6, err, sizeof err) == 0);
+    CHECK(umb_options_parse(&o, &bw_cli, 7, bw_argv6, err, sizeof err) == 0);
     bad("-W 4", "-W");  /* no window in umb_test */
 
     /* Collectives: per-rank kinds, OMB's -d, the root. */

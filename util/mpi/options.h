@@ -134,7 +134,7 @@ size_t umb_largest_size(const umb_cli *cli);
 
 /* -M's default: OMB's 512M counted one copy of the buffers alone; this sum also
    counts D and MD's host copies and the iteration records (docs/method.md). */
-#define UMB_DEFAULT_MEM_LIMIT ((size_t)1 << 30)
+#define UMB_DEFAULT_MEM_LIMIT ((size_t)2 << 30)
 /* -M's top: 1 TiB a process, what a large node holds (docs/method.md, "Memory (`-M`)"). */
 #define UMB_MEM_LIMIT_MAX ((size_t)1 << 40)
 

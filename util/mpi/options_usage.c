@@ -71,7 +71,7 @@ void umb_usage(const umb_cli *cli, FILE *f)
         "  -x, --warmup N                untimed warm-up iterations, 0 to %ld (default %ld, %ld above %zu bytes)\n"
         "  -f, --full                    also print min, max, p50, p99 and the iteration count\n"
         "  -c, --validation              check every byte of every message\n"
-        "  -M, --mem-limit BYTES         per-process memory limit: buffers and iteration records (default 1G, at most 1024G)\n"
+        "  -M, --mem-limit BYTES         per-process memory limit: buffers and iteration records (default 2G, at most 1024G)\n"
         "%s"
         "  -h, --help                    this text;  -v, --version  the version\n",
         cli->max_size, umb_largest_size(cli), UMB_MAX_ITERS, cli->iters, cli->iters_large, cli->large_size,

@@ -37,13 +37,13 @@ class Problems:
 
 def read_objects(path, problems, bad=None):
     """A JSON Lines file's records, as (line number, object), each checked
-    against the result lines' schema (schemas/result.schema.json); a line
-    that breaks it is skipped and counted, and listed in `bad` as (line
-    number, why, its "type")."""
+    against the result lines' schema; a line that breaks it is skipped and
+    counted, and listed in `bad` as (line number, why, its "type")."""
     try:
         good, wrong = schema.lines(path, "result")
     except OSError as e:
         problems.add(path, 0, e.strerror or str(e))
+        (bad if bad is not None else []).append((0, e.strerror or str(e), "unreadable"))
         return []
     for n, why, kind in wrong:
         problems.add(path, n, why)
@@ -85,7 +85,8 @@ def read_results(path, problems, rec=None):
             out["nulls"].add(o["size"])
         if isinstance(o.get("path"), str):
             out["paths"][o["size"]] = o["path"]
-    unended(path, rec, seen)
+    if not any(kind == "unreadable" for _, _, kind in bad):  # a file not read says nothing of its end
+        unended(path, rec, seen)
     first = next(((n, why) for n, why, kind in bad if kind == "result"), None)
     out["bad"] = "line %d: %s" % first if first else None
     if any(kind == "run" for _, _, kind in bad):  # its round or configuration unknown: not a round of anything
@@ -95,9 +96,8 @@ def read_results(path, problems, rec=None):
 
 
 def why_empty(folder, problems=None):
-    """Why a folder has no finished run to read: its runs' failures, from
-    run.json, and the first file or line that could not be read (a run file
-    without read permission was "0 of 1 runs did not finish")."""
+    """Why a folder has no finished run to read: its runs' failures (run.json)
+    and the first file or line not read (once "0 of 1 runs did not finish")."""
     runs = (read_manifest(folder) or {}).get("runs", [])
     unread = "; could not read %s" % clip(problems.first, 200) if problems is not None and problems.first else ""
     if not runs:

@@ -122,7 +122,9 @@ LONG = {"message-size": ("m", 1), "iterations": ("i", 1), "warmup": ("x", 1), "f
 LONG.update({n: (n, 0) for n in ("assume-cuda-aware", "allow-oversubscription", "path", "measure-bound", "check-options")})
 LONG.update({n: (n, 1) for n in ("format", "place-with", "place", "place-check", "loop", "advise", "device", "timeout",
                                  "precision", "size-budget", "launch-budget", "root-buffer", "buffer", "buffers")})
-SHORT = {c: has for c, has in ((v[0], v[1]) for v in LONG.values()) if len(c) == 1}
+# A letter takes a value only where its long name requires one: the short
+# option string gives -U none ("-Ui 5" is -U -i 5), as getopt reads it.
+SHORT = {c: int(has == 1) for c, has in ((v[0], v[1]) for v in LONG.values()) if len(c) == 1}
 
 
 def options_read(words):
@@ -165,7 +167,7 @@ def _shorts(letters, words, i, got):
         if SHORT[c] == 0:
             got[c] = ""
             continue
-        if letters[j + 1:] or SHORT[c] == 2:
+        if letters[j + 1:]:
             got[c] = letters[j + 1:]
         elif i < len(words):
             got[c], i = words[i], i + 1

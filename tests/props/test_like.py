@@ -85,6 +85,9 @@ class Like(unittest.TestCase):
                     letter = val.strip()
                     table[name] = (letter[1] if letter.startswith("'") else name, kinds[kind])
         self.assertEqual(table, like.LONG)
+        with open(os.path.join(common.TOP, "util/mpi/options_parse.c")) as f:
+            shorts = re.search(r'"(:[A-Za-z:]+)%s"', f.read()).group(1) + "w:s:"  # the one-sided family's own_short
+        self.assertEqual({c: int(shorts[i + 1:i + 2] == ":") for i, c in enumerate(shorts) if c != ":"}, like.SHORT)
 
     @settings(max_examples=scale(60))
     @given(st.data())

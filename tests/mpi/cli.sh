@@ -76,14 +76,14 @@ usage_error 2 "$PT2PT/umb_latency" "-i 4611686018427387905: iterations must be a
     -m 1:1 -x 0 -i 4611686018427387905
 # -M bounds all a rank holds (pass 13): at -M's top, 65,536 window slots of
 # 2 GiB (-c: a buffer per slot) and a count whose iteration records pass
-# the default limit are refused in one line before any allocation, and
+# a 1G limit (2 GB of records: the 2G default holds them) are refused in one line before any allocation, and
 # --check-options says the same; -M past its top too (SIZE_MAX was taken,
 # and the slots were allocated one by one until the job was stopped).
 usage_error 2 "$PT2PT/umb_bw" "a rank needs 140737492551632 bytes, above the memory limit -M 1099511627776" \
     -W 65536 -m 2147483647 -M 1024G -c
-usage_error 2 "$PT2PT/umb_latency" "of iteration records (100000000 iterations: -i)" -m 1:1 -i 100000000 -x 0
+usage_error 2 "$PT2PT/umb_latency" "of iteration records (100000000 iterations: -i)" -m 1:1 -i 100000000 -x 0 -M 1G
 for over in "-W 65536 -m 2147483647 -M 1024G -c" "-W 65536 -m 2147483647 -c -M 18446744073709551615" \
-            "-W 65536 -m 1 -c -M 64K" "-m 1:1 -i 100000000 -x 0"; do
+            "-W 65536 -m 1 -c -M 64K" "-m 1:1 -i 100000000 -x 0 -M 1G"; do
     rc=0; "$PT2PT/umb_bw" --check-options $over </dev/null >"$tmp/co" 2>&1 || rc=$?
     [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/co")" -eq 1 ] && grep -q "^umb_bw: .*-M" "$tmp/co" \
         || { cat "$tmp/co"; fail "umb_bw --check-options $over: exit $rc"; }

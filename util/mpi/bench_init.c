@@ -2,6 +2,7 @@
    (bench.c), MPI, the GPU each rank uses and whether the run can go on here
    (can_run.c); then, per buffer pair, pairs.c. */
 #include "bench.h"
+#include "cupti_um.h"
 #include "can_run.h"
 
 #include "config.h"
@@ -114,6 +115,11 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
         if (!bad && (b->opt.help || b->opt.version)) {
             snprintf(err, sizeof err, "%s prints the %s and measures nothing",
                      b->opt.help ? "-h (--help)" : "-v (--version)", b->opt.help ? "usage" : "version");
+            bad = 1;
+        }
+        if (!bad && b->opt.counters == UMB_COUNTERS_FULL && !umb_cupti_built()) {  /* the run's refusal too */
+            snprintf(err, sizeof err, "--counters needs CUPTI, but this build has none (configure found no "
+                     "cupti.h/libcupti.so; --with-cupti=DIR names it)");
             bad = 1;
         }
         if (bad) fprintf(stderr, "%s: %s\n", cli->program, err);

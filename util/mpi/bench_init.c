@@ -2,7 +2,6 @@
    (bench.c), MPI, the GPU each rank uses and whether the run can go on here
    (can_run.c); then, per buffer pair, pairs.c. */
 #include "bench.h"
-#include "cupti_um.h"
 #include "can_run.h"
 
 #include "config.h"
@@ -117,11 +116,7 @@ void umb_bench_init(umb_bench *b, const umb_cli *cli, int ranks, int argc, char 
                      b->opt.help ? "-h (--help)" : "-v (--version)", b->opt.help ? "usage" : "version");
             bad = 1;
         }
-        if (!bad && b->opt.counters == UMB_COUNTERS_FULL && !umb_cupti_built()) {  /* the run's refusal too */
-            snprintf(err, sizeof err, "--counters needs CUPTI, but this build has none (configure found no "
-                     "cupti.h/libcupti.so; --with-cupti=DIR names it)");
-            bad = 1;
-        }
+        if (!bad) bad = umb_counters_unbuilt(&b->opt, err, sizeof err);  /* the run's refusal too */
         if (bad) fprintf(stderr, "%s: %s\n", cli->program, err);
         exit(bad ? UMB_EXIT_USAGE : 0);
     }

@@ -53,12 +53,20 @@ void umb_check_usage(const umb_bench *b, int bad, const char *err, int ranks)
     umb_agree(b->rank == 0 && over ? UMB_EXIT_USAGE : 0, msg);
 }
 
+int umb_counters_unbuilt(const umb_options *o, char *why, size_t n)
+{
+    if (o->counters != UMB_COUNTERS_FULL || umb_cupti_built()) return 0;
+    snprintf(why, n, "--counters needs CUPTI, but this build has none (configure found no "
+             "cupti.h/libcupti.so; --with-cupti=DIR names it)");
+    return 1;
+}
+
 void umb_check_counters(const umb_bench *b)
 {
-    if (b->opt.counters == UMB_COUNTERS_FULL && !umb_cupti_built()) {
+    char why[LINE];
+    if (umb_counters_unbuilt(&b->opt, why, sizeof why)) {
         char msg[2 * LINE];
-        snprintf(msg, sizeof msg, "%s: --counters needs CUPTI, but this build has none (configure found no "
-                 "cupti.h/libcupti.so; --with-cupti=DIR names it)", b->cli->program);
+        snprintf(msg, sizeof msg, "%s: %s", b->cli->program, why);
         umb_agree(b->rank == 0 ? UMB_EXIT_USAGE : 0, msg);
     }
     if (b->opt.counters == UMB_COUNTERS_FULL && !umb_counters_cupti() && b->rank == 0) {

@@ -13,6 +13,9 @@ void umb_check_usage(const umb_bench *b, int bad, const char *err, int ranks);
 /* --counters in a build without CUPTI ends the job; CUPTI that did not
    start leaves the getrusage counters, with a note. */
 void umb_check_counters(const umb_bench *b);
+/* 1 and why (without the program's name) where --counters asks for CUPTI
+   and this build has none: the run's refusal and --check-options' alike. */
+int umb_counters_unbuilt(const umb_options *o, char *why, size_t n);
 /* The library's CUDA-awareness, once per launch: sets b->aware. */
 void umb_mpi_awareness(umb_bench *b);
 /* Whether this rank can run the pair that b->opt holds: UMB_EXIT_SKIP with

@@ -21,6 +21,7 @@ LMOD=${LMOD_CMD:-/usr/share/lmod/lmod/libexec/lmod}
 LMOD_INIT=$(dirname "$LMOD")/../init/bash
 [ -x "$LMOD" ] && [ -r "$LMOD_INIT" ] || need "no Lmod (Debian: lmod; or set LMOD_CMD)"
 command -v bash >/dev/null || skip "no bash (Lmod's shell here)"
+needs_scripts  # the module's umb-run
 # The module of the MPI library stands for Open MPI's (EB_MPI_MODULE's
 # default, openmpi); another library's build (MPICH) is not this test's.
 "$MPIEXEC" --version 2>&1 | grep -q "Open MPI" || skip "$MPIEXEC is not Open MPI's (the test's MPI module is Open MPI)"

@@ -7,6 +7,7 @@ import importlib.util
 import math
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -180,10 +181,15 @@ SYSTEM_PYTHON = "/usr/bin/python3"
 
 
 def pip_line(what):
-    """What a user without root runs for a missing module (any Python, a
-    venv's too: pip refuses --user there); `pip install .` of the tree
+    """What a user without root runs for a missing module, for the Python
+    that runs: named python3 where it is the first on PATH, else by its
+    file (make install's commands run with configure's Python); --user
+    but in a venv, where pip refuses it. `pip install .` of the tree
     installs the scripts with jsonschema."""
-    return "python3 -m pip install %s%s" % ("" if sys.prefix != sys.base_prefix else "--user ", what)
+    exe = sys.executable or "python3"
+    first = shutil.which("python3")
+    name = "python3" if first and os.path.abspath(first) == os.path.abspath(exe) else exe
+    return "%s -m pip install %s%s" % (name, "" if sys.prefix != sys.base_prefix else "--user ", what)
 
 
 def need_module(module, package, prog):

@@ -12,7 +12,7 @@
 # shell's values, never as its text.
 set -u
 me=easyconfig.sh
-[ $# -ge 4 ] && [ $# -le 6 ] || { echo "usage: $me TEMPLATE TARBALL VERSION MPI_MODULE [CUDA_MODULE [PYTHON_MODULE]]" >&2; exit 1; }
+case $# in 4 | 5 | 6) ;; *) { echo "usage: $me TEMPLATE TARBALL VERSION MPI_MODULE [CUDA_MODULE [PYTHON_MODULE]]" >&2; exit 1; } ;; esac
 template=$1 tarball=$2 version=$3 mpi=$4 cuda=${5:-} python=${6:-}
 module_name() {  # module_name WHAT VALUE: VALUE is a module name, or one line and exit 1
     case $2 in

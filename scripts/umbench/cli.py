@@ -182,25 +182,20 @@ SYSTEM_PYTHON = "/usr/bin/python3"
 
 def pip_line(what):
     """What a user without root runs for a missing module, for the Python
-    that runs: named python3 where it is the first on PATH, else by its
-    file (make install's commands run with configure's Python); --user
-    but in a venv, where pip refuses it. `pip install .` of the tree
-    installs the scripts with jsonschema."""
-    exe = sys.executable or "python3"
-    first = shutil.which("python3")
+    that runs: python3 where it is the first on PATH, else its file; no
+    --user in a venv, where pip refuses it."""
+    exe, first = sys.executable or "python3", shutil.which("python3")
     name = "python3" if first and os.path.abspath(first) == os.path.abspath(exe) else exe
     return "%s -m pip install %s%s" % (name, "" if sys.prefix != sys.base_prefix else "--user ", what)
 
 
 def need_module(module, package, prog):
     """Returns when MODULE imports. python3 on PATH may be a pyenv, conda or
-    venv one that does not see the distribution's packages (jsonschema,
-    matplotlib): then the system's Python runs the command again, before
-    any output, where it imports MODULE; else one line naming the package
-    (Fail). A venv's python3 is a link to the system's, with packages of
-    its own: only the system's own Python, outside any venv, is not asked
-    again (issue 67: a venv without jsonschema refused where the system's
-    had it)."""
+    venv one that does not see the distribution's packages: then the
+    system's Python runs the command again, before any output, where it
+    imports MODULE; else one line naming the package (Fail). A venv's
+    python3 is a link to the system's with packages of its own: only the
+    system's own Python, outside a venv, is not asked again (issue 67)."""
     if importlib.util.find_spec(module):
         return
     system_itself = (os.path.realpath(sys.executable or "") == os.path.realpath(SYSTEM_PYTHON)

@@ -65,17 +65,19 @@ one_line() {
         || { cat "$tmp/o" "$tmp/e"; fail "$*: exit $rc (expected $want), or not one line with '$text'"; }
 }
 skip() { echo "SKIP: $*" >&2; exit 77; }
-# The scripts' tests need a Python with jsonschema (configure's PYTHON3,
-# which falls back to /usr/bin/python3): where none has it they skip in one
-# line and the C and GPU tests still run; CI sets UMB_NEED_SCRIPTS=1, which
-# makes that a failure, as for lint and ReFrame.
-case $0 in
-*/tests/scripts/*)
+# needs_scripts: the scripts (umb-run and the other Python commands) need a
+# Python with jsonschema (configure's PYTHON3, which falls back to
+# /usr/bin/python3): where none has it the test skips in one line and the
+# C and GPU tests still run; CI sets UMB_NEED_SCRIPTS=1, which makes that a
+# failure, as for lint and ReFrame. Every test of tests/scripts calls it
+# here; a test elsewhere calls it before its first command (lint.sh checks).
+needs_scripts() {
     if [ -z "${PYTHON3:-}" ] || ! "$PYTHON3" -c "import jsonschema" 2>/dev/null; then
         why="no Python with jsonschema (${PYTHON3:-none}): python3 -m pip install --user jsonschema (or pip install . of the tree, or Debian's python3-jsonschema), then configure again"
         if [ "${UMB_NEED_SCRIPTS:-0}" = 1 ]; then fail "$why (UMB_NEED_SCRIPTS=1)"; else skip "$why"; fi
-    fi ;;
-esac
+    fi
+}
+case $0 in */tests/scripts/*) needs_scripts ;; esac
 # A rank that died of a segfault, as the shell, srun or mpirun says it, or
 # as a sanitizer build's ASan reports it: ASan catches SIGSEGV and exits 1,
 # so no "Segmentation fault" is ever said there (docs/cluster.md).

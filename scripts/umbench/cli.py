@@ -7,6 +7,7 @@ import importlib.util
 import math
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -177,20 +178,29 @@ def count(text, option, low=1, high=None):
 
 
 SYSTEM_PYTHON = "/usr/bin/python3"
-# What a user without root runs for a missing module (any Python, a venv's
-# too); `pip install .` of the tree installs the scripts with jsonschema.
-PIP_LINE = "python3 -m pip install --user %s"
+
+
+def pip_line(what):
+    """What a user without root runs for a missing module, for the Python
+    that runs: python3 where it is the first on PATH, else its file; no
+    --user in a venv, where pip refuses it."""
+    exe, first = sys.executable or "python3", shutil.which("python3")
+    name = "python3" if first and os.path.abspath(first) == os.path.abspath(exe) else exe
+    return "%s -m pip install %s%s" % (name, "" if sys.prefix != sys.base_prefix else "--user ", what)
 
 
 def need_module(module, package, prog):
-    """Returns when MODULE imports. python3 on PATH may be a pyenv or conda
-    one that does not see the distribution's packages (jsonschema,
-    matplotlib): then the system's Python runs the command again, before
-    any output; else one line naming the package (Fail)."""
+    """Returns when MODULE imports. python3 on PATH may be a pyenv, conda or
+    venv one that does not see the distribution's packages: then the
+    system's Python runs the command again, before any output, where it
+    imports MODULE; else one line naming the package (Fail). A venv's
+    python3 is a link to the system's with packages of its own: only the
+    system's own Python, outside a venv, is not asked again (issue 67)."""
     if importlib.util.find_spec(module):
         return
-    here = os.path.realpath(sys.executable or "")
-    if (os.path.exists(SYSTEM_PYTHON) and here != os.path.realpath(SYSTEM_PYTHON) and sys.argv and sys.argv[0]
+    system_itself = (os.path.realpath(sys.executable or "") == os.path.realpath(SYSTEM_PYTHON)
+                     and sys.prefix == sys.base_prefix)
+    if (os.path.exists(SYSTEM_PYTHON) and not system_itself and sys.argv and sys.argv[0]
             and subprocess.call([SYSTEM_PYTHON, "-c", "import " + module], stderr=subprocess.DEVNULL) == 0):
         sys.stdout.flush()
         os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON, os.path.abspath(sys.argv[0])] + sys.argv[1:])
@@ -207,7 +217,7 @@ def main(prog, body):
     for s in STOPS:  # an interrupt, until the body installs its own handler
         signal.signal(s, _interrupted)
     try:
-        need_module("jsonschema", PIP_LINE % "jsonschema" + ", or Debian/Ubuntu's python3-jsonschema", prog)
+        need_module("jsonschema", pip_line("jsonschema") + ", or Debian/Ubuntu's python3-jsonschema", prog)
         debug = env.debug()  # read before the body: a malformed value is refused, not met in a bug
         if sys.stdout is None:
             raise Fail("standard output is closed: nowhere to write")

@@ -32,7 +32,7 @@ def out_name(path, option):
 
 def need_matplotlib(who):
     """Called before any output (cli.need_module)."""
-    cli.need_module("matplotlib", cli.PIP_LINE % "matplotlib" + ", or Debian/Ubuntu's python3-matplotlib", who)
+    cli.need_module("matplotlib", cli.pip_line("matplotlib") + ", or Debian/Ubuntu's python3-matplotlib", who)
 
 
 def draw(sides, keys, path, who):

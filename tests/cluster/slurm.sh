@@ -10,6 +10,7 @@
 # PMIx and mpirun's rsh agent). docs/cluster.md.
 . "$top_srcdir/tests/lib.sh"
 [ -n "${PYTHON3:-}" ] || skip "python3 not found"
+needs_scripts  # umb-run, through the batch script
 "$MPIEXEC" --version 2>&1 | grep -q "Open MPI" || skip "the cluster tests launch Open MPI; $MPIEXEC is another MPI"
 CL=$top_srcdir/tests/cluster/cluster
 cl=$tmp/cluster

@@ -6,6 +6,7 @@
 # Every run of the set puts one rank on each GPU, and every rank reports the
 # GPU it really uses (its PCI bus), though each sees only "GPU 0".
 . "$top_srcdir/tests/lib.sh"
+needs_scripts  # umb-run, through the batch script
 n=$(gpu_count)
 [ "$n" -ge 2 ] || skip "the per-gpu layout on GPUs needs 2 or more; this machine shows $n"
 command -v bash >/dev/null || skip "bash not found"

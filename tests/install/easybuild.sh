@@ -21,6 +21,7 @@ LMOD=${LMOD_CMD:-/usr/share/lmod/lmod/libexec/lmod}
 LMOD_INIT=$(dirname "$LMOD")/../init/bash
 [ -x "$LMOD" ] && [ -r "$LMOD_INIT" ] || need "no Lmod (Debian: lmod; or set LMOD_CMD)"
 command -v bash >/dev/null || skip "no bash (Lmod's shell here)"
+needs_scripts  # the module's umb-run
 # The module of the MPI library stands for Open MPI's (EB_MPI_MODULE's
 # default, openmpi); another library's build (MPICH) is not this test's.
 "$MPIEXEC" --version 2>&1 | grep -q "Open MPI" || skip "$MPIEXEC is not Open MPI's (the test's MPI module is Open MPI)"
@@ -34,7 +35,8 @@ mkdir -p "$tmp/src/u" && mv "$top_builddir/$ec" "$top_builddir/$tarball" "$tmp/s
 sum=$(sha256sum "$tmp/src/u/$tarball" | cut -d' ' -f1)
 grep -q "^checksums = \['$sum'\]$" "$tmp/src/u/$ec" || fail "$ec does not hold its tarball's sha256 $sum"
 grep -q "^toolchain = SYSTEM$" "$tmp/src/u/$ec" && grep -q "('openmpi', EXTERNAL_MODULE)" "$tmp/src/u/$ec" \
-    || fail "$ec: not the system toolchain with the MPI as an external module"
+    && grep -q "('jsonschema', EXTERNAL_MODULE)" "$tmp/src/u/$ec" \
+    || fail "$ec: not the system toolchain with the MPI and jsonschema's Python as external modules"
 
 # 2. The site's module of its MPI library (Lmod, Lua).
 mkdir -p "$tmp/site"
@@ -44,6 +46,9 @@ mpicc=$(command -v mpicc || true)
     echo "prepend_path(\"PATH\", \"$(dirname "$(command -v "$MPIEXEC")")\")"
     [ -z "$mpicc" ] || echo "setenv(\"MPICC\", \"$mpicc\")"
 } >"$tmp/site/openmpi.lua"
+# ... and of a Python with jsonschema (EB_PYTHON_MODULE's default): here
+# configure's Python (the system's, in CI), on PATH first.
+echo "prepend_path(\"PATH\", \"$(dirname "$(command -v "$PYTHON3")")\")" >"$tmp/site/jsonschema.lua"
 
 # eb_run LOG ARGS...: EasyBuild on ARGS, its output in LOG; status in $rc.
 eb_run() {
@@ -78,14 +83,15 @@ echo "eb built and installed $ec in $(($(date +%s) - t0)) s (make easyconfig inc
 grep -E '^== (building|configuring|sanity checking|creating module|COMPLETED)' "$tmp/eb.log"
 modfile=$tmp/eb/modules/all/umbench/$v.lua
 [ -f "$modfile" ] || fail "eb wrote no module $modfile"
-grep -Eq '^(depends_on|load)\("openmpi"\)' "$modfile" || { cat "$modfile"; fail "the module does not load the MPI module"; }
+grep -Eq '^(depends_on|load)\("openmpi"\)' "$modfile" && grep -Eq '^(depends_on|load)\("jsonschema"\)' "$modfile" \
+    || { cat "$modfile"; fail "the module does not load the MPI module and jsonschema's"; }
 grep -E '^(depends_on|load|prepend_path)' "$modfile"
 
 # The GPU build's easyconfig, for a site's CUDA module: EasyBuild's
 # extended dry run (no CUDA here) configures --with-cuda and writes a
 # module that loads the CUDA module beside the MPI's.
 sh "$top_srcdir/scripts/easybuild/easyconfig.sh" "$top_srcdir/scripts/easybuild/umbench.eb.in" "$tmp/src/u/$tarball" "$v" \
-    openmpi cuda/12.4 >"$tmp/src/u/umbench-$v-CUDA.eb" || fail "no CUDA easyconfig"
+    openmpi cuda/12.4 jsonschema >"$tmp/src/u/umbench-$v-CUDA.eb" || fail "no CUDA easyconfig"
 mkdir -p "$tmp/site/cuda" && echo '-- The site module of CUDA: a stand-in (no CUDA here).' >"$tmp/site/cuda/12.4.lua"
 eb_run "$tmp/eb-cuda.log" "$tmp/src/u/umbench-$v-CUDA.eb" --extended-dry-run
 grep -q 'running shell command "./configure --prefix=[^ ]*/umbench/'"$v"'-CUDA --with-cuda"' "$tmp/eb-cuda.log" \
@@ -119,7 +125,7 @@ env -i HOME="$tmp/home" PATH=/usr/bin:/bin LMOD_CMD="$LMOD" ${OMPI_MCA_oob_tcp_i
 cat "$tmp/user.log"
 [ $rc -eq 0 ] || fail "the fresh shell with module load umbench: exit $rc"
 grep -q "umbench/$v" "$tmp/user.log" || fail "module avail does not list umbench/$v"
-grep -q "^LOADEDMODULES=.*openmpi.*umbench/$v" "$tmp/user.log" || fail "module load umbench did not load the MPI module, then umbench"
+grep -q "^LOADEDMODULES=.*openmpi.*jsonschema.*umbench/$v" "$tmp/user.log" || fail "module load umbench did not load the MPI module and jsonschema's, then umbench"
 grep -qx "$tmp/eb/software/umbench/$v/bin/umb_latency" "$tmp/user.log" || fail "umb_latency on PATH is not EasyBuild's install"
 grep -q '^# umbench' "$tmp/user.log" && grep -q '^{"type":"result"' "$tmp/user.log" || grep -Eq '^[0-9]+ +[0-9.]+' "$tmp/user.log" \
     || fail "umb_latency H H printed no rows"

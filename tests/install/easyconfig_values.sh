@@ -13,9 +13,10 @@ n=0
 for value in "x'; touch $mark; '" "x\"; touch $mark; \"" "\$(touch $mark)" "\`touch $mark\`" "a
 b" "openmpi; touch $mark" "\${x:=\$(touch $mark)}" "-o" "'" ""; do
     # EB_MPI_MODULE from make's command line (a $ doubled, as make reads
-    # it: a literal $), EB_CUDA_MODULE from the environment.
-    for var in EB_MPI_MODULE EB_CUDA_MODULE; do
-        [ -n "$value" ] || [ $var = EB_MPI_MODULE ] || continue  # an empty EB_CUDA_MODULE is the host-only build
+    # it: a literal $), EB_CUDA_MODULE and EB_PYTHON_MODULE from the environment.
+    for var in EB_MPI_MODULE EB_CUDA_MODULE EB_PYTHON_MODULE; do
+        # An empty EB_CUDA_MODULE is the host-only build, an empty EB_PYTHON_MODULE the system's python3.
+        [ -n "$value" ] || [ $var = EB_MPI_MODULE ] || continue
         rm -f "$mark"
         # -o dist: the recipe alone, without making the tarball (the values are refused before it is read).
         rc=0
@@ -36,8 +37,9 @@ echo "$n hostile EB_* values refused in one line, nothing run, nothing written"
 # Good names: written as given, each in its own Python string.
 echo tarball >"$tmp/u.tar.gz"
 sh "$top_srcdir/scripts/easybuild/easyconfig.sh" "$top_srcdir/scripts/easybuild/umbench.eb.in" "$tmp/u.tar.gz" 0.1.0 \
-    openmpi/4.1.6+x cuda/12.4 >"$tmp/u.eb" || fail "easyconfig.sh on good names"
+    openmpi/4.1.6+x cuda/12.4 Python/3.11-jsonschema >"$tmp/u.eb" || fail "easyconfig.sh on good names"
 grep -qx "    ('openmpi/4.1.6+x', EXTERNAL_MODULE)," "$tmp/u.eb" && grep -qx "    ('cuda/12.4', EXTERNAL_MODULE)," "$tmp/u.eb" \
+    && grep -qx "    ('Python/3.11-jsonschema', EXTERNAL_MODULE)," "$tmp/u.eb" \
     && grep -qx "configopts = '--with-cuda'" "$tmp/u.eb" || { cat "$tmp/u.eb"; fail "the easyconfig's dependencies"; }
 if "$PYTHON3" -c 1 2>/dev/null; then  # the easyconfig is Python: it parses
     "$PYTHON3" -c "import ast, sys; ast.parse(open(sys.argv[1]).read())" "$tmp/u.eb" || fail "the easyconfig is not Python"

@@ -55,6 +55,7 @@ assert all(f["confidence"] == "fact" and f["confirm"] == "" for f in found if f 
 PY
 # The command as printed (DIR a folder), then umb-findings: the step is in
 # every round's rows, so the pooled rule confirms it.
+needs_scripts
 export MPIEXEC MPIEXEC_FLAGS="$mpi_flags"
 mkdir "$tmp/bin" && cp "$lat" "$tmp/bin/umb_latency"  # umb-run runs a program by its name
 "$PYTHON3" "$top_srcdir/scripts/umb-run" --bindir "$tmp/bin" --set full --match '^umb_latency H H$' --rounds 6 --within off --out "$tmp/r" \

@@ -90,7 +90,7 @@ PY
 # host-only one) leaves its products there (config.h, tests/tools/mpi_bare).
 if [ "$(git -C "$top_srcdir" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$top_srcdir" && pwd -P)" ] \
     && [ ! -f "$top_srcdir/config.status" ]; then
-    git -C "$top_srcdir" ls-files --others --ignored --exclude-standard | grep -v -E '^(\.|build[^/]*/|build-aux/|autom4te\.cache/|results/|umbench-)' \
+    git -C "$top_srcdir" ls-files --others --ignored --exclude-standard | grep -v -E '^(\.|build[^/]*/|build-aux/|autom4te\.cache/|results/|umbench-|scripts/umbench\.egg-info/)' \
         | grep -E '\.(c|h|cu|py|sh|md|lua|json|txt)$|^(tests/tools|scripts)/[^./]*$' >"$tmp/ignored" || true
     [ ! -s "$tmp/ignored" ] || { cat "$tmp/ignored"; fail "sources that .gitignore hides from a clone (above)"; }
 fi
@@ -100,5 +100,13 @@ fi
 # were missing from it when they were added).
 for m in "$top_srcdir"/scripts/umbench/*.py; do
     grep -q "scripts/umbench/${m##*/}\b" "$top_srcdir/Makefile.am" || fail "${m#"$top_srcdir"/}: not in Makefile.am's pkgpython_PYTHON"
+done
+# A test outside tests/scripts that runs a Python command (the tree's or
+# an installed one) skips in one line where no Python has jsonschema,
+# through tests/lib.sh's needs_scripts, as the scripts' tests do (issue 67):
+# else it fails on a machine where only the C and GPU tests can run.
+for t in $(grep -oE 'tests/[A-Za-z0-9_/.-]+\.sh' "$top_srcdir/Makefile.am" | sort -u | grep -v '^tests/scripts/'); do
+    grep -v '^[[:space:]]*#' "$top_srcdir/$t" | grep -Eq '(scripts/|^[[:space:]]*|[;&|(][[:space:]]*)umb-(run|compare|findings|tune|plot)([[:space:]"]|$)' || continue
+    grep -q '^[[:space:]]*needs_scripts\b' "$top_srcdir/$t" || fail "$t runs a Python command (umb-run and the others) but does not call needs_scripts (tests/lib.sh)"
 done
 exit 0

@@ -47,3 +47,24 @@ print("\n".join(bad))
 sys.exit(bool(bad))
 PY
 cmp -s "$tmp/x/umbench/programs.txt" "$top_srcdir/programs.txt" || fail "the wheel's umbench/programs.txt is not the top's programs.txt"
+echo "the wheel: every module, schema and command; jsonschema and the [plot] extra declared"
+
+# make install's commands run with configure's Python (PYTHON3_EXE), not
+# with the first python3 on PATH: a venv without jsonschema first on PATH
+# (issue 67) still runs them, and so do the tree's commands, whose python3
+# is that venv's: its Python is the system's, whose packages it cannot see.
+exe=$(sed -n 's/^PYTHON3_EXE = //p' "$top_builddir/Makefile")
+make -s -C "$top_builddir" install-dist_binSCRIPTS install-pkgpythonPYTHON install-dist_pkgpythonDATA install-dist_schemasDATA \
+    install-exec-hook prefix="$tmp/p" >"$tmp/i.log" 2>&1 || { cat "$tmp/i.log"; fail "make install of the commands"; }
+bin=$tmp/p/bin
+for c in umb-run umb-compare umb-findings umb-tune umb-plot; do
+    [ "$(head -1 "$bin/$c")" = "#!$exe" ] || fail "installed $c runs with '$(head -1 "$bin/$c")', not configure's Python #!$exe"
+done
+if /usr/bin/python3 -c "import jsonschema" 2>/dev/null && /usr/bin/python3 -m venv --without-pip "$tmp/v" 2>/dev/null; then
+    ! "$tmp/v/bin/python3" -c "import jsonschema" 2>/dev/null || fail "the venv sees the system's jsonschema"
+    for cmd in "$bin/umb-run" "$top_srcdir/scripts/umb-findings"; do
+        PATH=$tmp/v/bin:$PATH "$cmd" --help >"$tmp/o" 2>"$tmp/e" || { cat "$tmp/e"; fail "$cmd --help with a venv without jsonschema first on PATH"; }
+    done
+    echo "with a venv without jsonschema first on PATH: the installed umb-run and the tree's umb-findings run"
+fi
+echo "make install: the commands run with #!$exe"

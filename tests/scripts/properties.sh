@@ -9,8 +9,8 @@
 . "$top_srcdir/tests/lib.sh"
 [ -n "${PYTHON3:-}" ] || skip "python3 not found"
 if ! "$PYTHON3" -c "import hypothesis" 2>/dev/null; then
-    [ "${UMB_NEED_PROPS:-0}" != 1 ] || fail "$PYTHON3 has no hypothesis (UMB_NEED_PROPS=1; Debian: python3-hypothesis)"
-    skip "$PYTHON3 has no hypothesis (Debian: python3-hypothesis)"
+    [ "${UMB_NEED_PROPS:-0}" != 1 ] || fail "$PYTHON3 has no hypothesis (UMB_NEED_PROPS=1; python3 -m pip install --user hypothesis, or Debian's python3-hypothesis)"
+    skip "$PYTHON3 has no hypothesis (python3 -m pip install --user hypothesis, or Debian's python3-hypothesis)"
 fi
 command -v bash >/dev/null || skip "bash not found (the batch scripts need it)"
 # The runner prints each property's examples and the time they took.

@@ -185,7 +185,7 @@ try "a file larger than its readers take" too_large
 #    system's; where that has none either, one line naming the package.
 no_jsonschema() {
     one_line 1 "umb-findings: needs Python's jsonschema (python3 -m pip install --user jsonschema, or Debian/Ubuntu's python3-jsonschema)" \
-        env PYTHONPATH= "$(command -v "$PYTHON3")" -S "$S/umb-findings" "$tmp/a"
+        env PYTHONPATH= PATH="$(dirname "$(command -v "$PYTHON3")"):$PATH" "$(command -v "$PYTHON3")" -S "$S/umb-findings" "$tmp/a"
 }
 [ "$("$PYTHON3" -c 'import os, sys; print(os.path.realpath(sys.executable))')" = "$(realpath /usr/bin/python3 2>/dev/null)" ] \
     && try "no jsonschema" no_jsonschema

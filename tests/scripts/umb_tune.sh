@@ -1,15 +1,16 @@
 #!/bin/sh
-# umb-tune end to end on host buffers with Open MPI settings every machine
-# has: sending through TCP instead of shared memory (btl self,tcp, tens of
-# times slower at 8-64 B), the shared-memory BTL's eager limit (which
-# cannot touch messages that small), a value that is already the default
-# and a variable Open MPI does not know (refused in one line each), and a
-# setting whose run stalls (a stand-in launcher sleeps when it is set):
-# stopped at --run-limit once, listed as stalled, and out of the race. The
-# live search checks the mechanics (plan, pilot, rounds, race, report,
-# --report); the verdicts are judged on recorded rounds, since a machine
-# loaded twice over stalls single runs a thousand-fold (the issue on
-# judgments, item 7). The plan and the race's rules on made-up numbers.
+# umb-tune end to end with Open MPI settings every machine has: sending
+# through TCP instead of shared memory (btl self,tcp, tens of times slower
+# at 8-64 B), the shared-memory BTL's eager limit (which cannot touch
+# messages that small), a value that is already the default and a
+# variable Open MPI does not know (refused in one line each), and a
+# setting whose run stalls: stopped at --run-limit once, listed as
+# stalled, and out of the race. The search's mechanics (plan, pilot,
+# rounds, race, report, --report) run over a stand-in launcher, where a run
+# takes a tenth of a second; one short search over the real Open MPI checks
+# the launch itself. The verdicts are judged on recorded rounds, since a
+# machine loaded twice over stalls single runs a thousand-fold (the issue
+# on judgments, item 7). The plan and the race's rules on made-up numbers.
 # The catalogue itself: every entry complete.
 . "$top_srcdir/tests/lib.sh"
 [ -n "${PYTHON3:-}" ] || skip "python3 not found"
@@ -71,12 +72,13 @@ PY
 # settings cannot act and are listed apart; the report finds the setting,
 # staged->direct. No MPI and no GPU needed.
 mkdir -p "$tmp/fake/tools" "$tmp/fake/progs"
-printf '#!/bin/sh\n' >"$tmp/fake/progs/umb_bw" && chmod +x "$tmp/fake/progs/umb_bw"
+for p in umb_bw umb_latency; do printf '#!/bin/sh\n' >"$tmp/fake/progs/$p" && chmod +x "$tmp/fake/progs/$p"; done
 cat >"$tmp/fake/tools/ompi_info" <<'EOF'
 #!/bin/sh
 printf '%s\n' ompi:version:full:4.1.6 mca:pml:ob1:version:mca:2.1.0 mca:pml:ucx:version:mca:2.1.0 mca:btl:self:version:mca:2.1.0 \
     mca:btl:tcp:version:mca:2.1.0 mca:btl:vader:version:mca:2.1.0 mca:btl:smcuda:version:mca:2.1.0 \
-    mca:btl:vader:param:btl_vader_single_copy_mechanism:value:cma mca:btl:vader:param:btl_vader_eager_limit:value:4096
+    mca:btl:vader:param:btl_vader_single_copy_mechanism:value:cma mca:btl:vader:param:btl_vader_eager_limit:value:4096 \
+    mca:btl:vader:param:btl_vader_fbox_max:value:32
 EOF
 cat >"$tmp/fake/tools/ucx_info" <<'EOF'
 #!/bin/sh
@@ -99,6 +101,15 @@ direct = os.environ.get("UCX_RNDV_FRAG_MEM_TYPES") == "cuda"
 aware = {"verdict": "yes", "library": "yes", "library_query": "MPIX_Query_cuda_support", "pml": "ucx", "pml_from": "selected component",
          "ucx_loaded": True, "ucx_version": "1.22.0", "ucx_cuda_transports": True, "ucx_tls": None, "ucx_memtype_cache": None,
          "assume_cuda_aware": False}
+if prog == "umb_latency":  # the race below: host buffers under ob1, TCP 20 times slower, one setting stalls
+    if os.environ.get("OMPI_MCA_btl_vader_fbox_max") == "31":
+        os.execvp("sleep", ["sleep", "600"])
+    slow = 20 if os.environ.get("OMPI_MCA_btl") == "self,tcp" else 1
+    ob1 = dict(aware, verdict="no", library="no", pml="ob1", ucx_loaded=False, ucx_version="", ucx_cuda_transports=False)
+    out = [{"type": "header", "program": prog, "mpi_library": "Open MPI v4.1.6", "cuda_awareness": ob1, "nranks": 2, "buffers": pair}]
+    out += [{"type": "result", "program": prog, "buffers": pair, "size": size, "avg_latency_us": 0.4 * slow * random.uniform(0.97, 1.03),
+             "iterations": 200} for size in (8, 16, 32, 64)]
+    sys.exit(print("\n".join(json.dumps(o) for o in out + [{"type": "end", "program": prog, "status": 0}])))
 out = [{"type": "header", "program": prog, "mpi_library": "Open MPI v4.1.6", "cuda_awareness": aware, "nranks": 2, "buffers": pair}]
 for size in (1 << 20, 2 << 20, 4 << 20):
     bw = (153100 if direct else 26600) * random.uniform(0.97, 1.03)
@@ -264,10 +275,15 @@ try:
 except cli.Fail as e:
     assert "launcher flags -x sh" in str(e), e
 PY
-"$MPIEXEC" --version 2>&1 | grep -q "Open MPI" || skip "needs Open MPI (its shared-memory settings)"
-command -v ompi_info >/dev/null || skip "needs ompi_info"
-ompi_info --all --parsable | grep -q ':param:btl_vader_single_copy_mechanism:value:cma$' || skip "the vader BTL does not use CMA here"
-
+# The search itself over the stand-in (what it tests is umb-tune's plan,
+# rounds, race and report, not Open MPI's launch): sending through TCP
+# 20 times slower, the eager limit the same as the defaults, a value that
+# is already the default and a variable Open MPI does not know (refused in
+# one line each), an MPICH variable, and a setting whose run stalls (the
+# stand-in sleeps when it is set): stopped at --run-limit once, listed as
+# stalled, and out of the race. 8 rounds, the fewest that keep a change at
+# every size over 3 settings; a stand-in run takes a tenth of a second, so
+# a stall is known in 3 s.
 cat >"$tmp/cat.json" <<'JSON'
 {"settings": [
  {"name": "tcp", "library": "openmpi", "variable": "OMPI_MCA_btl", "values": ["self,tcp"], "what": "w", "doc": "d", "versions": "v"},
@@ -278,28 +294,98 @@ cat >"$tmp/cat.json" <<'JSON'
  {"name": "cvar", "library": "mpich", "variable": "MPIR_CVAR_ENABLE_GPU", "values": ["0"], "what": "w", "doc": "d", "versions": "v"}
 ]}
 JSON
-printf '#!/bin/sh\n[ "${OMPI_MCA_btl_vader_fbox_max:-}" = 31 ] && exec sleep 600\nexec "%s" "$@"\n' "$MPIEXEC" >"$tmp/launch" && chmod +x "$tmp/launch"
-export MPIEXEC="$tmp/launch" MPIEXEC_FLAGS="$mpi_flags"
-# TCP over loopback only: by default Open MPI's TCP BTL leaves loopback out
-# and takes every other interface, among them the veth pairs that
-# tests/cluster/slurm.sh makes and removes beside this test (make -j2); a
-# TCP run then took over 15 s in CI and was stopped.
-export OMPI_MCA_btl_tcp_if_include=lo
-rc=0
-timeout 600 "$PYTHON3" "$top_srcdir/scripts/umb-tune" --catalogue "$tmp/cat.json" --bindir "$PT2PT:$top_builddir/mpi/collective" \
-    --run-limit 60 --rounds 11 --out "$tmp/t" --match '^umb_latency H H$' --min-effect 10% -- -m 8:64 -i 200 -x 10 >"$tmp/o" 2>&1 || rc=$?
+# The refusals and the findings of a search in DIR, ROUNDS asked for, the
+# stalled setting in its catalogue or not (stall|-).
+refusals() {
+    grep -q "^umb-tune: not tried: OMPI_MCA_btl_vader_no_such_thing=1: Open MPI .* does not know OMPI_MCA_btl_vader_no_such_thing (ompi_info)$" "$1" \
+        && grep -q "^umb-tune: not tried: OMPI_MCA_btl_vader_single_copy_mechanism=cma: already the default$" "$1" \
+        && grep -q "^umb-tune: not tried: MPIR_CVAR_ENABLE_GPU=0: the MPI in use is Open MPI" "$1" || { cat "$1"; fail "umb-tune: refusals"; }
+    grep -q "^rank setting .* path (defaults->setting)$" "$1" || { cat "$1"; fail "umb-tune: no ranked table with its path column"; }
+}
+cat >"$tmp/findings.py" <<'PY'
+import json, os, sys
+d, rounds, stall = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "stall"
+t = json.load(open(os.path.join(d, "tune.json")))
+# Verdicts on live timings are the recorded rounds' below; here only: no
+# finding calls TCP better than shared memory.
+assert all(f["verdict"] == "slower" for f in t["findings"] if f["variable"] == "OMPI_MCA_btl"), t["findings"]
+# Over the stand-in (20 times slower at every size) there is such a finding,
+# unless a loaded machine stopped a TCP run at --run-limit.
+tcp = next(x for x in t["tried"] if x["variable"] == "OMPI_MCA_btl")
+assert not stall or [f for f in t["findings"] if f["variable"] == "OMPI_MCA_btl"] or \
+    tcp["dropped"]["why"] == "a run stalled (--run-limit)", t["findings"]
+assert [r["why"] for r in t["refused"] if r["variable"].endswith("no_such_thing")], t["refused"]
+# The race: the stalled setting left after round 1; TCP, which cannot win,
+# after the rounds asked for, unless loaded rounds left one size's interval
+# reaching a gain (seen in CI under ASan: shared memory slowed 30-fold in
+# two rounds), or a run of it was stopped at --run-limit on a loaded
+# machine (CI, 2 cores under make -j2: a TCP run took 16 s in round 8),
+# which drops it as a stall; the rule itself is checked above on made-up
+# numbers.
+gone = {x["variable"]: x.get("dropped") for x in t["tried"]}
+assert not stall or gone["OMPI_MCA_btl_vader_fbox_max"] == {"round": 1, "why": "a run stalled (--run-limit)"}, gone
+assert gone["OMPI_MCA_btl"] in (None, {"round": rounds, "why": "cannot beat the defaults by 10% at any size"}) or \
+    gone["OMPI_MCA_btl"]["why"] == "a run stalled (--run-limit)", gone
+assert t["pass_s"] > 0 and os.path.isfile(os.path.join(d, "pilot", "run.json")) and t["left_out"] == [], t
+stalled = [x for x in t["tried"] if x["variable"] == "OMPI_MCA_btl_vader_fbox_max"]
+assert not stall or stalled and stalled[0]["stopped"][0]["at_least_x_slower"] >= 1 and "failed_runs" not in stalled[0], stalled
+m = json.load(open(os.path.join(d, "run.json")))
+# ROUNDS x (default, again and each setting), each round's order turned;
+# the stalled setting once, in round 1; a setting dropped after round k ran
+# k rounds, and one dropped for a stall was stopped (124) in its round k.
+# A run stopped for load is the only other kind of stopped run.
+# The search ends early when no setting is left: in CI (2 cores, make -j2)
+# with a 15 s limit, every real run of round 1 took over 15 s and all
+# three settings left after it; the rule holds either way.
+until = {x["name"]: (x.get("dropped") or {}).get("round", rounds) for x in t["tried"]}
+last = max(r["round"] for r in m["runs"])
+assert last == max(until.values()), (last, until)
+ran = {}
+for r in m["runs"]:
+    ran[r["config"]] = ran.get(r["config"], 0) + 1
+assert ran == dict({"default": last, "again": last}, **until), (ran, until)
+stopped = [(r["config"], r["round"], r["status"]) for r in m["runs"] if r["status"] != 0]
+assert {s for _, _, s in stopped} <= {124} and (not stall or ("stall-31", 1, 124) in stopped), stopped
+for x in t["tried"]:
+    if (x.get("dropped") or {}).get("why") == "a run stalled (--run-limit)":
+        assert (x["name"], x["dropped"]["round"], 124) in stopped, (x, stopped)
+# The order turns: the rounds start with as many configurations as remain
+# (as many as there were rounds where a loaded machine ended the search early).
+firsts = [next(r["config"] for r in m["runs"] if r["round"] == k) for k in range(1, last + 1)]
+alive = {r["config"] for r in m["runs"] if r["round"] == last}
+assert len(set(firsts)) >= min(4, len(alive), last) and len(alive) >= 3, (firsts, alive)
+PY
+rc=0; env PATH="$tmp/fake/tools:$PATH" MPIEXEC="$tmp/fake/tools/mpirun" MPIEXEC_FLAGS= "$PYTHON3" "$top_srcdir/scripts/umb-tune" \
+    --catalogue "$tmp/cat.json" --bindir "$tmp/fake/progs" --run-limit 3 --rounds 8 --out "$tmp/t" --match '^umb_latency H H$' \
+    --min-effect 10% -- -m 8:64 -i 200 -x 10 >"$tmp/o" 2>&1 || rc=$?
 [ $rc -eq 0 ] || { cat "$tmp/o"; fail "umb-tune: exit $rc"; }
-grep -q "^umb-tune: not tried: OMPI_MCA_btl_vader_no_such_thing=1: Open MPI .* does not know OMPI_MCA_btl_vader_no_such_thing (ompi_info)$" "$tmp/o" \
-    && grep -q "^umb-tune: not tried: OMPI_MCA_btl_vader_single_copy_mechanism=cma: already the default$" "$tmp/o" \
-    && grep -q "^umb-tune: not tried: MPIR_CVAR_ENABLE_GPU=0: the MPI in use is Open MPI" "$tmp/o" || { cat "$tmp/o"; fail "umb-tune: refusals"; }
-grep -Eq "^OMPI_MCA_btl_vader_fbox_max=31 +umb_latency H H +no result within 60 s, at least [0-9]+x slower than the defaults \([0-9.]+ s\)$" "$tmp/o" \
+refusals "$tmp/o"
+grep -Eq "^OMPI_MCA_btl_vader_fbox_max=31 +umb_latency H H +no result within 3 s, at least [0-9]+x slower than the defaults \([0-9.]+ s\)$" "$tmp/o" \
     || { cat "$tmp/o"; fail "umb-tune: the stalled setting not listed"; }
-grep -q "^rank setting .* path (defaults->setting)$" "$tmp/o" || { cat "$tmp/o"; fail "umb-tune: no ranked table with its path column"; }
+"$PYTHON3" "$tmp/findings.py" "$tmp/t" 8 stall || { cat "$tmp/o"; fail "umb-tune: findings"; }
 # --report prints the same report again from the folder, running nothing.
 "$PYTHON3" "$top_srcdir/scripts/umb-tune" --report "$tmp/t" --min-effect 10% >"$tmp/r" 2>&1 || { cat "$tmp/r"; fail "umb-tune --report"; }
 sed -n '/^## Settings that change/,/^$/p' "$tmp/o" >"$tmp/o1" && sed -n '/^## Settings that change/,/^$/p' "$tmp/r" | cmp -s - "$tmp/o1" \
-    && grep -q "^OMPI_MCA_btl_vader_fbox_max=31 .*no result within 60 s" "$tmp/r" \
+    && grep -q "^OMPI_MCA_btl_vader_fbox_max=31 .*no result within 3 s" "$tmp/r" \
     && ! grep -q "^\[" "$tmp/r" || { cat "$tmp/r"; fail "umb-tune --report: not the search's report"; }
+# One real search over Open MPI, where the launch is what is tested: its
+# ompi_info's refusals, TCP over loopback (lib.sh) against shared memory,
+# 2 rounds of fixed counts (--precision off): the mechanics, not verdicts.
+# No Makefile order after the Slurm test: the stalls beside it were Open
+# MPI taking the test cluster's bridge, which lib.sh's loopback-only oob
+# and btl settings close for every test; a TCP run stopped at --run-limit
+# under load is a stall the findings allow.
+"$MPIEXEC" --version 2>&1 | grep -q "Open MPI" || skip "needs Open MPI (its shared-memory settings)"
+command -v ompi_info >/dev/null || skip "needs ompi_info"
+ompi_info --all --parsable | grep -q ':param:btl_vader_single_copy_mechanism:value:cma$' || skip "the vader BTL does not use CMA here"
+grep -v '"name": "stall"\|"name": "eager"' "$tmp/cat.json" >"$tmp/real.json"
+rc=0
+timeout 600 env MPIEXEC_FLAGS="$mpi_flags" "$PYTHON3" "$top_srcdir/scripts/umb-tune" --catalogue "$tmp/real.json" \
+    --bindir "$PT2PT:$top_builddir/mpi/collective" --run-limit 60 --rounds 2 --out "$tmp/real" --match '^umb_latency H H$' \
+    --min-effect 10% -- -m 8:64 -i 200 -x 10 --precision off >"$tmp/o" 2>&1 || rc=$?
+[ $rc -eq 0 ] || { cat "$tmp/o"; fail "umb-tune over Open MPI: exit $rc"; }
+refusals "$tmp/o"
+"$PYTHON3" "$tmp/findings.py" "$tmp/real" 2 - || { cat "$tmp/o"; fail "umb-tune over Open MPI: findings"; }
 # The verdicts on recorded rounds, not on this run's timings: on a machine
 # loaded twice over (make check beside a build and the CI's own) single
 # runs stalled 1000-fold and hid the 20-fold TCP loss at every size in one
@@ -357,54 +443,5 @@ assert p == {("default", "umb_bw", "MD MD", 8): "staged", ("default", "umb_bw", 
 both = [{"path": [p[("default", "umb_bw", "MD MD", s)], p[("x", "umb_bw", "MD MD", s)]]} for s in (8, 16)]
 assert tune.path_change(both) == "staged->direct", tune.path_change(both)
 assert tune.path_change(both[1:]) == "direct (same)" and tune.path_change([{"path": [None, "direct"]}]) == "-"
-PY
-"$PYTHON3" - "$tmp/t" <<'PY' || { cat "$tmp/o"; fail "umb-tune: findings"; }
-import json, os, sys
-d = sys.argv[1]
-t = json.load(open(os.path.join(d, "tune.json")))
-# Verdicts on live timings are the recorded rounds' above; here only: no
-# finding calls TCP better than shared memory.
-assert all(f["verdict"] == "slower" for f in t["findings"] if f["variable"] == "OMPI_MCA_btl"), t["findings"]
-assert [r["why"] for r in t["refused"] if r["variable"].endswith("no_such_thing")], t["refused"]
-# The race: the stalled setting left after round 1; TCP, which cannot win,
-# after the 11 asked for, unless loaded rounds left one size's interval
-# reaching a gain (seen in CI under ASan: shared memory slowed 30-fold in
-# two rounds), or a run of it was stopped at --run-limit on a loaded
-# machine (CI, 2 cores under make -j2: a TCP run took 16 s in round 8),
-# which drops it as a stall; the rule itself is checked above on made-up
-# numbers.
-gone = {x["variable"]: x.get("dropped") for x in t["tried"]}
-assert gone["OMPI_MCA_btl_vader_fbox_max"] == {"round": 1, "why": "a run stalled (--run-limit)"}, gone
-assert gone["OMPI_MCA_btl"] in (None, {"round": 11, "why": "cannot beat the defaults by 10% at any size"}) or \
-    gone["OMPI_MCA_btl"]["why"] == "a run stalled (--run-limit)", gone
-assert t["pass_s"] > 0 and os.path.isfile(os.path.join(d, "pilot", "run.json")) and t["left_out"] == [], t
-stall = [x for x in t["tried"] if x["variable"] == "OMPI_MCA_btl_vader_fbox_max"]
-assert stall and stall[0]["stopped"][0]["at_least_x_slower"] >= 1 and "failed_runs" not in stall[0], stall
-m = json.load(open(os.path.join(d, "run.json")))
-# 11 rounds x (default, again, self,tcp, 8192), each round's order turned;
-# the stalled setting once, in round 1; a setting dropped after round k ran
-# k rounds, and one dropped for a stall was stopped (124) in its round k.
-# A run stopped for load is the only other kind of stopped run.
-# The search ends early when no setting is left: in CI (2 cores, make -j2)
-# with a 15 s limit, every run of round 1 took over 15 s and all three
-# settings left after it; the limit is 60 s now, and the rule holds either way.
-until = {x["name"]: (x.get("dropped") or {}).get("round", 11) for x in t["tried"]}
-last = max(r["round"] for r in m["runs"])
-assert last == max(until.values()), (last, until)
-ran = {}
-for r in m["runs"]:
-    ran[r["config"]] = ran.get(r["config"], 0) + 1
-assert ran == dict({"default": last, "again": last}, **until), (ran, until)
-stopped = [(r["config"], r["round"], r["status"]) for r in m["runs"] if r["status"] != 0]
-assert ("stall-31", 1, 124) in stopped and {s for _, _, s in stopped} == {124}, stopped
-for x in t["tried"]:
-    if (x.get("dropped") or {}).get("why") == "a run stalled (--run-limit)":
-        assert (x["name"], x["dropped"]["round"], 124) in stopped, (x, stopped)
-# The order turns: the rounds start with as many configurations as remain
-# (4, or 3 where TCP was dropped in round 1 as a stall under load; as many
-# as there were rounds where a loaded machine ended the search early).
-firsts = [next(r["config"] for r in m["runs"] if r["round"] == k) for k in range(1, last + 1)]
-alive = {r["config"] for r in m["runs"] if r["round"] == last}
-assert len(set(firsts)) >= min(4, len(alive), last) and len(alive) >= 3, (firsts, alive)
 PY
 exit 0

@@ -282,8 +282,7 @@ PY
 # one line each), an MPICH variable, and a setting whose run stalls (the
 # stand-in sleeps when it is set): stopped at --run-limit once, listed as
 # stalled, and out of the race. 8 rounds, the fewest that keep a change at
-# every size over 3 settings; a stand-in run takes a tenth of a second, so
-# a stall is known in 3 s.
+# every size over 3 settings.
 cat >"$tmp/cat.json" <<'JSON'
 {"settings": [
  {"name": "tcp", "library": "openmpi", "variable": "OMPI_MCA_btl", "values": ["self,tcp"], "what": "w", "doc": "d", "versions": "v"},
@@ -355,6 +354,9 @@ firsts = [next(r["config"] for r in m["runs"] if r["round"] == k) for k in range
 alive = {r["config"] for r in m["runs"] if r["round"] == last}
 assert len(set(firsts)) >= min(4, len(alive), last) and len(alive) >= 3, (firsts, alive)
 PY
+# --run-limit 3, below 30 s: it stops the stand-in's stalled run alone (a
+# stand-in run takes a tenth of a second; one stopped under load is a
+# stall the findings allow).
 rc=0; env PATH="$tmp/fake/tools:$PATH" MPIEXEC="$tmp/fake/tools/mpirun" MPIEXEC_FLAGS= "$PYTHON3" "$top_srcdir/scripts/umb-tune" \
     --catalogue "$tmp/cat.json" --bindir "$tmp/fake/progs" --run-limit 3 --rounds 8 --out "$tmp/t" --match '^umb_latency H H$' \
     --min-effect 10% -- -m 8:64 -i 200 -x 10 >"$tmp/o" 2>&1 || rc=$?

@@ -293,8 +293,9 @@ cat >"$tmp/cat.json" <<'JSON'
  {"name": "cvar", "library": "mpich", "variable": "MPIR_CVAR_ENABLE_GPU", "values": ["0"], "what": "w", "doc": "d", "versions": "v"}
 ]}
 JSON
-# The refusals and the findings of a search in DIR, ROUNDS asked for, the
-# stalled setting in its catalogue or not (stall|-).
+# Both searches' checks. refusals FILE: the refusals and the ranked table
+# in its output; findings.py DIR ROUNDS stall|-: its tune.json and run.json,
+# ROUNDS asked for, the stalled setting in its catalogue or not.
 refusals() {
     grep -q "^umb-tune: not tried: OMPI_MCA_btl_vader_no_such_thing=1: Open MPI .* does not know OMPI_MCA_btl_vader_no_such_thing (ompi_info)$" "$1" \
         && grep -q "^umb-tune: not tried: OMPI_MCA_btl_vader_single_copy_mechanism=cma: already the default$" "$1" \
@@ -312,7 +313,7 @@ assert all(f["verdict"] == "slower" for f in t["findings"] if f["variable"] == "
 # unless a loaded machine stopped a TCP run at --run-limit.
 tcp = next(x for x in t["tried"] if x["variable"] == "OMPI_MCA_btl")
 assert not stall or [f for f in t["findings"] if f["variable"] == "OMPI_MCA_btl"] or \
-    tcp["dropped"]["why"] == "a run stalled (--run-limit)", t["findings"]
+    (tcp.get("dropped") or {}).get("why") == "a run stalled (--run-limit)", t["findings"]
 assert [r["why"] for r in t["refused"] if r["variable"].endswith("no_such_thing")], t["refused"]
 # The race: the stalled setting left after round 1; TCP, which cannot win,
 # after the rounds asked for, unless loaded rounds left one size's interval

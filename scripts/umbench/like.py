@@ -11,6 +11,7 @@ import shlex
 
 from .cli import Fail, clip, escaped
 from .manifest import MANIFEST
+from .values import DEFAULT, read_value
 
 
 # What the rounds of one configuration have in common besides their
@@ -156,47 +157,8 @@ def options_read(words):
                 return None
         else:
             rest.append(w)
-    read = {k: _read_value(k, v) for k, v in got.items()}
+    read = {k: read_value(k, v) for k, v in got.items()}
     return sorted((k, v) for k, v in read.items() if k not in DEFAULT or DEFAULT[k] != v), rest
-
-
-def _integer(v):  # umb_parse_long: decimal digits, no sign ("020" is 20)
-    return int(v) if re.fullmatch(r"[0-9]+", v) else None
-
-
-def _bytes(v):  # umb_parse_bytes: digits and an optional K, M or G, either case
-    m = re.fullmatch(r"([0-9]+)([KkMmGg]?)", v)
-    return int(m.group(1)) << {"": 0, "k": 10, "m": 20, "g": 30}[m.group(2).lower()] if m else None
-
-
-def _sizes(v):  # umb_parse_size_range: MAX, MIN:MAX or MIN:, each in bytes
-    lo, colon, hi = v.partition(":")
-    lo, hi = (_bytes(lo), _bytes(hi) if hi else "") if colon else ("", _bytes(lo))
-    return None if None in (lo, hi) else (lo, hi)
-
-
-def _seconds(v):  # umb_parse_decimal with an exponent
-    return float(v) if re.fullmatch(r"([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?", v) else None
-
-
-def _percent(v):  # parse_precision: off, or plain digits and an optional %
-    if v == "off":
-        return v
-    return float(v.rstrip("%")) if re.fullmatch(r"([0-9]+\.?[0-9]*|\.[0-9]+)%?", v) else None
-
-
-# Each option's value as the programs' parser reads it (util/mpi/options_parse.c;
-# test_like checks each reader against the function the C parser calls),
-# and the defaults set_defaults gives (util/mpi/options.h): "-i 020" is
-# "-i 20", "-M 2G" is no -M. A value no reader takes compares as written.
-READ = {"i": _integer, "x": _integer, "W": _integer, "device": _integer, "M": _bytes, "m": _sizes,
-        "timeout": _seconds, "size-budget": _seconds, "launch-budget": _seconds, "precision": _percent}
-DEFAULT = {"M": 2 << 30, "size-budget": 3.0}
-
-
-def _read_value(key, v):
-    got = READ[key](v) if key in READ else None
-    return v if got is None else got
 
 
 def _shorts(letters, words, i, got):

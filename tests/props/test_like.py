@@ -56,11 +56,11 @@ def canonical(final):
 
 
 sys.path.insert(0, common.SCRIPTS)
-from umbench import like  # noqa: E402
+from umbench import like, values  # noqa: E402
 from umbench.shown import escaped  # noqa: E402
 
 # The C parser's readers (util/core/parse.c, util/mpi/options_parse.c) and
-# like.READ's for them; the option of each default set_defaults gives.
+# values.READ's for them; the option of each default set_defaults gives.
 C_READER = {"umb_parse_long": "_integer", "umb_parse_bytes": "_bytes", "parse_sizes": "_sizes",
             "parse_seconds": "_seconds", "parse_precision": "_percent"}
 FIELD = {"M": "mem_limit", "size-budget": "size_budget"}
@@ -128,8 +128,8 @@ class Like(unittest.TestCase):
         self.assertEqual({c: int(shorts[i + 1:i + 2] == ":") for i, c in enumerate(shorts) if c != ":"}, like.SHORT)
 
     def test_values_read_as_the_programs_read_them(self):
-        """like.READ reads each option's value with the reader of the
-        function the C parser calls for it, and like.DEFAULT holds the
+        """values.READ reads each option's value with the reader of the
+        function the C parser calls for it, and values.DEFAULT holds the
         defaults set_defaults gives (util/mpi/options.h)."""
         with open(os.path.join(common.TOP, "util/mpi/options_parse.c")) as f:
             src = f.read()
@@ -143,13 +143,13 @@ class Like(unittest.TestCase):
                 m = re.search(r"\b(%s)\(" % "|".join(C_READER), body)
                 found.update({k: C_READER[m.group(1)] for k in pending} if m else {})
                 pending = []
-        self.assertEqual(found, {k: f.__name__ for k, f in like.READ.items()})
+        self.assertEqual(found, {k: f.__name__ for k, f in values.READ.items()})
         with open(os.path.join(common.TOP, "util/mpi/options.h")) as f:
             header = f.read()
         defaults = re.findall(r"o->(\w+) = (UMB_DEFAULT_\w+);", src)
-        values = {field: eval(re.search(r"#define %s (.*?)(/\*|$)" % name, header, re.M).group(1).replace("(size_t)", ""))
+        defined = {field: eval(re.search(r"#define %s (.*?)(/\*|$)" % name, header, re.M).group(1).replace("(size_t)", ""))
                   for field, name in defaults}
-        self.assertEqual(values, {FIELD[k]: v for k, v in like.DEFAULT.items()})
+        self.assertEqual(defined, {FIELD[k]: v for k, v in values.DEFAULT.items()})
 
     @settings(max_examples=scale(80))
     @given(st.data())

@@ -12,10 +12,11 @@ PY
 chmod +x "$tmp/python3"
 apt=$(sed -n '/apt-get install/,/[^\\]$/p' "$top_srcdir/.ci/run" 2>/dev/null)
 # missing setuptools-version package
-for case in "setuptools - python3-setuptools" "- 60.2.0 python3-setuptools" "wheel 65.5.0 python3-wheel" \
-            "wheel 70.0.9 python3-wheel"; do
+# The last word: UMB_NEED_SCRIPTS values tried (the edges of the versions once).
+for case in "setuptools - python3-setuptools 01" "- 60.2.0 python3-setuptools 1" "wheel 65.5.0 python3-wheel 01" \
+            "wheel 70.0.9 python3-wheel 1"; do
     set -- $case
-    for need in 0 1; do
+    for need in $(echo "$4" | sed 's/./& /g'); do
         rc=0
         UMB_FAKE_MISSING=${1#-} UMB_FAKE_SETUPTOOLS=${2#-} UMB_NEED_SCRIPTS=$need PYTHON3=$tmp/python3 \
             sh "$top_srcdir/tests/scripts/package.sh" >"$tmp/out" 2>"$tmp/err" || rc=$?

@@ -78,6 +78,18 @@ needs_scripts() {
     fi
 }
 case $0 in */tests/scripts/*) needs_scripts ;; esac
+# needs_python WHAT PACKAGE CODE: where $PYTHON3 -c CODE fails, WHAT is
+# missing: skip in one line naming it and Debian's PACKAGE; a failure
+# under UMB_NEED_SCRIPTS=1 only where .ci/run's apt-get line installs
+# PACKAGE (CI has it, so its absence there is a broken setup).
+needs_python() {
+    "$PYTHON3" -c "$3" >/dev/null 2>&1 && return 0
+    why="$PYTHON3 has no $1 (Debian's $2)"
+    if [ "${UMB_NEED_SCRIPTS:-0}" = 1 ] && sed -n '/apt-get install/,/[^\\]$/p' "$top_srcdir/.ci/run" 2>/dev/null | grep -qw -- "$2"; then
+        fail "$why (UMB_NEED_SCRIPTS=1; .ci/run installs $2)"
+    fi
+    skip "$why"
+}
 # A rank that died of a segfault, as the shell, srun or mpirun says it, or
 # as a sanitizer build's ASan reports it: ASan catches SIGSEGV and exits 1,
 # so no "Segmentation fault" is ever said there (docs/cluster.md).

@@ -4,12 +4,14 @@ the contradictions between a run's file and run.json that no reader
 takes (contradiction). umb-compare shows what differs between its sides;
 umb-findings, the readers' load and umb-run --append refuse rounds of
 one another that differ."""
+import json
 import os
 import re
 import shlex
 
 from .cli import Fail, clip, escaped
 from .manifest import MANIFEST
+from .values import DEFAULT, read_value
 
 
 # What the rounds of one configuration have in common besides their
@@ -155,7 +157,8 @@ def options_read(words):
                 return None
         else:
             rest.append(w)
-    return sorted(got.items()), rest
+    read = {k: read_value(k, v) for k, v in got.items()}
+    return sorted((k, v) for k, v in read.items() if k not in DEFAULT or DEFAULT[k] != v), rest
 
 
 def _shorts(letters, words, i, got):
@@ -199,6 +202,12 @@ def differences(diffs):
     return "; ".join("%s %s | %s" % d for d in diffs)
 
 
+# What umb-run's "run" line (the last of a run's file) says of the run, as
+# run.json's record of it says it: written from that record (records.keep),
+# and a file whose line says otherwise is refused (contradiction).
+RUN_LINE = ("round", "config", "status", "complete")
+
+
 def contradiction(path, n, o, rec, seen):
     """Why line n (o) of a run's file cannot be true beside the lines
     before it (seen: size -> line, and the header's and end's lines) and
@@ -223,9 +232,11 @@ def contradiction(path, n, o, rec, seen):
         if rec and (o["program"], _kinds(o["buffers"])) != (rec[1]["program"], _kinds(rec[1]["buffers"])):
             return "%s:%d: a row of %s %s, where %s as %s %s" % (path, n, escaped(clip(o["program"], 100)), escaped(
                 clip(o["buffers"], 100)), listed, escaped(clip(rec[1]["program"], 100)), escaped(clip(rec[1]["buffers"], 100)))
-    elif o["type"] in ("end", "run") and rec and "status" in o and o["status"] != rec[1]["status"]:
-        return "%s:%d: its %s line says status %s, where %s with status %d" % (
-            path, n, o["type"], escaped(clip(o["status"], 40)), listed, rec[1]["status"])
+    elif o["type"] in ("end", "run") and rec:
+        for k in RUN_LINE if o["type"] == "run" else ("status",):
+            if k in o and k in rec[1] and o[k] != rec[1][k]:
+                return "%s:%d: its %s line says %s %s, where %s with %s %s" % (
+                    path, n, o["type"], k, escaped(clip(json.dumps(o[k]), 40)), listed, k, escaped(clip(json.dumps(rec[1][k]), 40)))
     return None
 
 

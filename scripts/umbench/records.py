@@ -32,9 +32,10 @@ def run_file(prog, pair, cfg, rnd, plain):
 
 
 def keep(run, rec, cfg, header):
-    """Ends the run's file with umb-run's "run" line, then lists it in the manifest."""
-    run.writer.end_file(rec["file"], {"round": rec["round"], "config": cfg["name"], "env": cfg["env"],
-                                      "launcher_flags": cfg["launcher_flags"], "status": rec["status"], "complete": rec["complete"]})
+    """Ends the run's file with umb-run's "run" line, from the record run.json
+    lists (like.RUN_LINE), then lists it in the manifest."""
+    line = {k: rec[k] for k in like.RUN_LINE}
+    run.writer.end_file(rec["file"], dict(line, env=cfg["env"], launcher_flags=cfg["launcher_flags"]))
     note_header(run.manifest, header, cfg["name"])
     run.manifest["runs"].append(rec)
     run.count += 1

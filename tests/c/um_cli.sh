@@ -87,7 +87,16 @@ bad "$ov" "--factor -1" --factor -1
 bad "$ov" "--factor 65" --factor 65
 bad "$ov" "--factor nan" --factor nan
 bad "$ov" "--pattern zigzag" --pattern zigzag
-bad "$ov" "--pattern grid,grid" --pattern grid,grid
+# Every value of each list option, given twice: refused naming the value,
+# as the MPI programs' lists are (umb_list_repeat).
+for opt in --pattern --mode; do
+    run "$ov" "$opt" zz
+    values=$(sed -n "s/.*accepted: \([^(]*\) (.*/\1/p" "$tmp/err" | tr -d ,)
+    [ -n "$values" ] || { cat "$tmp/err"; fail "$opt zz: no accepted values named"; }
+    for v in $values; do
+        bad "$ov" "$opt $v,$v: '$v' named twice" "$opt" "$v,$v"
+    done
+done
 bad "$ov" "--pattern grid,,block" --pattern grid,,block
 # Above 1 is refused with the other bad input, before any GPU is looked for.
 bad "$ov" "--factor 1.5: above 1 oversubscribes" --factor 1.5

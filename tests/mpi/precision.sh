@@ -118,6 +118,11 @@ grep -q '^# Precision: +-0.001% (--precision): ' "$tmp/out" && grep -q '^# Size 
     && grep -q '^# Precision +-0.001%: reached at 0 of 3 sizes; not within 0.1 s per size (--size-budget) at: 4 B' "$tmp/out" \
     && grep -q '^# Precision loop: the sizes took [0-9.]* s, [0-9.]* s of it in attempts after each size.s first$' "$tmp/out" \
     || { cat "$tmp/out"; fail "precision lines of the table"; }
+# -M, not the budget, caps the attempts: the line names -M (it blamed --size-budget).
+run_mpi 2 "$PT2PT/umb_latency" --precision 0.001% --size-budget 30 -M 1M -m 1:2 H H
+expect_rc 0 "umb_latency --precision 0.001% -M 1M"
+grep -q '^# Precision +-0.001%: reached at 0 of 2 sizes; not reached at: 1 B (+-[0-9.]*%, at the [0-9]* iterations the memory limit -M 1048576 holds) 2 B' "$tmp/out" \
+    || { cat "$tmp/out"; fail "-M's cap named as --size-budget"; }
 # Host buffers without --precision: OMB's counts, no precision column.
 run_mpi 2 "$PT2PT/umb_latency" -m 1:4 H H
 expect_rc 0 "umb_latency H H"

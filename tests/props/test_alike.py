@@ -191,8 +191,9 @@ class Alike(unittest.TestCase):
         self.assertGreater(len(json.load(open(os.path.join(folder, "run.json")))["runs"]), len(self.run_json["runs"]))
 
     # A file against run.json; a file against itself; its order (pass 13: each an explicit example, always run).
-    CONTRADICTIONS = ["program", "buffers", "end status", "run status", "no end", "size twice", "header twice", "end twice",
-                      "end before a row"]
+    CONTRADICTIONS = ["program", "buffers", "end status", "run status", "no end", "run round", "run config", "run complete",
+                      "size twice", "header twice", "end twice", "end before a row"]
+    BOTH = 8  # the first eight name run.json too
 
     @settings(max_examples=scale(3))
     @given(st.sampled_from(CONTRADICTIONS), st.integers(0, 63), st.integers(0, 63), st.sampled_from([1, 2, 77, 124, 139]))
@@ -200,11 +201,16 @@ class Alike(unittest.TestCase):
     @example("end twice", 1, 0, 1)
     @example("end before a row", 2, 1, 1)
     @example("no end", 3, 0, 1)
+    @example("run round", 1, 0, 1)
+    @example("run config", 2, 0, 1)
+    @example("run complete", 0, 0, 1)
     def test_contradiction_refused(self, kind, k, row, status):
         """A run's file against itself or run.json: every reader refuses in one
         line naming both, and --append runs no round into it (pass 13): a
         size twice, a row or an end against run.json, two headers or ends,
-        an end before a row, no end where run.json says the run finished."""
+        an end before a row, no end where run.json says the run finished; a
+        run line whose round, configuration or completeness is not run.json's
+        (pass 14: believed)."""
         folder = self.copy()
         name = self.run_json["runs"][k % len(self.run_json["runs"])]["file"]
         path = os.path.join(folder, name)
@@ -228,9 +234,12 @@ class Alike(unittest.TestCase):
                 return [end, o] if n[0] == row else [] if o["type"] == "end" else o
             if kind == "no end" and o["type"] == "end":
                 return []
+            if o["type"] == "run" and kind in ("run round", "run config", "run complete"):  # pass 14, K2
+                field = kind.split()[1]
+                return dict(o, **{field: {"round": o["round"] + 7, "config": o["config"] + "x", "complete": not o["complete"]}[field]})
             return o
         edit_lines(path, change)
-        both = [name, "run.json"] if kind in self.CONTRADICTIONS[:5] else [name]
+        both = [name, "run.json"] if kind in self.CONTRADICTIONS[:self.BOTH] else [name]
         append = ["umb-run", "--bindir", self.stage.stub, "--set", "quick", "--match", MATCH, "--out", folder, "--append"]
         for argv in (["umb-compare", folder, self.base], ["umb-findings", folder], append) + \
                 ((["umb-plot", folder, "--out", os.path.join(self.stage.scratch(), "p.png")],) if self.has_matplotlib() else ()):

@@ -56,8 +56,46 @@ def canonical(final):
 
 
 sys.path.insert(0, common.SCRIPTS)
-from umbench import like  # noqa: E402
+from umbench import like, values  # noqa: E402
 from umbench.shown import escaped  # noqa: E402
+
+# The C parser's readers (util/core/parse.c, util/mpi/options_parse.c) and
+# values.READ's for them; the option of each default set_defaults gives.
+C_READER = {"umb_parse_long": "_integer", "umb_parse_bytes": "_bytes", "parse_sizes": "_sizes",
+            "parse_seconds": "_seconds", "parse_precision": "_percent"}
+FIELD = {"M": "mem_limit", "size-budget": "size_budget"}
+
+
+def spelt_integer(data, v):
+    return "0" * data.draw(st.integers(0, 3), label="zeros") + str(v)
+
+
+def spelt_bytes(data, v):
+    forms = [str(v)] + ["%d%s" % (v >> s, c) for s, c in ((10, "K"), (20, "M"), (30, "G")) if v and v % (1 << s) == 0]
+    form = data.draw(st.sampled_from(forms), label="bytes")
+    return "0" * data.draw(st.integers(0, 2), label="zeros") + (form.lower() if data.draw(st.booleans(), label="lower") else form)
+
+
+def spelt_seconds(data, v):
+    return data.draw(st.sampled_from([repr(v), "%g" % v, "%.3f" % v, "%ge0" % v, "0%g" % v]), label="seconds")
+
+
+def spelt_percent(data, v):
+    return data.draw(st.sampled_from(["%g" % v, "%g%%" % v, "%.2f%%" % v, "0%g" % v]), label="percent")
+
+
+def spelt_sizes(data, v):
+    lo, hi = v
+    return "%s:%s" % (spelt_bytes(data, lo), spelt_bytes(data, hi))
+
+
+# An option's values (as read), how to write one, and its default (None: none).
+GIB = 1 << 30
+VALUES = {"i": ([1, 5, 20, 100000], spelt_integer, None), "x": ([0, 1, 20], spelt_integer, None),
+          "W": ([1, 64, 65536], spelt_integer, None), "device": ([0, 3], spelt_integer, None),
+          "M": ([1 << 20, GIB, 2 * GIB, 3 * GIB], spelt_bytes, 2 * GIB), "m": ([(1, 8), (1024, 8192), (8, 4 << 20)], spelt_sizes, None),
+          "timeout": ([0.0, 30.0, 61.5], spelt_seconds, None), "size-budget": ([0.5, 3.0, 10.0], spelt_seconds, 3.0),
+          "launch-budget": ([0.25, 3.0, 100.0], spelt_seconds, None), "precision": ([0.5, 2.0, 5.0], spelt_percent, None)}
 
 TUNED = ["OMPI_MCA_btl", "UCX_TLS", "HWLOC_HIDE_ERRORS", "OMPI_MCA_pml", "UCX_RNDV_THRESH"]
 VALUE = st.text(alphabet="ab ,=\n\x1b\u00e9-", max_size=12)
@@ -88,6 +126,52 @@ class Like(unittest.TestCase):
         with open(os.path.join(common.TOP, "util/mpi/options_parse.c")) as f:
             shorts = re.search(r'"(:[A-Za-z:]+)%s"', f.read()).group(1) + "w:s:"  # the one-sided family's own_short
         self.assertEqual({c: int(shorts[i + 1:i + 2] == ":") for i, c in enumerate(shorts) if c != ":"}, like.SHORT)
+
+    def test_values_read_as_the_programs_read_them(self):
+        """values.READ reads each option's value with the reader of the
+        function the C parser calls for it, and values.DEFAULT holds the
+        defaults set_defaults gives (util/mpi/options.h)."""
+        with open(os.path.join(common.TOP, "util/mpi/options_parse.c")) as f:
+            src = f.read()
+        longs = {opt: name for name, opt in re.findall(r'\{"([a-z-]+)", \w+_argument, 0, (\w+)\}', src)}
+        parts = re.split(r"\bcase ('.'|OPT_\w+):", src)
+        found, pending = {}, []
+        for label, body in zip(parts[1::2], parts[2::2]):  # a case with no body falls through to the next's
+            body = re.split(r"default:|\n}\n", body)[0]
+            pending.append(label[1] if label.startswith("'") else longs[label])
+            if body.strip():
+                m = re.search(r"\b(%s)\(" % "|".join(C_READER), body)
+                found.update({k: C_READER[m.group(1)] for k in pending} if m else {})
+                pending = []
+        self.assertEqual(found, {k: f.__name__ for k, f in values.READ.items()})
+        with open(os.path.join(common.TOP, "util/mpi/options.h")) as f:
+            header = f.read()
+        defaults = re.findall(r"o->(\w+) = (UMB_DEFAULT_\w+);", src)
+        defined = {field: eval(re.search(r"#define %s (.*?)(/\*|$)" % name, header, re.M).group(1).replace("(size_t)", ""))
+                  for field, name in defaults}
+        self.assertEqual(defined, {FIELD[k]: v for k, v in values.DEFAULT.items()})
+
+    @settings(max_examples=scale(80))
+    @given(st.data())
+    def test_values_alike_as_the_parser_reads_them(self, data):
+        """A value spelt another way ("-i 020", "-M 1024M", "--size-budget
+        3.0") or given as the default ("-M 2G") is alike; another value is
+        named (pass 14: "-i 020" against "-i 20" differed, "-M 2G" against
+        none too)."""
+        key = data.draw(st.sampled_from(sorted(VALUES)), label="option")
+        flag = "-" + key if len(key) == 1 else "--" + key
+        value = data.draw(st.sampled_from(VALUES[key][0]), label="value")
+        other = data.draw(st.sampled_from([v for v in VALUES[key][0] if v != value]), label="other")
+        counted("values_alike_as_the_parser_reads_them")
+        a, b = VALUES[key][1](data, value), VALUES[key][1](data, value)
+        self.assertEqual(like.alike({"options": [flag, a]}, {"options": [flag, b]}), [], (flag, a, b))
+        unlike = like.alike({"options": [flag, VALUES[key][1](data, value)]}, {"options": [flag, VALUES[key][1](data, other)]})
+        self.assertEqual([d[0] for d in unlike], ["options"], (flag, value, other))
+        if VALUES[key][2] is not None:
+            given = {"options": [flag, VALUES[key][1](data, VALUES[key][2])]}
+            self.assertEqual(like.alike(given, {"options": []}), [], (flag, given))
+            self.assertEqual(len(like.alike({"options": [flag, VALUES[key][1](data, value)]}, {"options": []})),
+                             int(value != VALUES[key][2]), (flag, value))
 
     @settings(max_examples=scale(60))
     @given(st.data())

@@ -7,6 +7,7 @@ as many lines as with plain values."""
 import json
 import os
 import re
+import subprocess
 import sys
 import unittest
 
@@ -119,6 +120,49 @@ class Shown(unittest.TestCase):
         raw = [x for x in (r.out + r.err).split("\n") if RAW.search(x) or "\ufffd" in x]
         assert not raw, "a raw control character or U+FFFD: %r\n%s" % (raw[:3], r.show())
         self.assertIn("FAILED (exit 1): %s" % shown.escaped(line.decode("utf-8", "surrogateescape")), r.out, r.show())
+
+
+# The shell scripts that show a value, each with its copy of scripts/shown.sh
+# (a batch script cannot read a file beside it), and the old way they had:
+# a control character as "?", not the rule's \xNN (pass 14).
+SHELL_SHOWN = ["scripts/umb-suite", "scripts/umb-stack", "scripts/slurm/umb.sbatch", "scripts/lsf/umb.lsf",
+               "scripts/easybuild/easyconfig.sh"]
+OLD_WAY = re.compile(r"\[!?\[:(print|cntrl):\]\]/\?|tr (-c )?'\[:(print|cntrl):\]' '\?'")
+
+
+def shell_shown(path):
+    """The shown() function a shell script holds: the comment and body as in
+    scripts/shown.sh (None where the script has none)."""
+    with open(os.path.join(common.TOP, path)) as f:
+        m = re.search(r"^# shown TEXT\.\.\.:.*?^shown\(\) \{.*?^\}\n", f.read(), re.S | re.M)
+    return m and m.group()
+
+
+class ShellShown(unittest.TestCase):
+    """The shell scripts show a value by the one rule, C's and Python's."""
+
+    def test_every_script_holds_the_one_function(self):
+        with open(os.path.join(common.TOP, "scripts/shown.sh")) as f:
+            one = f.read()
+        for path in SHELL_SHOWN:
+            self.assertEqual(shell_shown(path), one, path)
+        for where, _, files in os.walk(os.path.join(common.TOP, "scripts")):
+            for name in files:
+                with open(os.path.join(where, name), errors="replace") as f:
+                    self.assertIsNone(OLD_WAY.search(f.read()), os.path.join(where, name))
+
+    @settings(max_examples=scale(15))
+    @given(st.one_of(st.binary(max_size=24), TEXT.map(lambda t: t.encode("utf-8", "surrogatepass"))).map(
+        lambda b: b.replace(b"\0", b"")))
+    def test_shell_shows_as_python_and_c(self, value):
+        """Each script's shown() writes any bytes (no NUL: no shell value
+        holds one) as shown.escaped writes them, on one line."""
+        counted("shell_shows_as_python_and_c")
+        want = (shown.escaped(shown.decoded(value)) + "\n").encode()
+        for path in SHELL_SHOWN:
+            got = subprocess.run(["bash", "-c", (shell_shown(path) or "shown() { printf 'none\n'; }") + '\nshown "$1"', "-", value],
+                                 stdout=subprocess.PIPE, check=True).stdout
+            self.assertEqual(got, want, (path, value))
 
 
 if __name__ == "__main__":

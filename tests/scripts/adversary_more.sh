@@ -333,7 +333,7 @@ newline_values() {
     one_line 1 '--config a\x0ab: the name must be' $RUN --out "$tmp/nl" --config "a${nl}b" $Q
     one_line 1 "a\\x0ab: not a folder" $CMP "$tmp/a" "a${nl}b"
     one_line 1 "--only x\\x09y: not in the catalogue" $PYTHON3 "$S/umb-tune" --only "x	y"
-    one_line 1 "--prefix '/a?b': only letters" bash "$S/umb-stack" --prefix "/a${nl}b" env ucx-cu13
+    one_line 1 "--prefix '/a\\x0ab': only letters" bash "$S/umb-stack" --prefix "/a${nl}b" env ucx-cu13
     [ ! -e "$tmp/nl" ] || fail "a refusal made --out"
 }
 try "a value with a newline or tab, refused in one line" newline_values

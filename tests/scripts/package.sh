@@ -5,8 +5,11 @@
 # top's), declares jsonschema and the [plot] extra, has configure's version,
 # and names each Python command of scripts/ as an entry point that imports.
 . "$top_srcdir/tests/lib.sh"
-"$PYTHON3" -c "import setuptools.build_meta, sys; sys.exit(int(setuptools.__version__.split('.')[0]) < 61)" 2>/dev/null \
-    || skip "$PYTHON3 has no setuptools 61 or later (python3 -m pip install --user setuptools, or Debian's python3-setuptools)"
+needs_python "setuptools 61 or later" python3-setuptools \
+    "import setuptools.build_meta, sys; sys.exit(int(setuptools.__version__.split('.')[0]) < 61)"
+# Before 70.1, setuptools builds a wheel through the separate wheel package.
+needs_python "wheel (setuptools before 70.1 builds wheels with it)" python3-wheel \
+    "import setuptools, sys; v = tuple(int(x) for x in setuptools.__version__.split('.')[:2]); v >= (70, 1) or __import__('wheel')"
 mkdir -p "$tmp/src/scripts" "$tmp/dist"
 cp "$top_srcdir/pyproject.toml" "$tmp/src/" && cp -RL "$top_srcdir/scripts/umbench" "$tmp/src/scripts/" || fail "cannot copy the tree"
 rm -rf "$tmp/src/scripts/umbench/__pycache__"

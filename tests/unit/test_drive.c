@@ -66,6 +66,24 @@ static void bad(const char *line, const char *names)
     CHECK(strchr(err, '\n') == NULL);
 }
 
+/* Every range, accepted or not: a refusal names the options it read and
+   what is accepted, as every other refusal does ("too many sizes" named
+   neither). */
+static void ranges(void)
+{
+    static const char *const ends[] = {"4K", "4097", "8191", "1M", "64M", "1G", "1048576G"};
+    static const char *const bys[] = {"--step 1", "--step 3", "--step 1K", "--grow 1.0001", "--grow 1.001", "--grow 1.5"};
+    for (size_t e = 0; e < sizeof ends / sizeof ends[0]; e++)
+        for (size_t b = 0; b < sizeof bys / sizeof bys[0]; b++) {
+            char line[128];
+            snprintf(line, sizeof line, "--start 1 --end %s %s", ends[e], bys[b]);
+            if (parse(line) == 0) continue;
+            CHECK_CONTAINS(err, "--start 1 --end ");
+            CHECK_CONTAINS(err, bys[b][2] == 's' ? "--step" : "--grow");
+            CHECK_CONTAINS(err, "accepted: at most 4096 sizes");
+        }
+}
+
 static void usage_of(const umb_drive_cli *c, char *buf, size_t n)
 {
     FILE *f = fmemopen(buf, n, "w");
@@ -265,7 +283,8 @@ int main(void)
     bad("--size 4K,99999999999999999999", "expected quick or bytes from 1 to 1125899906842624");
     bad("--start 1K --end 8K --step 1K --grow 2", "--step 1K --grow 2");
     bad("--start 1K --end 8K --factor 2", "--factor 2: a size range grows with --grow F");
-    bad("--start 1 --end 100000 --step 1", "too many sizes");
+    bad("--start 1 --end 100000 --step 1", "--start 1 --end 100000 --step 1: more than 4096 sizes; accepted: at most 4096");
+    ranges();
     bad("--device gpu0", "--device gpu0");
     bad("--device -1", "--device -1");
     bad("--numa-node x", "--numa-node x");

@@ -28,6 +28,37 @@ static void fill(double *s, long n, double centre, double spread)
     qsort(s, (size_t)n, sizeof *s, cmp_double);
 }
 
+/* Over a grid of attempts: the reason a size stops is what stops it. A
+   cap (AT_MOST) raised lets it go on where more time would not; a budget
+   (OUT_OF_TIME) raised lets it go on where a higher cap would not. The
+   closing report names the reason (bench_precision.c): it blamed
+   --size-budget for -M's cap. */
+static void stop_reasons(void)
+{
+    static const long ns[] = {1, 30, 100, 5000};
+    static const double reached[] = {0.01, 0.03, 0.2, INFINITY}, lefts[] = {0.001, 0.05, 1, 1e3};
+    static const long mosts[] = {30, 100, 7000, 1000000};
+    for (size_t a = 0; a < 4; a++)
+        for (size_t r = 0; r < 4; r++)
+            for (size_t l = 0; l < 4; l++)
+                for (size_t m = 0; m < 4; m++) {
+                    long n = ns[a], most = mosts[m] > n ? mosts[m] : n, next, more;
+                    double secs = 1e-4 * (double)n, left = lefts[l];
+                    umb_precision_stop why = umb_precision_step(n, 10, reached[r], 0.02, secs, left, most, &next);
+                    CHECK(next == umb_precision_next(n, 10, reached[r], 0.02, secs, left, most));
+                    CHECK((why == UMB_PRECISION_AGAIN) == (next > 0));
+                    CHECK((why == UMB_PRECISION_REACHED) == (reached[r] <= 0.02));
+                    if (why == UMB_PRECISION_AT_MOST) {
+                        CHECK(umb_precision_step(n, 10, reached[r], 0.02, secs, left, most * 100, &more) == UMB_PRECISION_AGAIN);
+                        CHECK(umb_precision_step(n, 10, reached[r], 0.02, secs, left * 1e9, most, &more) != UMB_PRECISION_AGAIN);
+                    }
+                    if (why == UMB_PRECISION_OUT_OF_TIME) {
+                        CHECK(umb_precision_step(n, 10, reached[r], 0.02, secs, left * 1e9, most * 1000, &more) == UMB_PRECISION_AGAIN);
+                        CHECK(umb_precision_step(n, 10, reached[r], 0.02, secs, left, most * 1000, &more) != UMB_PRECISION_AGAIN);
+                    }
+                }
+}
+
 int main(void)
 {
     /* Ranks of the distribution-free 95% interval, as published tables give them. */
@@ -93,6 +124,7 @@ int main(void)
     CHECK(umb_precision_next(100, 0, 1.0, 0.02, 0.001, 1e9, 700) == 700);
     CHECK(umb_precision_next(100, 10, 0.04, 0.02, 1.1, 3.0, 1000000) == 290);  /* 10 ms each: 300 fit, less the warm-up */
     CHECK(umb_precision_next(100, 10, 0.04, 0.02, 1.1, 1.5, 1000000) == 0);    /* 140 fit: not worth another attempt */
+    stop_reasons();
     /* The first attempt: at least the 30 a mean's interval needs (OMB's 20
        windows at 16 KiB gave none, so every such size ran twice); OMB's
        count where the budget cannot hold 30, no more than it holds. */

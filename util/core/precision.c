@@ -57,21 +57,35 @@ int umb_precision_met(const double *samples, long n, umb_precision_of of, double
     return umb_precision_reached(samples, n, of) <= target;
 }
 
-long umb_precision_next(long n, long skip, double reached, double target, double seconds, double left, long most)
+umb_precision_stop umb_precision_step(long n, long skip, double reached, double target, double seconds, double left,
+                                      long most, long *next)
 {
-    if (reached <= target || n < 1) return 0;
+    *next = 0;
+    if (reached <= target) return UMB_PRECISION_REACHED;
+    if (n < 1) return UMB_PRECISION_OUT_OF_TIME;  /* not measured: its share of --launch-budget was spent */
     double want = isfinite(reached) ? ceil((double)n * (reached / target) * (reached / target) * 1.25) : 2.0 * (double)n;
     if (want < UMB_PRECISION_MEAN_MIN) want = UMB_PRECISION_MEAN_MIN;
-    if (want > (double)most) want = (double)most;
+    int capped = want > (double)most;
+    if (capped) want = (double)most;
     double per = seconds / (double)(n + skip);  /* one iteration, warm-up alike */
     if (per > 0) {
         double fits = floor(left / per) - (double)skip;
         if (fits < want) {
-            if (fits < 1.5 * (double)n) return 0;  /* a little more would not change the answer */
+            if (fits < 1.5 * (double)n) return UMB_PRECISION_OUT_OF_TIME;  /* a little more would not change the answer */
             want = fits;
+            capped = 0;
         }
     }
-    return want > (double)n ? (long)want : 0;
+    if (!(want > (double)n)) return capped ? UMB_PRECISION_AT_MOST : UMB_PRECISION_OUT_OF_TIME;
+    *next = (long)want;
+    return UMB_PRECISION_AGAIN;
+}
+
+long umb_precision_next(long n, long skip, double reached, double target, double seconds, double left, long most)
+{
+    long next;
+    umb_precision_step(n, skip, reached, target, seconds, left, most, &next);
+    return next;
 }
 
 long umb_precision_first(long iters, long skip, double per, double budget)

@@ -39,6 +39,16 @@ int umb_precision_met(const double *samples, long n, umb_precision_of of, double
    0: stop (the target is met, or no larger attempt fits). */
 long umb_precision_next(long n, long skip, double reached, double target, double seconds, double left, long most);
 
+/* Why umb_precision_next stops, the one place that says it (the closing
+   report names the real cap, not always the budget): AGAIN where it goes
+   on; REACHED; AT_MOST where `most` (the memory limit -M or the loop's
+   own cap) is what keeps the next attempt from being larger; OUT_OF_TIME
+   where the budget left does (a size not measured too). *next as
+   umb_precision_next returns it. */
+typedef enum { UMB_PRECISION_AGAIN, UMB_PRECISION_REACHED, UMB_PRECISION_AT_MOST, UMB_PRECISION_OUT_OF_TIME } umb_precision_stop;
+umb_precision_stop umb_precision_step(long n, long skip, double reached, double target, double seconds, double left,
+                                      long most, long *next);
+
 /* The timed iterations of a size's first attempt, from `iters` (OMB's
    count, or the first attempt's cap if lower) behind `skip` warm-up ones: at least the UMB_PRECISION_MEAN_MIN
    a mean's interval needs, so that a first attempt is not spent only to

@@ -22,8 +22,6 @@ static int too_large(const umb_drive *d, size_t s, char *err, size_t n)
 static int add_size(umb_drive *d, size_t s, char *err, size_t n)
 {
     if (too_large(d, s, err, n)) return 1;
-    if (d->nsizes >= UMB_DRIVE_MAX_SIZES)
-        return umb_errf(err, n, "too many sizes: at most %d per run", UMB_DRIVE_MAX_SIZES);
     d->sizes[d->nsizes++] = s;
     return 0;
 }
@@ -63,6 +61,15 @@ int umb_drive_size_range(umb_drive *d, size_t start, size_t end, size_t step, do
     if (end < start) return umb_errf(err, n, "--end %zu is smaller than --start %zu", end, start);
     if (too_large(d, end, err, n)) return 1;  /* before the sizes below it are listed */
     for (size_t s = start;; s = umb_size_after(s, end, step, factor)) {  /* ends with end, always */
+        /* Only a range reaches the limit: a list holds 256 sizes, -m's powers of two 51. */
+        if (d->nsizes >= UMB_DRIVE_MAX_SIZES) {
+            char by[64];
+            if (step) snprintf(by, sizeof by, "--step %zu", step);
+            else snprintf(by, sizeof by, "--grow %g", factor);
+            return umb_errf(err, n, "--start %zu --end %zu %s: more than %d sizes; accepted: at most %d sizes a run "
+                            "(a larger --step or --grow, or a narrower range)", start, end, by, UMB_DRIVE_MAX_SIZES,
+                            UMB_DRIVE_MAX_SIZES);
+        }
         if (add_size(d, s, err, n)) return 1;
         if (s == end) return 0;
     }

@@ -43,24 +43,29 @@ static umb_drive drv;        /* --device, --op, --grid, --block, --format, -U, .
 static umb_fold_check check; /* every read pass's sum against what was written (fold.h) */
 #define FILL 3               /* every byte of the buffer, written once per factor */
 
-/* A comma-separated list of names; each index at most once. */
-static int parse_names(const char *list, const char *const *names, int nnames, int *out, int *n)
+/* A comma-separated list of names, each once (the value named twice is
+   said, as umb_list_repeat says it for the MPI programs' lists): 0, else 1
+   with the line in err. */
+static int parse_names(const char *opt, const char *list, const char *const *names, int nnames, int *out, int *n,
+                       char *err, size_t errn)
 {
-    char copy[256], *items[32];
-    unsigned seen = 0;
-    int count;
+    char copy[256], *items[32], accepted[160] = "";
+    int count, again;
+    for (int i = 0; i < nnames; i++)
+        snprintf(accepted + strlen(accepted), sizeof accepted - strlen(accepted), "%s%s", i ? ", " : "", names[i]);
     *n = 0;
-    if (umb_list_items(list, copy, sizeof copy, items, 32, &count)) return -1;  /* "grid,,block" too */
+    if (umb_list_items(list, copy, sizeof copy, items, 32, &count))  /* "grid,,block" too */
+        return umb_errf(err, errn, "%s %s: expected %s, comma-separated (no empty item), each once", opt, list, accepted);
+    if ((again = umb_list_repeat(items, count)) >= 0)
+        return umb_errf(err, errn, "%s %s: '%s' named twice; each once", opt, list, items[again]);
     for (int i = 0; i < count; i++) {
-        const char *t = items[i];
         int k = -1;
-        for (int i = 0; i < nnames; i++)
-            if (!strcmp(t, names[i])) k = i;
-        if (k < 0 || (seen & (1u << k))) return -1;
-        seen |= 1u << k;
+        for (int j = 0; j < nnames; j++)
+            if (!strcmp(items[i], names[j])) k = j;
+        if (k < 0) return umb_errf(err, errn, "%s %s: unknown '%s'; accepted: %s (comma-separated, each once)", opt, list, items[i], accepted);
         out[(*n)++] = k;
     }
-    return *n ? 0 : -1;
+    return 0;
 }
 
 enum { O_FACTOR = 1000, O_PATTERN, O_MODE, O_STEPS };
@@ -84,13 +89,9 @@ static int own_parse(void *ctx, int val, const char *name, const char *a, char *
                     return umb_errf(err, n, "--factor %s: the factor %g is given twice; each once", a, c->factors[i]);
         return 0;
     case O_PATTERN:
-        if (parse_names(a, pattern_names, UMB_NPATTERNS, c->patterns, &c->npatterns))
-            return umb_errf(err, n, "--pattern %s: expected grid, block or random, comma-separated, each once", a);
-        return 0;
+        return parse_names("--pattern", a, pattern_names, UMB_NPATTERNS, c->patterns, &c->npatterns, err, n);
     case O_MODE:
-        if (parse_names(a, mode_names, NMODES, c->modes, &c->nmodes))
-            return umb_errf(err, n, "--mode %s: expected demand, zerocopy, prefetch, stripe-4K, stripe-64K or stripe-2M, comma-separated, each once", a);
-        return 0;
+        return parse_names("--mode", a, mode_names, NMODES, c->modes, &c->nmodes, err, n);
     case O_STEPS:
         if (umb_parse_long(a, 1, 1L << 20, &v)) return umb_errf(err, n, "--steps %s: expected a whole number from 1 to 1048576", a);
         c->steps = (unsigned long)v;

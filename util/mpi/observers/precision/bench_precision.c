@@ -33,6 +33,10 @@ static struct {
     size_t missed_size[LISTED];
     double missed_pct[LISTED];
     int missed_unmeasured[LISTED];  /* 1: not measured, its share of --launch-budget spent (plan()) */
+    umb_precision_stop why;         /* why the size's attempts stopped (umb_precision_step) */
+    long most;                      /* the iterations an attempt may have: -M's or MOST_ITERS */
+    umb_precision_stop missed_why[LISTED];
+    long missed_most[LISTED];
 } S;
 
 /* The launch, over all its pairs (start() resets S for each pair, not
@@ -145,8 +149,10 @@ static void end(umb_bench *b, umb_row *row)
     L.spent = all[3];
     S.reached = all[0] < 0 ? INFINITY : all[0];
     long most = umb_memory_iterations(&b->opt, b->cli, b->nranks);  /* -M bounds the records too */
-    row->again = umb_precision_next(row->iters, row->skip, S.reached, target(b), all[1], S.budget - all[2],
-                                    most < MOST_ITERS ? most : MOST_ITERS);
+    S.most = most < MOST_ITERS ? most : MOST_ITERS;
+    long again;
+    S.why = umb_precision_step(row->iters, row->skip, S.reached, target(b), all[1], S.budget - all[2], S.most, &again);
+    row->again = again;
     if (row->attempt == 0) S.first_s = all[1];
     if (row->iters + row->skip > 0) {  /* a size not measured (plan()) leaves the pace as it was */
         S.per = all[1] / (double)(row->iters + row->skip);
@@ -168,6 +174,8 @@ static int row_columns(umb_bench *b, umb_row *row, umb_col *cols)
             S.missed_size[S.missed] = row->size;
             S.missed_pct[S.missed] = 100 * S.reached;
             S.missed_unmeasured[S.missed] = row->iters == 0;
+            S.missed_why[S.missed] = S.why;
+            S.missed_most[S.missed] = S.most;
         }
         S.missed++;
     }
@@ -175,22 +183,41 @@ static int row_columns(umb_bench *b, umb_row *row, umb_col *cols)
     return 1;
 }
 
+/* The table's closing lines. Each size not reached names what stopped it:
+   the budget (the lead clause), or the iterations an attempt may have,
+   -M's where the memory limit is the lower. */
+static void report_table(const umb_bench *b, int listed)
+{
+    printf("# Precision +-%g%%: reached at %d of %d sizes", 100 * target(b), S.rows - S.missed, S.rows);
+    int timed_out = 0;
+    for (int i = 0; i < listed; i++) timed_out |= S.missed_why[i] != UMB_PRECISION_AT_MOST;
+    if (S.missed && timed_out) {
+        printf("; not within %g s per size (--size-budget)", b->opt.size_budget);
+        if (S.least < b->opt.size_budget)
+            printf(" or its share of --launch-budget %g s (%.2f s at least)", b->opt.launch_budget, S.least);
+    } else if (S.missed) {
+        printf("; not reached");
+    }
+    if (S.missed) printf(" at:");
+    for (int i = 0; i < listed; i++) {
+        char at_most[160] = "";
+        if (S.missed_why[i] == UMB_PRECISION_AT_MOST)
+            snprintf(at_most, sizeof at_most, S.missed_most[i] < MOST_ITERS
+                     ? ", at the %ld iterations the memory limit -M %zu holds" : ", at the %ld iterations an attempt may have",
+                     S.missed_most[i], b->opt.mem_limit);
+        if (S.missed_unmeasured[i]) printf(" %zu B (not measured)", S.missed_size[i]);
+        else if (isfinite(S.missed_pct[i])) printf(" %zu B (+-%.1f%%%s)", S.missed_size[i], S.missed_pct[i], at_most);
+        else printf(" %zu B (no interval%s)", S.missed_size[i], at_most);
+    }
+    printf("\n# Precision loop: the sizes took %.1f s, %.1f s of it in attempts after each size's first\n", S.sizes_s, S.again_s);
+}
+
 static void report(umb_bench *b)
 {
     if (!target(b) || b->rank != 0) return;
     int listed = S.missed < LISTED ? S.missed : LISTED;
     if (b->opt.format == UMB_FMT_TABLE) {
-        printf("# Precision +-%g%%: reached at %d of %d sizes", 100 * target(b), S.rows - S.missed, S.rows);
-        if (S.missed) {
-            printf("; not within %g s per size (--size-budget)", b->opt.size_budget);
-            if (S.least < b->opt.size_budget)
-                printf(" or its share of --launch-budget %g s (%.2f s at least)", b->opt.launch_budget, S.least);
-            printf(" at:");
-            for (int i = 0; i < listed; i++)
-                printf(S.missed_unmeasured[i] ? " %zu B (not measured)"
-                       : isfinite(S.missed_pct[i]) ? " %zu B (+-%.1f%%)" : " %zu B (no interval)", S.missed_size[i], S.missed_pct[i]);
-        }
-        printf("\n# Precision loop: the sizes took %.1f s, %.1f s of it in attempts after each size's first\n", S.sizes_s, S.again_s);
+        report_table(b, listed);
     } else if (b->opt.format == UMB_FMT_JSON) {
         umb_strbuf s = {0};
         umb_sb_printf(&s, "{\"type\":\"precision\",\"program\":");

@@ -170,7 +170,7 @@ rc=0; $RUN --match '^umb_latency H H$' --run-limit 2 --out "$tmp/lim" -- -m 1:1 
 # A configuration whose run was stopped is not run again in later rounds;
 # the others go on. The stand-in launcher stalls only that configuration;
 # the others run the stand-in program, which ends at once: a limit of 2 s
-# (a real run's limit in a test is 30 s or more: tests/README.md, "Time limits").
+# (where a real program runs, a test's limit is 30 s or more: docs/hardening.md).
 rc=0; MPIEXEC="$tmp/launch" $STAND --match '^umb_latency H H$' --rounds 3 --run-limit 2 --config stall:UMB_TEST_STALL=1 \
     --out "$tmp/drop" -- -m 8:8 -i 10 >"$tmp/run-d.log" 2>&1 || rc=$?
 [ $rc -eq 1 ] && [ "$(grep -c '^    umb_[a-z_]* [HDM ]*[HDM] ([a-z]*): not run again in later rounds$' "$tmp/run-d.log")" = 1 ] && "$PYTHON3" - "$tmp/drop/run.json" <<'PY' \

@@ -8,7 +8,9 @@ missing() { if [ "${UMB_NEED_PLOTS:-0}" = 1 ]; then fail "$* (UMB_NEED_PLOTS=1)"
 "$PYTHON3" -c "import matplotlib" 2>/dev/null || missing "matplotlib not installed for $PYTHON3"
 RUN="$PYTHON3 $top_srcdir/scripts/umb-run --bindir $PT2PT:$top_builddir/mpi/collective"
 export MPIEXEC MPIEXEC_FLAGS="$mpi_flags"
-for d in a b; do $RUN --out "$tmp/$d" -- -m 8:1K -i 10 -x 1 >/dev/null 2>&1 || fail "umb-run $d"; done
+# One real run; the plots only read it, so b is a copy of it under another name.
+$RUN --out "$tmp/a" -- -m 8:1K -i 10 -x 1 >/dev/null 2>&1 || fail "umb-run a"
+cp -R "$tmp/a" "$tmp/b"
 "$PYTHON3" "$top_srcdir/scripts/umb-compare" "$tmp/a" "$tmp/b" --plot "$tmp/p.png" >/dev/null || fail "umb-compare --plot"
 "$PYTHON3" "$top_srcdir/scripts/umb-plot" "$tmp/a" >/dev/null || fail "umb-plot"
 # As the README runs them: through their "env python3" line, which may find a

@@ -39,7 +39,7 @@ refused() {
     fi
 }
 
-n=0 launched=0 folders= running=0
+n=0 launched=0 running=0 folders=
 : >"$tmp/alone"
 while IFS='|' read -r np prog names args flag; do
     case $np in ''|'#'*) continue ;; esac

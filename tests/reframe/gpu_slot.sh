@@ -19,6 +19,54 @@ unset CUDA_VISIBLE_DEVICES
 job() {
     bash -c '. "$0" "$2"; echo "${CUDA_VISIBLE_DEVICES-unset}" >"$3"; sleep "$4"' "$SLOT" x "$2" "$tmp/$1" "$3" 2>"$tmp/$1.err"
 }
+# The script runs inside the job's own shell: whatever it is given, the
+# shell goes on (under set -euo pipefail too), with one line on stderr,
+# CUDA_VISIBLE_DEVICES untouched where no GPU was held, nothing made where
+# a value was refused, and never a wait past UMBENCH_SLOT_WAIT.
+# probe NAME N [VAR=VALUE...]: such a shell, in the empty folder
+# $tmp/NAME.cwd (one per probe: the waits below run beside the rest).
+probe() {
+    name=p-$(printf '%s' "$1" | tr -c 'A-Za-z0-9' _) n=$2; shift 2
+    rm -rf "$tmp/$name.cwd"; mkdir "$tmp/$name.cwd"
+    (cd "$tmp/$name.cwd" && env "$@" timeout 20 bash -c 'set -euo pipefail; . "$0" "$1"; echo "alive ${CUDA_VISIBLE_DEVICES-unset}"' "$SLOT" "$n") \
+        >"$tmp/$name" 2>"$tmp/$name.err" || true
+}
+# refused NAME TEXT N [VAR=VALUE...]: one line holding TEXT, the GPUs shared.
+refused() {
+    what=$1 text=$2; shift 2; probe "$what" "$@"
+    [ "$(cat "$tmp/$name")" = "alive unset" ] && [ "$(wc -l <"$tmp/$name.err")" -eq 1 ] && grep -qF -- "$text" "$tmp/$name.err" \
+        && [ -z "$(ls -A "$tmp/$name.cwd")" ] || fail "$name: $(cat "$tmp/$name" "$tmp/$name.err")"
+}
+
+# The cases that wait long (nvidia-smi's 10 s guard, UMBENCH_SLOT_WAIT=08)
+# wait beside the others, each with its own folders (probe's, held's
+# locks): they cost their own seconds, not the test's sum of them.
+# No nvidia-smi, or one that prints no GPU (set -e once ended the job's shell here), or never ends.
+mkdir "$tmp/none" "$tmp/junk" "$tmp/hang"
+printf '#!/bin/sh\necho "No devices were found"\nexit 9\n' >"$tmp/junk/nvidia-smi"
+printf '#!/bin/sh\nexec sleep 100\n' >"$tmp/hang/nvidia-smi"
+chmod +x "$tmp/junk/nvidia-smi" "$tmp/hang/nvidia-smi"
+# The system's commands without its nvidia-smi (a GPU machine has one in /usr/bin).
+mkdir "$tmp/sys"
+# (One ln for all: a ln per command was 1,400 processes, 2 s.) /usr/bin's
+# first, then /bin's that it lacks (ln says the others exist).
+ln -s /usr/bin/* "$tmp/sys/" && { ln -s /bin/* "$tmp/sys/" 2>/dev/null || :; } && rm -f "$tmp/sys/nvidia-smi" \
+    || fail "cannot link the system's commands into $tmp/sys"
+refused smihang "1 GPUs asked for, 0 here: the ranks share them" 1 PATH="$tmp/hang:$tmp/sys" & smihang=$!
+(
+    # Leading zeros are decimal: UMBENCH_SLOT_WAIT=08 with every GPU held once
+    # waited for ever (bash's octal, an error each second).
+    export UMBENCH_SLOT_DIR="$tmp/held"
+    bash -c '. "$0" 2; echo held >"$1"; exec sleep 60' "$SLOT" "$tmp/k2" 2>/dev/null & k=$!
+    i=0; while [ ! -s "$tmp/k2" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+    refused wait08 "no 1 free GPUs after 8 s (UMBENCH_SLOT_WAIT)" 1 UMBENCH_SLOT_WAIT=08
+    # A signal while it waits ends the job's shell at once.
+    bash -c '. "$0" 1; echo "${CUDA_VISIBLE_DEVICES-unset}" >"$1"' "$SLOT" "$tmp/sig" 2>/dev/null & s=$!
+    sleep 1; kill -TERM $s
+    i=0; while kill -0 $s 2>/dev/null && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
+    ! kill -0 $s 2>/dev/null && [ ! -s "$tmp/sig" ] || fail "SIGTERM while waiting: the shell went on"
+    kill -9 $k; wait $k 2>/dev/null || :  # its status is the signal's
+) & held=$!
 job a 1 3 & a=$!
 job b 1 3 & b=$!
 sleep 1
@@ -38,24 +86,6 @@ kill -9 $k; wait $k 2>/dev/null
 UMBENCH_SLOT_WAIT=2 job after 2 0 && [ "$(cat "$tmp/after")" = "0,1" ] || fail "a killed check kept its GPUs: $(cat "$tmp/after.err")"
 job many 3 0 && [ "$(cat "$tmp/many")" = unset ] && grep -q "3 GPUs asked for, 2 here: the ranks share them" "$tmp/many.err" \
     || fail "more GPUs than the machine has: $(cat "$tmp/many" "$tmp/many.err")"
-
-# The script runs inside the job's own shell: whatever it is given, the
-# shell goes on (under set -euo pipefail too), with one line on stderr,
-# CUDA_VISIBLE_DEVICES untouched where no GPU was held, nothing made where
-# a value was refused, and never a wait past UMBENCH_SLOT_WAIT.
-# probe NAME N [VAR=VALUE...]: such a shell, in the empty folder $tmp/cwd.
-probe() {
-    name=p-$(printf '%s' "$1" | tr -c 'A-Za-z0-9' _) n=$2; shift 2
-    rm -rf "$tmp/cwd"; mkdir "$tmp/cwd"
-    (cd "$tmp/cwd" && env "$@" timeout 20 bash -c 'set -euo pipefail; . "$0" "$1"; echo "alive ${CUDA_VISIBLE_DEVICES-unset}"' "$SLOT" "$n") \
-        >"$tmp/$name" 2>"$tmp/$name.err" || true
-}
-# refused NAME TEXT N [VAR=VALUE...]: one line holding TEXT, the GPUs shared.
-refused() {
-    what=$1 text=$2; shift 2; probe "$what" "$@"
-    [ "$(cat "$tmp/$name")" = "alive unset" ] && [ "$(wc -l <"$tmp/$name.err")" -eq 1 ] && grep -qF -- "$text" "$tmp/$name.err" \
-        && [ -z "$(ls -A "$tmp/cwd")" ] || fail "$name: $(cat "$tmp/$name" "$tmp/$name.err")"
-}
 bad_n=$(printf '\331\243')  # an Arabic-Indic three: a digit to a locale's [0-9], not to $(( ))
 for n in 0 -1 99999 '1;id' "$bad_n" '' '1 2' "$(printf '1\nx')"; do
     refused "n$n" "expected a GPU count from 1 to 9999" "$n"
@@ -68,17 +98,7 @@ touch "$tmp/file"
 for d in slots -v '' "$tmp/file" /dev/full /dev/null; do
     refused "dir$d" "UMBENCH_SLOT_DIR=" 1 UMBENCH_SLOT_DIR="$d"
 done
-# No nvidia-smi, or one that prints no GPU (set -e once ended the job's shell here), or never ends.
-mkdir "$tmp/none" "$tmp/junk" "$tmp/hang"
-printf '#!/bin/sh\necho "No devices were found"\nexit 9\n' >"$tmp/junk/nvidia-smi"
-printf '#!/bin/sh\nexec sleep 100\n' >"$tmp/hang/nvidia-smi"
-chmod +x "$tmp/junk/nvidia-smi" "$tmp/hang/nvidia-smi"
-# The system's commands without its nvidia-smi (a GPU machine has one in /usr/bin).
-mkdir "$tmp/sys"
-for f in /usr/bin/* /bin/*; do
-    case ${f##*/} in nvidia-smi) ;; *) [ -e "$tmp/sys/${f##*/}" ] || ln -s "$f" "$tmp/sys/${f##*/}" ;; esac
-done
-for b in none junk hang; do
+for b in none junk; do
     refused "smi$b" "1 GPUs asked for, 0 here: the ranks share them" 1 PATH="$tmp/$b:$tmp/sys"
 done
 # ReFrame's --trap-job-errors puts "trap _onerror ERR" (exit) atop the job script; with set -E it reaches functions.
@@ -91,17 +111,6 @@ ln -s "$tmp/victim" "$tmp/link/gpu0"
 refused fifo "gpu0: not a plain file it can open" 1 UMBENCH_SLOT_DIR="$tmp/fifo"
 refused link "gpu0: not a plain file it can open" 1 UMBENCH_SLOT_DIR="$tmp/link"
 [ ! -e "$tmp/victim" ] || fail "a lock's link made the file it points at"
-# Leading zeros are decimal: UMBENCH_SLOT_WAIT=08 with every GPU held once
-# waited for ever (bash's octal, an error each second).
-bash -c '. "$0" 2; echo held >"$1"; exec sleep 60' "$SLOT" "$tmp/k2" 2>/dev/null & k=$!
-i=0; while [ ! -s "$tmp/k2" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-refused wait08 "no 1 free GPUs after 8 s (UMBENCH_SLOT_WAIT)" 1 UMBENCH_SLOT_WAIT=08
-# A signal while it waits ends the job's shell at once.
-bash -c '. "$0" 1; echo "${CUDA_VISIBLE_DEVICES-unset}" >"$1"' "$SLOT" "$tmp/sig" 2>/dev/null & s=$!
-sleep 1; kill -TERM $s
-i=0; while kill -0 $s 2>/dev/null && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
-! kill -0 $s 2>/dev/null && [ ! -s "$tmp/sig" ] || fail "SIGTERM while waiting: the shell went on"
-kill -9 $k; wait $k 2>/dev/null
 # It leaves CUDA_VISIBLE_DEVICES and nothing else: no variable, no function.
 bash -c 'a=$(declare -p; declare -F); . "$0" 1 2>/dev/null; b=$(declare -p; declare -F)
     diff <(echo "$a") <(echo "$b") | grep "^[<>]" | grep -Ev "^[<>] declare -. (BASH_[A-Z_]*|PIPESTATUS|_|a)="' "$SLOT" >"$tmp/leak"
@@ -139,4 +148,6 @@ if [ -n "${PYTHON3:-}" ]; then
             "import runpy, sys; runpy.run_path(sys.argv[1])" "$top_srcdir/reframe-checks/umbench_config.py"
     done
 fi
+wait $smihang || fail "nvidia-smi that never ends (above)"
+wait $held || fail "every GPU held: UMBENCH_SLOT_WAIT=08 or a signal while waiting (above)"
 exit 0

@@ -56,7 +56,9 @@ printf '#!/bin/sh\nif [ -n "${UMB_TEST_STALL:-}" ]; then [ -z "${UMB_TEST_DEAF:-
     "$tmp/stall-sleep" "$tmp/emit" >"$tmp/launch"
 chmod +x "$tmp/launch"
 STALL="--config stall:UMB_TEST_STALL=1"
-# 8 s: the two refusals below must come while the stall lasts.
+# Below 30 s: only stand-ins run here, the stall that never ends and the
+# default configuration's; 8 s, as the two refusals below must come while
+# the stall lasts.
 MPIEXEC="$tmp/launch" $RUN --out "$tmp/b" $STALL --run-limit 8 $Q >"$tmp/b.log" 2>&1 &
 first=$!
 i=0; until [ -f "$tmp/b/run.json" ] || [ $i -ge 200 ]; do i=$((i + 1)); sleep 0.05; done

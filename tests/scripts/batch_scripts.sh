@@ -14,7 +14,12 @@ for p in $(programs needs=mpi --path | sed "s|^|$top_builddir/|"); do
     [ -x "$p" ] && ln -s "$p" "$inst/$(basename "$p")"
 done
 # Ranks: -n N, --ntasks=N, or --nrs N x --tasks_per_rs N; the program is
-# the first argument that is an executable file.
+# the first argument that is an executable file. What is checked of a
+# batch is the launch line it built and umb-run's results: the first launch
+# of each program, arguments and rank count is a real one, and later
+# batches get its output and status again (a replay), not a launch of
+# their own (99 launches, of 11 kinds, were made; issue 67).
+mkdir "$tmp/replay"
 for l in srun jsrun mpirun; do
     cat >"$tmp/bin/$l" <<EOF
 #!/bin/sh
@@ -30,7 +35,14 @@ while [ \$# -gt 0 ] && ! [ -f "\$1" -a -x "\$1" ]; do
     shift
 done
 unset SLURM_JOB_ID LSB_JOBID
-exec $MPIEXEC $mpi_flags -np "\${n:-\$((nrs * per))}" "\$@"
+n=\${n:-\$((nrs * per))}
+c=$tmp/replay/\$(printf '%s\\n' "\$n" "\$@" | cksum | tr ' ' -)
+if ! [ -f "\$c.rc" ]; then
+    rc=0; $MPIEXEC $mpi_flags -np "\$n" "\$@" >"\$c.out" 2>"\$c.err" || rc=\$?
+    echo \$rc >"\$c.rc"
+fi
+cat "\$c.out"; cat "\$c.err" >&2
+exit \$(cat "\$c.rc")
 EOF
     chmod +x "$tmp/bin/$l"
 done

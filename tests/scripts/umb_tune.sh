@@ -72,6 +72,7 @@ PY
 # settings cannot act and are listed apart; the report finds the setting,
 # staged->direct. No MPI and no GPU needed.
 mkdir -p "$tmp/fake/tools" "$tmp/fake/progs"
+# selection: the two programs the stand-in mpirun below answers for.
 for p in umb_bw umb_latency; do printf '#!/bin/sh\n' >"$tmp/fake/progs/$p" && chmod +x "$tmp/fake/progs/$p"; done
 cat >"$tmp/fake/tools/ompi_info" <<'EOF'
 #!/bin/sh

@@ -24,10 +24,26 @@ import common  # noqa: E402  (after the path: it loads the profile)
 MODULES = ["test_readers", "test_special", "test_args", "test_match", "test_batch", "test_roundtrip", "test_share", "test_shown", "test_judgment", "test_alike", "test_like"]
 
 
+class Timed(unittest.TextTestResult):
+    """Notes each property's wall time (the slowest are printed at the end)."""
+    times = {}
+
+    def startTest(self, test):
+        self._t0 = time.time()
+        super().startTest(test)
+
+    def stopTest(self, test):
+        super().stopTest(test)
+        Timed.times[test.id().split(".", 1)[-1]] = time.time() - self._t0
+
+
 def main(names):
     t0 = time.time()
     suite = unittest.defaultTestLoader.loadTestsFromNames(names or MODULES)
-    result = unittest.TextTestRunner(stream=sys.stdout, verbosity=2).run(suite)
+    result = unittest.TextTestRunner(stream=sys.stdout, verbosity=2, resultclass=Timed).run(suite)
+    print("\nslowest properties (wall s):")
+    for name, s in sorted(Timed.times.items(), key=lambda t: -t[1])[:15]:
+        print("  %-60s %6.1f" % (name, s))
     print("\nprofile %s; examples run per property:" % common.PROFILE)
     for name in sorted(common.COUNTS):
         print("  %-32s %d" % (name, common.COUNTS[name]))

@@ -2,13 +2,19 @@
 behaviour, not their internals, is under test), stand-ins for every
 launcher and program so that nothing real runs, the checks every command
 owes its user (docs/hardening.md, "Properties"), and the profiles."""
+import atexit
+import json
 import os
+import selectors
 import shutil
 import signal
+import socket
 import stat
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 
 from hypothesis import HealthCheck, Phase, settings
 
@@ -20,6 +26,7 @@ CANARY = "CANARY"
 DATA = os.path.join(TOP, "tests", "data", "gpu")
 sys.path.insert(0, SCRIPTS)
 from umbench import programs as registry  # noqa: E402
+import warm  # noqa: E402
 
 # ci: bounded and deterministic for make check (2 cores, a few minutes);
 # adversary: more examples, random, shrunk to a minimal one (docs/hardening.md).
@@ -59,7 +66,11 @@ class Result:
 
 def run(argv, cwd, env=None, limit=LIMIT, stdin=subprocess.DEVNULL):
     """argv under a time limit, in its own process group (killed whole at
-    the limit); never raises on the command's behaviour."""
+    the limit); never raises on the command's behaviour. A Python script
+    runs in a child of the warm Python (warm.py), as it would on its own."""
+    env = dict(os.environ) if env is None else env
+    if stdin == subprocess.DEVNULL and Warm.takes(argv, env):
+        return Warm.get().run(argv, cwd, env, limit)
     child = subprocess.Popen(argv, cwd=cwd, env=env, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              start_new_session=True)
     hung = False
@@ -67,12 +78,97 @@ def run(argv, cwd, env=None, limit=LIMIT, stdin=subprocess.DEVNULL):
         out, err = child.communicate(timeout=limit)
     except subprocess.TimeoutExpired:
         hung = True
-        try:
-            os.killpg(child.pid, signal.SIGKILL)
-        except OSError:
-            pass
+        kill(child.pid)
         out, err = child.communicate()
     return Result(argv, child.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), hung, limit)
+
+
+def kill(pid):
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+def collect(out_fd, err_fd, limit, pid):
+    """What a command writes on its two pipes until both close; its process
+    group is killed at the limit (then read to the end, as communicate does)."""
+    got = {out_fd: [], err_fd: []}
+    deadline, hung = time.monotonic() + limit, False
+    with selectors.DefaultSelector() as sel:
+        for fd in got:
+            sel.register(fd, selectors.EVENT_READ)
+        while sel.get_map():
+            ready = sel.select(None if hung else max(0, deadline - time.monotonic()))
+            if not ready and not hung:
+                hung = True
+                kill(pid)
+            for key, _ in ready:
+                chunk = os.read(key.fd, 1 << 16)
+                if chunk:
+                    got[key.fd].append(chunk)
+                else:
+                    sel.unregister(key.fd)
+                    os.close(key.fd)
+    return b"".join(got[out_fd]), b"".join(got[err_fd]), hung
+
+
+class Warm:
+    """The warm Python (warm.py): one per test run, started with the
+    commands' environment; requests are one at a time."""
+    one = None
+    lock = threading.Lock()
+
+    def __init__(self):
+        self.env = command_env()
+        ours, its = socket.socketpair()
+        self.proc = subprocess.Popen([PY, os.path.join(os.path.dirname(os.path.abspath(__file__)), "warm.py"), str(its.fileno()),
+                                      SCRIPTS], env=self.env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                     pass_fds=(its.fileno(),))
+        its.close()
+        self.sock, self.answers = ours, ours.makefile("rb")
+        atexit.register(self.close)
+
+    @classmethod
+    def get(cls):
+        if cls.one is None:
+            cls.one = Warm()
+        return cls.one
+
+    @staticmethod
+    def takes(argv, env):
+        """A Python script (not -c, not an option), in words and an
+        environment Popen takes, and that Python starts as the warm one did."""
+        return len(argv) > 1 and argv[0] == PY and not argv[1].startswith("-") and os.path.isfile(argv[1]) and \
+            not any("\0" in w for w in list(argv) + list(env) + list(env.values())) and \
+            warm.startup_env(env) == warm.startup_env(command_env())
+
+    def run(self, argv, cwd, env, limit):
+        with self.lock:
+            out_r, out_w = os.pipe()
+            err_r, err_w = os.pipe()
+            null = os.open(os.devnull, os.O_RDONLY)
+            request = json.dumps({"argv": argv, "cwd": cwd, "env": env}).encode()
+            request = b"%08d" % len(request) + request
+            sent = socket.send_fds(self.sock, [request], [null, out_w, err_w])
+            self.sock.sendall(request[sent:])
+            for fd in (null, out_w, err_w):
+                os.close(fd)
+            pid = int(self.answer())
+            out, err, hung = collect(out_r, err_r, limit, pid)
+            rc = int(self.answer())
+        return Result(argv, rc, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), hung, limit)
+
+    def answer(self):
+        line = self.answers.readline()
+        if not line:
+            raise RuntimeError("the warm Python (tests/props/warm.py) ended: exit %s" % self.proc.wait())
+        return line
+
+    def close(self):
+        self.answers.close()
+        self.sock.close()  # the warm Python ends at the end of its requests
+        self.proc.wait()
 
 
 def command(name):
@@ -175,9 +271,8 @@ class Stage:
     def env(self, **extra):
         """The environment of a command under test: stand-ins first on PATH,
         MPIEXEC the stand-in launcher, no batch job, no debug tracebacks."""
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("SLURM_", "LSB_", "UMB_", "MPIEXEC", "OMPI_MCA"))}
-        env.update(PATH=self.bin + os.pathsep + env.get("PATH", "/usr/bin:/bin"), MPIEXEC=self.launcher, LC_ALL="C.UTF-8",
-                   PYTHONDONTWRITEBYTECODE="1")
+        env = command_env()
+        env.update(PATH=self.bin + os.pathsep + env.get("PATH", "/usr/bin:/bin"), MPIEXEC=self.launcher)
         env.update(extra)
         return env
 
@@ -186,6 +281,24 @@ class Stage:
 
     def close(self):
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+_matplotlib = []
+
+
+def has_matplotlib():
+    """Whether umb-plot can run: asked of the commands' Python once."""
+    if not _matplotlib:
+        _matplotlib.append(run([PY, "-c", "import matplotlib"], cwd=TOP).rc == 0)
+    return _matplotlib[0]
+
+
+def command_env():
+    """The environment every command starts from: no batch job, no
+    launcher or library settings of this shell, one locale."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLURM_", "LSB_", "UMB_", "MPIEXEC", "OMPI_MCA"))}
+    env.update(LC_ALL="C.UTF-8", PYTHONDONTWRITEBYTECODE="1")
+    return env
 
 
 def programs():

@@ -42,7 +42,7 @@ def main(names):
     suite = unittest.defaultTestLoader.loadTestsFromNames(names or MODULES)
     result = unittest.TextTestRunner(stream=sys.stdout, verbosity=2, resultclass=Timed).run(suite)
     print("\nslowest properties (wall s):")
-    for name, s in sorted(Timed.times.items(), key=lambda t: -t[1])[:15]:
+    for name, s in sorted(Timed.times.items(), key=lambda t: -t[1])[:100]:
         print("  %-60s %6.1f" % (name, s))
     print("\nprofile %s; examples run per property:" % common.PROFILE)
     for name in sorted(common.COUNTS):

@@ -14,6 +14,7 @@ the child's stdin, stdout and stderr beside it (SCM_RIGHTS); the answers:
 a line with the child's pid, then one with its exit code as subprocess
 gives it (-N for signal N)."""
 import atexit
+import gc
 import json
 import os
 import runpy
@@ -44,6 +45,7 @@ def preload(scripts):
     except ImportError:
         pass
     del sys.path[0]
+    gc.freeze()  # what is loaded stays out of the children's collections: not copied into each
 
 
 def become(req, fds, sock, path):

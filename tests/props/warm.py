@@ -15,6 +15,7 @@ a line with the child's pid, then one with its exit code as subprocess
 gives it (-N for signal N)."""
 import atexit
 import gc
+import importlib
 import json
 import os
 import runpy
@@ -36,12 +37,11 @@ def startup_env(env):
 def preload(scripts):
     """Imports what the commands import, as they do it (plot.py's Agg)."""
     sys.path[:0] = [scripts]
-    from umbench import compare, findings, plot, run, tune  # noqa: F401
-    import jsonschema  # noqa: F401
+    for name in ("umbench.compare", "umbench.findings", "umbench.plot", "umbench.run", "umbench.tune", "jsonschema"):
+        importlib.import_module(name)
     try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot  # noqa: F401
+        importlib.import_module("matplotlib").use("Agg")
+        importlib.import_module("matplotlib.pyplot")
     except ImportError:
         pass
     del sys.path[0]

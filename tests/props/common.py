@@ -2,19 +2,12 @@
 behaviour, not their internals, is under test), stand-ins for every
 launcher and program so that nothing real runs, the checks every command
 owes its user (docs/hardening.md, "Properties"), and the profiles."""
-import atexit
-import json
 import os
-import selectors
 import shutil
-import signal
-import socket
 import stat
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 
 from hypothesis import HealthCheck, Phase, settings
 
@@ -69,8 +62,10 @@ def run(argv, cwd, env=None, limit=LIMIT, stdin=subprocess.DEVNULL):
     the limit); never raises on the command's behaviour. A Python script
     runs in a child of the warm Python (warm.py), as it would on its own."""
     env = dict(os.environ) if env is None else env
-    if stdin == subprocess.DEVNULL and Warm.takes(argv, env):
-        return Warm.get().run(argv, cwd, env, limit)
+    python = warm.Warm.get(PY, SCRIPTS, command_env())
+    if stdin == subprocess.DEVNULL and python.takes(argv, env):
+        rc, out, err, hung = python.run(argv, cwd, env, limit)
+        return Result(argv, rc, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), hung, limit)
     child = subprocess.Popen(argv, cwd=cwd, env=env, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              start_new_session=True)
     hung = False
@@ -78,97 +73,9 @@ def run(argv, cwd, env=None, limit=LIMIT, stdin=subprocess.DEVNULL):
         out, err = child.communicate(timeout=limit)
     except subprocess.TimeoutExpired:
         hung = True
-        kill(child.pid)
+        warm.kill(child.pid)
         out, err = child.communicate()
     return Result(argv, child.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), hung, limit)
-
-
-def kill(pid):
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except OSError:
-        pass
-
-
-def collect(out_fd, err_fd, limit, pid):
-    """What a command writes on its two pipes until both close; its process
-    group is killed at the limit (then read to the end, as communicate does)."""
-    got = {out_fd: [], err_fd: []}
-    deadline, hung = time.monotonic() + limit, False
-    with selectors.DefaultSelector() as sel:
-        for fd in got:
-            sel.register(fd, selectors.EVENT_READ)
-        while sel.get_map():
-            ready = sel.select(None if hung else max(0, deadline - time.monotonic()))
-            if not ready and not hung:
-                hung = True
-                kill(pid)
-            for key, _ in ready:
-                chunk = os.read(key.fd, 1 << 16)
-                if chunk:
-                    got[key.fd].append(chunk)
-                else:
-                    sel.unregister(key.fd)
-                    os.close(key.fd)
-    return b"".join(got[out_fd]), b"".join(got[err_fd]), hung
-
-
-class Warm:
-    """The warm Python (warm.py): one per test run, started with the
-    commands' environment; requests are one at a time."""
-    one = None
-    lock = threading.Lock()
-
-    def __init__(self):
-        self.env = command_env()
-        ours, its = socket.socketpair()
-        self.proc = subprocess.Popen([PY, os.path.join(os.path.dirname(os.path.abspath(__file__)), "warm.py"), str(its.fileno()),
-                                      SCRIPTS], env=self.env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     pass_fds=(its.fileno(),))
-        its.close()
-        self.sock, self.answers = ours, ours.makefile("rb")
-        atexit.register(self.close)
-
-    @classmethod
-    def get(cls):
-        if cls.one is None:
-            cls.one = Warm()
-        return cls.one
-
-    @staticmethod
-    def takes(argv, env):
-        """A Python script (not -c, not an option), in words and an
-        environment Popen takes, and that Python starts as the warm one did."""
-        return len(argv) > 1 and argv[0] == PY and not argv[1].startswith("-") and os.path.isfile(argv[1]) and \
-            not any("\0" in w for w in list(argv) + list(env) + list(env.values())) and \
-            warm.startup_env(env) == warm.startup_env(command_env())
-
-    def run(self, argv, cwd, env, limit):
-        with self.lock:
-            out_r, out_w = os.pipe()
-            err_r, err_w = os.pipe()
-            null = os.open(os.devnull, os.O_RDONLY)
-            request = json.dumps({"argv": argv, "cwd": cwd, "env": env}).encode()
-            request = b"%08d" % len(request) + request
-            sent = socket.send_fds(self.sock, [request], [null, out_w, err_w])
-            self.sock.sendall(request[sent:])
-            for fd in (null, out_w, err_w):
-                os.close(fd)
-            pid = int(self.answer())
-            out, err, hung = collect(out_r, err_r, limit, pid)
-            rc = int(self.answer())
-        return Result(argv, rc, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), hung, limit)
-
-    def answer(self):
-        line = self.answers.readline()
-        if not line:
-            raise RuntimeError("the warm Python (tests/props/warm.py) ended: exit %s" % self.proc.wait())
-        return line
-
-    def close(self):
-        self.answers.close()
-        self.sock.close()  # the warm Python ends at the end of its requests
-        self.proc.wait()
 
 
 def command(name):

@@ -14,6 +14,7 @@ the child's stdin, stdout and stderr beside it (SCM_RIGHTS); the answers:
 a line with the child's pid, then one with its exit code as subprocess
 gives it (-N for signal N)."""
 import atexit
+import selectors
 import gc
 import importlib
 import json
@@ -21,8 +22,10 @@ import os
 import runpy
 import signal
 import socket
+import subprocess
 import sys
 import threading
+import time
 import traceback
 
 # What the interpreter reads at its start: a request that sets these
@@ -98,6 +101,92 @@ def serve(sock):
         sock.sendall(b"%d\n" % pid)
         _, status = os.waitpid(pid, 0)
         sock.sendall(b"%d\n" % os.waitstatus_to_exitcode(status))
+
+
+def kill(pid):
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+def collect(out_fd, err_fd, limit, pid):
+    """What a command writes on its two pipes until both close; its process
+    group is killed at the limit (then read to the end, as communicate does)."""
+    got = {out_fd: [], err_fd: []}
+    deadline, hung = time.monotonic() + limit, False
+    with selectors.DefaultSelector() as sel:
+        for fd in got:
+            sel.register(fd, selectors.EVENT_READ)
+        while sel.get_map():
+            ready = sel.select(None if hung else max(0, deadline - time.monotonic()))
+            if not ready and not hung:
+                hung = True
+                kill(pid)
+            for key, _ in ready:
+                chunk = os.read(key.fd, 1 << 16)
+                if chunk:
+                    got[key.fd].append(chunk)
+                else:
+                    sel.unregister(key.fd)
+                    os.close(key.fd)
+    return b"".join(got[out_fd]), b"".join(got[err_fd]), hung
+
+
+class Warm:
+    """This file's side in the tests' process (common.run): the warm Python,
+    one per run, started with the commands' environment; one request at a time."""
+    one = None
+    lock = threading.Lock()
+
+    def __init__(self, py, scripts, env):
+        self.py, self.env = py, env
+        ours, its = socket.socketpair()
+        self.proc = subprocess.Popen([py, os.path.abspath(__file__), str(its.fileno()), scripts], env=env,
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, pass_fds=(its.fileno(),))
+        its.close()
+        self.sock, self.answers = ours, ours.makefile("rb")
+        atexit.register(self.close)
+
+    @classmethod
+    def get(cls, py, scripts, env):
+        if cls.one is None:
+            cls.one = Warm(py, scripts, env)
+        return cls.one
+
+    def takes(self, argv, env):
+        """A Python script (not -c, not an option), in words and an
+        environment Popen takes, and that Python starts as this one did."""
+        return len(argv) > 1 and argv[0] == self.py and not argv[1].startswith("-") and os.path.isfile(argv[1]) and \
+            not any("\0" in w for w in list(argv) + list(env) + list(env.values())) and \
+            startup_env(env) == startup_env(self.env)
+
+    def run(self, argv, cwd, env, limit):
+        with self.lock:
+            out_r, out_w = os.pipe()
+            err_r, err_w = os.pipe()
+            null = os.open(os.devnull, os.O_RDONLY)
+            request = json.dumps({"argv": argv, "cwd": cwd, "env": env}).encode()
+            request = b"%08d" % len(request) + request
+            sent = socket.send_fds(self.sock, [request], [null, out_w, err_w])
+            self.sock.sendall(request[sent:])
+            for fd in (null, out_w, err_w):
+                os.close(fd)
+            pid = int(self.answer())
+            out, err, hung = collect(out_r, err_r, limit, pid)
+            rc = int(self.answer())
+        return rc, out, err, hung
+
+    def answer(self):
+        line = self.answers.readline()
+        if not line:
+            raise RuntimeError("the warm Python (tests/props/warm.py) ended: exit %s" % self.proc.wait())
+        return line
+
+    def close(self):
+        self.answers.close()
+        self.sock.close()  # the warm Python ends at the end of its requests
+        self.proc.wait()
 
 
 def status(code):

@@ -4,7 +4,6 @@ launcher and program so that nothing real runs, the checks every command
 owes its user (docs/hardening.md, "Properties"), and the profiles."""
 import os
 import shutil
-import signal
 import stat
 import subprocess
 import sys
@@ -20,6 +19,7 @@ CANARY = "CANARY"
 DATA = os.path.join(TOP, "tests", "data", "gpu")
 sys.path.insert(0, SCRIPTS)
 from umbench import programs as registry  # noqa: E402
+import warm  # noqa: E402
 
 # ci: bounded and deterministic for make check (2 cores, a few minutes);
 # adversary: more examples, random, shrunk to a minimal one (docs/hardening.md).
@@ -59,7 +59,13 @@ class Result:
 
 def run(argv, cwd, env=None, limit=LIMIT, stdin=subprocess.DEVNULL):
     """argv under a time limit, in its own process group (killed whole at
-    the limit); never raises on the command's behaviour."""
+    the limit); never raises on the command's behaviour. A Python script
+    runs in a child of the warm Python (warm.py), as it would on its own."""
+    env = dict(os.environ) if env is None else env
+    python = warm.Warm.get(PY, SCRIPTS, command_env())
+    if stdin == subprocess.DEVNULL and python.takes(argv, env):
+        rc, out, err, hung = python.run(argv, cwd, env, limit)
+        return Result(argv, rc, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), hung, limit)
     child = subprocess.Popen(argv, cwd=cwd, env=env, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              start_new_session=True)
     hung = False
@@ -67,10 +73,7 @@ def run(argv, cwd, env=None, limit=LIMIT, stdin=subprocess.DEVNULL):
         out, err = child.communicate(timeout=limit)
     except subprocess.TimeoutExpired:
         hung = True
-        try:
-            os.killpg(child.pid, signal.SIGKILL)
-        except OSError:
-            pass
+        warm.kill(child.pid)
         out, err = child.communicate()
     return Result(argv, child.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), hung, limit)
 
@@ -175,9 +178,8 @@ class Stage:
     def env(self, **extra):
         """The environment of a command under test: stand-ins first on PATH,
         MPIEXEC the stand-in launcher, no batch job, no debug tracebacks."""
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("SLURM_", "LSB_", "UMB_", "MPIEXEC", "OMPI_MCA"))}
-        env.update(PATH=self.bin + os.pathsep + env.get("PATH", "/usr/bin:/bin"), MPIEXEC=self.launcher, LC_ALL="C.UTF-8",
-                   PYTHONDONTWRITEBYTECODE="1")
+        env = command_env()
+        env.update(PATH=self.bin + os.pathsep + env.get("PATH", "/usr/bin:/bin"), MPIEXEC=self.launcher)
         env.update(extra)
         return env
 
@@ -186,6 +188,24 @@ class Stage:
 
     def close(self):
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+_matplotlib = []
+
+
+def has_matplotlib():
+    """Whether umb-plot can run: asked of the commands' Python once."""
+    if not _matplotlib:
+        _matplotlib.append(run([PY, "-c", "import matplotlib"], cwd=TOP).rc == 0)
+    return _matplotlib[0]
+
+
+def command_env():
+    """The environment every command starts from: no batch job, no
+    launcher or library settings of this shell, one locale."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLURM_", "LSB_", "UMB_", "MPIEXEC", "OMPI_MCA"))}
+    env.update(LC_ALL="C.UTF-8", PYTHONDONTWRITEBYTECODE="1")
+    return env
 
 
 def programs():

@@ -242,7 +242,7 @@ class Alike(unittest.TestCase):
         both = [name, "run.json"] if kind in self.CONTRADICTIONS[:self.BOTH] else [name]
         append = ["umb-run", "--bindir", self.stage.stub, "--set", "quick", "--match", MATCH, "--out", folder, "--append"]
         for argv in (["umb-compare", folder, self.base], ["umb-findings", folder], append) + \
-                ((["umb-plot", folder, "--out", os.path.join(self.stage.scratch(), "p.png")],) if self.has_matplotlib() else ()):
+                ((["umb-plot", folder, "--out", os.path.join(self.stage.scratch(), "p.png")],) if common.has_matplotlib() else ()):
             before = snapshot(folder)
             r = run(command(argv[0]) + argv[1:], cwd=self.stage.scratch(), env=self.stage.env())
             counted("contradiction_refused")
@@ -252,11 +252,6 @@ class Alike(unittest.TestCase):
             for n in both:
                 self.assertIn(os.path.join(folder, n), r.err, r.show())
             unchanged(before, snapshot(folder), r)
-
-    def has_matplotlib(self):
-        if not hasattr(Alike, "_mpl"):
-            Alike._mpl = run([common.PY, "-c", "import matplotlib"], cwd=self.stage.root).rc == 0
-        return Alike._mpl
 
     @settings(max_examples=scale(30))
     @given(st.lists(st.floats(0.5, 100), min_size=1, max_size=8), st.lists(st.floats(0.5, 100), min_size=1, max_size=8),

@@ -44,7 +44,6 @@ class RoundTrip(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.stage = common.Stage()
-        cls.plots = run([common.PY, "-c", "import matplotlib"], cwd=cls.stage.root).rc == 0
 
     @classmethod
     def tearDownClass(cls):
@@ -81,7 +80,7 @@ class RoundTrip(unittest.TestCase):
             return  # nothing finished: the readers say so (test_readers)
         other = shutil.copytree(out, os.path.join(where, "copy"))
         readers = [["umb-findings", out], ["umb-compare", out, other]]
-        if self.plots:
+        if common.has_matplotlib():
             readers.append(["umb-plot", out, "--out", os.path.join(where, "p.png")])
         for argv in readers:
             r = run(command(argv[0]) + argv[1:], cwd=where, env=self.stage.env())

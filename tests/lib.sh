@@ -19,10 +19,7 @@ programs_of() {
 }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # The source tree may be read-only (make distcheck): no __pycache__ in it.
-# The scripts' bytecode is kept in the build instead: compiling the package
-# was most of each of the hundreds of script starts (make clean removes it).
-PYTHONPYCACHEPREFIX=$(cd "$top_builddir" && pwd)/pycache
-export PYTHONPYCACHEPREFIX
+export PYTHONDONTWRITEBYTECODE=1
 # Sanitizer builds (--enable-sanitizers): every memory or UB error fails the
 # run. Leak checking stays on in the unit tests but is off for MPI runs:
 # the MPI library's own allocations, from plugins it has unloaded by exit,

@@ -23,23 +23,31 @@ KINDS = ("run", "result", "tune", "settings", "references", "build")
 # A results file, run.json or a catalogue larger than this is not umbench's
 # (a link to a disk image, say): refused rather than read into memory.
 MOST_BYTES = 256 << 20
-_validators = {}
+_schemas, _validators = {}, {}
 
 
 class Missing(Fail):
     """The file is not there: some readers go on without it."""
 
 
+def _schema(kind):
+    """KIND's schema as a value: read without jsonschema, whose import is
+    most of a command's start-up (a refused option needs only a bound)."""
+    if kind not in _schemas:
+        with open(os.path.join(FOLDER, "%s.schema.json" % kind), encoding="utf-8") as f:
+            _schemas[kind] = json.load(f)
+    return _schemas[kind]
+
+
 def validator(kind):
     if kind not in _validators:
-        import jsonschema.validators  # the commands make sure it imports (cli.need_module)
+        import jsonschema.validators  # the commands make sure it is there (cli.need_module)
         # A whole number is an int: Draft 7 would take 1.0, which a round's
         # file name (NAME.r1.0.jsonl) or a count would not.
         whole = jsonschema.Draft7Validator.TYPE_CHECKER.redefine(
             "integer", lambda checker, v: isinstance(v, int) and not isinstance(v, bool))
         strict = jsonschema.validators.extend(jsonschema.Draft7Validator, type_checker=whole)
-        with open(os.path.join(FOLDER, "%s.schema.json" % kind), encoding="utf-8") as f:
-            _validators[kind] = strict(json.load(f))
+        _validators[kind] = strict(_schema(kind))
     return _validators[kind]
 
 
@@ -47,7 +55,7 @@ def bound(kind, *path):
     """(minimum, maximum) of a field, from its schema: the one place a bound
     is written (umb-run's --rounds and --np take exactly what run.json may
     hold). path: property names, from the top."""
-    node = validator(kind).schema
+    node = _schema(kind)
     for key in path:
         node = node["properties"][key]
     return node["minimum"], node["maximum"]

@@ -90,6 +90,17 @@ needs_python() {
     fi
     skip "$why"
 }
+# standin_emit FILE: a stand-in launcher at FILE that prints one run of
+# umb_latency H H (its header, one result at 8 bytes, the end record), for
+# tests of umb-run's folders, not of MPI.
+standin_emit() {
+    cat >"$1" <<'EOF' && chmod +x "$1"
+#!/bin/sh
+echo '{"type":"header","program":"umb_latency","buffers":"H H"}'
+echo '{"type":"result","program":"umb_latency","buffers":"H H","size":8,"avg_latency_us":1.5}'
+echo '{"type":"end","program":"umb_latency","status":0}'
+EOF
+}
 # A rank that died of a segfault, as the shell, srun or mpirun says it, or
 # as a sanitizer build's ASan reports it: ASan catches SIGSEGV and exits 1,
 # so no "Segmentation fault" is ever said there (docs/cluster.md).

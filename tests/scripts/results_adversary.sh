@@ -43,13 +43,7 @@ $CMP "$tmp/a" "$tmp/a2" >"$tmp/o" 2>&1 && grep -q "^# \[0\] a: .* 4 rounds)" "$t
 #    tested here is the folder, its lock and umb-run's signals, not MPI:
 #    the other runs are a stand-in's (one header, one result, the end), so
 #    that no run-limit need leave room for a real launch on a busy machine.
-cat >"$tmp/emit" <<'EOF'
-#!/bin/sh
-echo '{"type":"header","program":"umb_latency","buffers":"H H"}'
-echo '{"type":"result","program":"umb_latency","buffers":"H H","size":8,"avg_latency_us":1.5}'
-echo '{"type":"end","program":"umb_latency","status":0}'
-EOF
-chmod +x "$tmp/emit"
+standin_emit "$tmp/emit"
 ln -s "$(command -v sleep)" "$tmp/stall-sleep"
 STALLED="$tmp/stall-sleep 47"
 printf '#!/bin/sh\nif [ -n "${UMB_TEST_STALL:-}" ]; then [ -z "${UMB_TEST_DEAF:-}" ] || trap "" TERM; exec "%s" 47; fi\nexec "%s" "$@"\n' \

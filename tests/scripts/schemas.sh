@@ -13,13 +13,7 @@ RUN="$PYTHON3 $S/umb-run --bindir $PT2PT:$top_builddir/mpi/collective --match ^u
 export MPIEXEC MPIEXEC_FLAGS="$mpi_flags"
 Q="-- -m 8:8 -i 10 -x 1"
 # A stand-in launcher (as in adversary_more.sh): one header, one result at 8 bytes, the end record.
-cat >"$tmp/emit" <<'EOF'
-#!/bin/sh
-echo '{"type":"header","program":"umb_latency","buffers":"H H"}'
-echo '{"type":"result","program":"umb_latency","buffers":"H H","size":8,"avg_latency_us":1.5}'
-echo '{"type":"end","program":"umb_latency","status":0}'
-EOF
-chmod +x "$tmp/emit"
+standin_emit "$tmp/emit"
 MPIEXEC="$tmp/emit" $RUN --out "$tmp/a" --config c:X=1 --rounds 2 $Q >/dev/null 2>&1 || fail "a first run"
 
 # valid KIND FILE: the file is a valid KIND by its schema.

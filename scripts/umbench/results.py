@@ -14,7 +14,7 @@ import os
 from . import schema
 from .like import contradiction, ran, same_as_first, unended
 from .cli import Fail, clip, escaped
-from .paths import first_missing, held_ids, hold_lock, leave_untouched, not_elsewhere, not_held, out_folder, write_whole
+from .paths import first_missing, hold_lock, leave_untouched, not_elsewhere, out_folder, same, write_whole
 from .manifest import MANIFEST, read_manifest
 from .stats import METRICS
 
@@ -221,9 +221,9 @@ class Writer:
     def __init__(self, folder, append, prog="umb-run"):
         self.new_folders = first_missing(folder)  # what give_up may remove
         not_elsewhere(folder, ours, _result)
-        self.folder, self.prog, self.made = out_folder(folder), prog, []
+        self.folder, self.prog, self.made, self.lost = out_folder(folder), prog, [], None  # lost: why it is not ours any more
+        self.taken = os.stat(self.folder)  # before the lock: a folder put in its place in between is said at once
         self.lock = hold_lock(self.folder, LOCK, prog)
-        self.lost, self.ids = None, held_ids(self.folder, self.lock)  # lost: why the folder is not ours any more
         self.manifest = read_manifest(folder)
         files = result_files(folder)
         held = self.manifest is not None or files
@@ -235,6 +235,7 @@ class Writer:
 
     def new_file(self, name):
         """Creates a run's file under a name no other run has; returns the name."""
+        self.check_there()  # never made in a folder put in its place
         base, n = name[:-len(".jsonl")], 1
         listed = {r["file"] for r in (self.manifest or {}).get("runs", [])}
         while True:
@@ -246,7 +247,6 @@ class Writer:
                 except FileExistsError:
                     pass
                 except OSError as e:
-                    self.check_there()  # a folder moved or removed between two runs says so
                     raise Fail("%s: cannot make it (%s)" % (self.path(name), e.strerror or e))
             n += 1
             name = "%s.%d.jsonl" % (base, n)
@@ -257,13 +257,13 @@ class Writer:
     def end_file(self, name, line):
         """umb-run's "run" line, last in the file: its round, configuration,
         status, and whether it finished (readers count only those)."""
+        self.check_there()
         path = self.path(name)
         text = schema.dumps(dict(line, type="run"), "result", path, "a run line its readers take")
         try:
             with open(path, "a") as f:
                 f.write(text + "\n")
         except OSError as e:
-            self.check_there()
             raise Fail("%s: cannot write it (%s); %s keeps the runs it listed before" % (
                 path, e.strerror or e, self.path(MANIFEST)))
 
@@ -273,10 +273,15 @@ class Writer:
         self.manifest = manifest
 
     def there(self):
-        """Whether the folder is still the one this umb-run locked, with its
-        lock (paths.not_held). Once not, never again: a folder moved back
-        later is still said."""
-        self.lost = self.lost or not_held(self.folder, LOCK, self.ids, self.prog)
+        """Whether the folder and its lock are still the ones this writer
+        took: one moved, removed or replaced is written no more, and said.
+        Once not, never again: a folder moved back later is still said."""
+        if self.lost is None and not same(self.folder, self.taken):
+            self.lost = ("the results folder was moved or removed while %s wrote it; the runs it had finished are listed "
+                         "in its run.json, wherever it went" % self.prog)
+        if self.lost is None and not same(self.path(LOCK), os.fstat(self.lock)):
+            self.lost = ("its lock %s was removed or replaced while %s wrote it (another could write the folder too); "
+                         "the runs it had finished are listed in its run.json" % (LOCK, self.prog))
         return self.lost is None
 
     def check_there(self):
@@ -288,8 +293,9 @@ class Writer:
     def give_up(self):
         """Refused before anything of the run was written (run.json on a
         full disk): the folder goes as it came, no folder left holding only
-        a lock."""
-        leave_untouched(self.folder, LOCK, self.new_folders)
+        a lock; never a folder put in its place."""
+        if self.there():
+            leave_untouched(self.folder, LOCK, self.new_folders)
 
     def undo(self, manifest):
         """Puts the folder back as it was before this writer: its files

@@ -17,35 +17,36 @@ from .shown import escaped, shown_streams
 from .fail import Fail
 
 
-def parser(prog, doc):
-    """An ArgumentParser whose errors are one line and exit 1."""
-    # allow_abbrev=False: "--ou X" was taken for --out, where the help says
-    # that anything not one of the options is refused.
-    ap = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0], allow_abbrev=False,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=_rest(doc))
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line and exit 1 (Fail), and
+    that refuses a blank value of any option or operand (no_blanks)."""
 
-    def error(message):
-        raise Fail(_dash_value(message) or _dash_operand(ap, message) or message)
-    ap.error = error
-    parse = ap.parse_known_args  # parse_args calls it too
+    def __init__(self, prog, doc):
+        # allow_abbrev=False: "--ou X" was taken for --out, where the help says
+        # that anything not one of the options is refused.
+        head, _, rest = doc.partition("\n\n")
+        super().__init__(prog=prog, description=head, allow_abbrev=False,
+                         formatter_class=argparse.RawDescriptionHelpFormatter, epilog=rest or None)
 
-    def parse_known_args(args=None, namespace=None):
-        a, rest = parse(args, namespace)
-        return no_blanks(ap, a), rest
-    ap.parse_known_args = parse_known_args
+    def error(self, message):
+        raise Fail(_dash_value(message) or _dash_operand(self, message) or message)
 
-    def parse_intermixed_args(args=None, namespace=None):
+    def parse_known_args(self, args=None, namespace=None):  # parse_args calls it too
+        a, rest = super().parse_known_args(args, namespace)
+        return no_blanks(self, a), rest
+
+    def parse_intermixed_args(self, args=None, namespace=None):
         # argparse's intermixed parsing sets usage to the formatted usage and
         # formats it again: a '%' in it ("P%") was read as a format.
-        if ap.usage is None:
-            ap.usage = ap.format_usage()[len("usage: "):].rstrip("\n").replace("%", "%%")
+        if self.usage is None:
+            self.usage = self.format_usage()[len("usage: "):].rstrip("\n").replace("%", "%%")
         # After "--" every word is a folder, and intermixed parsing lost them.
         if "--" in (sys.argv[1:] if args is None else args):
-            return ap.parse_args(args, namespace)
-        return intermixed(args, namespace)
-    intermixed = ap.parse_intermixed_args
-    ap.parse_intermixed_args = parse_intermixed_args
-    return ap
+            return self.parse_args(args, namespace)
+        return super().parse_intermixed_args(args, namespace)
+
+
+parser = Parser
 
 
 def _dash_value(message):
@@ -121,11 +122,6 @@ def clip(text, width):
         return text
     cut = text[:width + 1].rsplit(" ", 1)[0] if " " in text[:width + 1] else text[:width]
     return cut.rstrip(" ,;:") + " ..."
-
-
-def _rest(doc):
-    parts = doc.split("\n\n", 1)
-    return parts[1] if len(parts) > 1 else None
 
 
 PERCENT = re.compile(r"^(\d+(\.\d*)?|\.\d+)%$", re.ASCII)  # \d: ASCII digits only, as count() reads
@@ -225,8 +221,8 @@ def main(prog, body):
         sys.stdout.flush()
     except Fail as e:
         status = _say(prog, str(e), 1)
-    except KeyboardInterrupt:
-        signum = _signalled[-1] if _signalled else signal.SIGINT
+    except KeyboardInterrupt as e:
+        signum = e.args[0] if e.args else signal.SIGINT  # Python's own on SIGINT has none
         status = _say(prog, "interrupted" if signum == signal.SIGINT else "stopped by %s" % signal.Signals(signum).name,
                       128 + signum)
     except BrokenPipeError:
@@ -243,12 +239,8 @@ def main(prog, body):
     sys.exit(status)
 
 
-_signalled = []
-
-
 def _interrupted(signum, frame):
-    _signalled.append(signum)
-    raise KeyboardInterrupt
+    raise KeyboardInterrupt(signum)
 
 
 def _readable_streams():

@@ -6,7 +6,6 @@ import fcntl
 import os
 import stat
 import tempfile
-import time
 
 from . import schema
 from .cli import Fail, clip, escaped, shown
@@ -73,7 +72,7 @@ def distinct_folders(folders):
     for i, f in enumerate(folders):
         try:
             st = os.stat(f)
-            key = identity(st) if stat.S_ISDIR(st.st_mode) else i
+            key = (st.st_dev, st.st_ino) if stat.S_ISDIR(st.st_mode) else i
         except OSError:
             key = i  # not a folder: kept, for the command to name it
         if key in seen:
@@ -89,22 +88,22 @@ def hold_lock(folder, name, who):
     its pid in it; when another holds it, says which in one line. The lock
     dies with its holder: a killed writer leaves none behind."""
     path = os.path.join(folder, name)
-    # Never through a link or into a FIFO or device planted under the
-    # lock's name: the pid went into the link's target, and a FIFO was taken
-    # for a folder moved away (docs/hardening.md, "What a writer opens").
+    # Never through a link (O_NOFOLLOW: ELOOP) or into a FIFO, a socket or a
+    # folder planted under the lock's name: the pid went into the link's
+    # target, and a FIFO was taken for a folder moved away (docs/hardening.md,
+    # "What a writer opens").
     not_regular = "--out %s: %s is not a regular file (a link, a FIFO or a folder); remove it, or choose another folder" % (folder, name)
-    if os.path.lexists(path) and not stat.S_ISREG(os.lstat(path).st_mode):
-        raise Fail(not_regular)
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
-        if not stat.S_ISREG(os.fstat(fd).st_mode):  # put there between the two lines above
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
             os.close(fd)
             raise Fail(not_regular)
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError as e:
-        if e.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
-            raise Fail("--out %s: cannot lock it (%s)" % (folder, e.strerror or e))
+    except BlockingIOError:
         raise Fail("--out %s: in use by %s; wait for it to end, or choose another folder" % (folder, _holder(path, who)))
+    except OSError as e:
+        raise Fail(not_regular if e.errno in (errno.ELOOP, errno.EISDIR, errno.ENXIO) else
+                   "--out %s: cannot lock it (%s)" % (folder, e.strerror or e))
     try:  # the pid is for the message of a second writer; the lock holds without it
         os.ftruncate(fd, 0)
         os.write(fd, ("%d\n" % os.getpid()).encode())
@@ -113,48 +112,23 @@ def hold_lock(folder, name, who):
     return fd
 
 
-def identity(st):
-    """A file's identity from its stat: (device, inode)."""
-    return st.st_dev, st.st_ino
-
-
-def held_ids(folder, lock_fd):
-    """The folder's and its held lock's identities."""
-    return [identity(st) for st in (os.stat(folder), os.fstat(lock_fd))]
-
-
-def not_held(folder, name, ids, who):
-    """Why FOLDER is no longer the one WHO locked (ids: held_ids), with the
-    lock NAME in it: other files of those names count as gone. None while
-    it is."""
-    now = []
-    for path in (folder, os.path.join(folder, name)):
-        try:
-            st = os.stat(path)
-            now.append(identity(st))
-        except OSError:
-            now.append(None)
-    if now[0] != ids[0]:
-        return ("the results folder was moved or removed while %s wrote it; the runs it had finished are listed in "
-                "its run.json, wherever it went" % who)
-    if now[1] != ids[1]:
-        return ("its lock %s was removed or replaced while %s wrote it (another could write the folder too); the "
-                "runs it had finished are listed in its run.json" % (name, who))
-    return None
+def same(path, st):
+    """Whether PATH is the file of stat ST (device and inode): not one put
+    in its place, nor moved away."""
+    try:
+        return os.path.samestat(os.stat(path), st)
+    except OSError:
+        return False
 
 
 def _holder(path, who):
     """The pid in the lock file; its holder writes it just after locking."""
-    for _ in range(20):
-        try:
-            with open(path) as f:
-                pid = f.read().strip()
-        except OSError:
-            pid = ""
-        if pid:
-            return "%s pid %s" % (who, pid)
-        time.sleep(0.05)
-    return "another %s (its pid not yet written)" % who
+    try:
+        with open(path) as f:
+            pid = f.read().strip()
+    except OSError:
+        pid = ""
+    return "%s pid %s" % (who, pid) if pid else "another %s (its pid not yet written)" % who
 
 
 def first_missing(path):

@@ -14,7 +14,7 @@ import os
 from . import schema
 from .like import contradiction, ran, same_as_first, unended
 from .cli import Fail, clip, escaped
-from .paths import first_missing, held_ids, hold_lock, leave_untouched, not_elsewhere, not_held, out_folder, write_whole
+from .paths import first_missing, hold_lock, leave_untouched, not_elsewhere, out_folder, same, write_whole
 from .manifest import MANIFEST, read_manifest
 from .stats import METRICS
 
@@ -221,9 +221,8 @@ class Writer:
     def __init__(self, folder, append, prog="umb-run"):
         self.new_folders = first_missing(folder)  # what give_up may remove
         not_elsewhere(folder, ours, _result)
-        self.folder, self.prog, self.made = out_folder(folder), prog, []
-        self.lock = hold_lock(self.folder, LOCK, prog)
-        self.lost, self.ids = None, held_ids(self.folder, self.lock)  # lost: why the folder is not ours any more
+        self.folder, self.prog, self.made, self.lost = out_folder(folder), prog, [], None  # lost: why it is not ours any more
+        self.taken, self.lock = os.stat(self.folder), hold_lock(self.folder, LOCK, prog)  # the stat first: see a swap between
         self.manifest = read_manifest(folder)
         files = result_files(folder)
         held = self.manifest is not None or files
@@ -235,18 +234,18 @@ class Writer:
 
     def new_file(self, name):
         """Creates a run's file under a name no other run has; returns the name."""
+        self.check_there()  # never in a folder put in its place
         base, n = name[:-len(".jsonl")], 1
         listed = {r["file"] for r in (self.manifest or {}).get("runs", [])}
         while True:
             if name not in listed:
                 try:
-                    os.close(os.open(os.path.join(self.folder, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+                    os.close(os.open(self.path(name), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
                     self.made.append(name)
                     return name
                 except FileExistsError:
                     pass
                 except OSError as e:
-                    self.check_there()  # a folder moved or removed between two runs says so
                     raise Fail("%s: cannot make it (%s)" % (self.path(name), e.strerror or e))
             n += 1
             name = "%s.%d.jsonl" % (base, n)
@@ -257,15 +256,14 @@ class Writer:
     def end_file(self, name, line):
         """umb-run's "run" line, last in the file: its round, configuration,
         status, and whether it finished (readers count only those)."""
-        path = self.path(name)
-        text = schema.dumps(dict(line, type="run"), "result", path, "a run line its readers take")
+        self.check_there()
+        text = schema.dumps(dict(line, type="run"), "result", self.path(name), "a run line its readers take")
         try:
-            with open(path, "a") as f:
+            with open(self.path(name), "a") as f:
                 f.write(text + "\n")
         except OSError as e:
-            self.check_there()
             raise Fail("%s: cannot write it (%s); %s keeps the runs it listed before" % (
-                path, e.strerror or e, self.path(MANIFEST)))
+                self.path(name), e.strerror or e, self.path(MANIFEST)))
 
     def save(self, manifest):
         self.check_there()
@@ -273,27 +271,29 @@ class Writer:
         self.manifest = manifest
 
     def there(self):
-        """Whether the folder is still the one this umb-run locked, with its
-        lock (paths.not_held). Once not, never again: a folder moved back
-        later is still said."""
-        self.lost = self.lost or not_held(self.folder, LOCK, self.ids, self.prog)
+        """Whether the folder and its lock are the ones this writer took; once not, never again."""
+        if self.lost is None and not same(self.folder, self.taken):
+            self.lost = ("the results folder was moved or removed while %s wrote it; the runs it had finished are listed "
+                         "in its run.json, wherever it went" % self.prog)
+        if self.lost is None and not same(self.path(LOCK), os.fstat(self.lock)):
+            self.lost = ("its lock %s was removed or replaced while %s wrote it (another could write the folder too); "
+                         "the runs it had finished are listed in its run.json" % (LOCK, self.prog))
         return self.lost is None
 
     def check_there(self):
-        """The folder is still where it was: one moved or removed during the
-        run is said as such, not as a write that failed (a full disk)."""
+        """A folder moved, removed or replaced (there: written no more, even if it comes back) is
+        said as such, not as a write that failed (a full disk)."""
         if not self.there():
             raise Fail("--out %s: %s" % (self.folder, self.lost))
 
     def give_up(self):
-        """Refused before anything of the run was written (run.json on a
-        full disk): the folder goes as it came, no folder left holding only
-        a lock."""
-        leave_untouched(self.folder, LOCK, self.new_folders)
+        """Refused before anything of the run was written (run.json on a full disk): the folder goes
+        as it came, no folder left holding only a lock; a folder put in its place is left alone."""
+        if self.there():
+            leave_untouched(self.folder, LOCK, self.new_folders)
 
     def undo(self, manifest):
-        """Puts the folder back as it was before this writer: its files
-        removed, the earlier run.json written again (an --append refused)."""
+        """Puts the folder back as before this writer (an --append refused): its files removed, its run.json."""
         for name in self.made:
             with contextlib.suppress(OSError):
                 os.remove(self.path(name))

@@ -244,6 +244,7 @@ class Run:
 
     def close(self):
         """run.json's last state, findings and times, whatever ended the rounds."""
+        self.writer.check_there()  # a folder moved or removed is said as such, not read by its old name
         if self.manifest["state"] == "running":
             self.manifest["state"] = "stopped"
         self.manifest["findings"] = findings.gather(self.writer.folder, self.manifest["runs"], results.Problems())

@@ -3,12 +3,15 @@ every reader: the whole table, not a sample (a class closed, not a case).
 A reader meets a FIFO, a folder, a link to /dev/zero or a link loop with
 one line or a skip, within seconds, and changes nothing."""
 import os
+import shutil
+import tempfile
 import unittest
 
 import common
 import folders
 import mutate
 from common import command, counted, no_crash, refusal_is_one_line, run, snapshot, unchanged
+from umbench import cli, results
 
 KINDS = ("fifo", "devzero", "loop", "dir")
 # Reading a special file takes no time: a reader that waits this long is blocked on it.
@@ -65,6 +68,48 @@ class Special(unittest.TestCase):
                 self.assertEqual(r.rc, 1, r.show())
                 refusal_is_one_line(r)
                 self.assertFalse(os.path.exists(os.path.join(where, "out")), "a refused catalogue made --out:\n" + r.show())
+
+
+# What can happen to a results folder while umb-run writes it, and the
+# line that must say so (docs/output.md, "One writer").
+MOVED, UNLOCKED = "the results folder was moved or removed", "its lock .umb-run.lock was removed or replaced"
+LOSSES = {"moved": ("mv d d.x", MOVED), "removed": ("rm -r d", MOVED), "replaced": ("mv d d.x; mkdir d; : >d/.umb-run.lock", MOVED),
+          "moved and back": (None, None), "lock removed": ("rm d/.umb-run.lock", UNLOCKED),
+          "lock replaced": ("rm d/.umb-run.lock; : >d/.umb-run.lock", UNLOCKED)}
+
+
+class LostFolder(unittest.TestCase):
+    """Every loss of the folder, before each thing the writer does: that
+    thing is refused with the loss's line (a folder moved back is still
+    said: once seen gone, always), never an OSError, and nothing is
+    written into or removed from a folder put in its place (give_up, after
+    a refusal, leaves it as it is)."""
+
+    def test_lost_folder(self):
+        line = {"round": 1, "config": "default", "status": 0, "complete": True}
+        actions = {"save": lambda w: w.save({}), "new_file": lambda w: w.new_file("x.jsonl"),
+                   "end_file": lambda w: w.end_file("x.jsonl", line), "undo": lambda w: w.undo({}), "give_up": None}
+        for loss, (how, said) in LOSSES.items():
+            for action, do in actions.items():
+                with self.subTest(loss=loss, action=action):
+                    where = tempfile.mkdtemp(prefix="umb-props-")
+                    w = results.Writer(os.path.join(where, "d"), False)
+                    if how is None:  # moved and back: seen gone once, between the two
+                        os.rename(w.folder, w.folder + ".x")
+                        self.assertFalse(w.there())
+                    os.system("cd '%s' && %s" % (where, how or "mv d.x d"))
+                    before = snapshot(w.folder)
+                    if do is None:
+                        w.give_up()
+                    else:
+                        with self.assertRaises(cli.Fail) as e:
+                            do(w)
+                        self.assertIn(said or MOVED, str(e.exception))
+                    if loss == "replaced":
+                        self.assertEqual(before, snapshot(w.folder), "the folder put in its place changed")
+                    os.close(w.lock)
+                    shutil.rmtree(where)
+                    counted("lost_folder")
 
 
 if __name__ == "__main__":

@@ -24,9 +24,9 @@ for p in $(mpi_programs); do
 done
 # umb-run knows from the registry which programs take several pairs in one
 # launch (the families pt2pt and rma, programs.PAIR_FAMILIES): exactly the
-# built ones whose usage says so.
+# built ones that take two pairs.
 for p in $(mpi_programs); do
-    "$top_builddir/$p" --help 2>&1 | grep -qF '[SRC DST [SRC DST ...]]' && echo "${p##*/}"
+    "$top_builddir/$p" --check-options H H H H >/dev/null 2>&1 && echo "${p##*/}"
 done >"$tmp/takes"
 programs family=pt2pt,rma | cmp -s - "$tmp/takes" || { cat "$tmp/takes"; fail "the programs that take several pairs are not programs.txt's pt2pt and rma"; }
 # The README names every program; umb-run's full set runs every MPI program.

@@ -211,44 +211,16 @@ def find_program(dirs, prog, here):
                % (prog, ":".join(dirs), sub or "its folder", "" if given else ", nor on PATH"))
 
 
-# What a program that takes several buffer pairs in one launch holds: its
-# usage line (options_usage.c). A wrapper script, a stand-in or an umbench
-# older than that holds none, and gets one launch per pair.
-TAKES_PAIRS = b"[SRC DST [SRC DST ...]]"
-
-
 @functools.lru_cache(maxsize=None)
-def takes_pairs(path):
-    """Whether the program at path takes several pairs in one launch (an
-    ELF file whose usage says so; read, never run: it may start only
-    through its launcher)."""
-    try:
-        with open(path, "rb") as f:
-            if f.read(4) != b"\x7fELF":
-                return False
-            tail = b""
-            for chunk in iter(lambda: f.read(1 << 20), b""):
-                if TAKES_PAIRS in tail + chunk:
-                    return True
-                tail = chunk[-len(TAKES_PAIRS):]
-    except OSError:
-        return False
-    return False
-
-
 def verdict(path, args):
-    """(exit status, the program's line) of its --check-options over args:
-    the first line of stderr that starts with its name (an MPI or CUDA
-    warning may come first), else the first line; or None where it is not
-    asked: only the umbench binaries (an ELF file) are; a wrapper script or
-    a stand-in is not, nor a program that cannot start here alone (its
-    MPI's libraries come through its launcher)."""
+    """(exit status, the program's line) of its --check-options over args
+    (a tuple): the first line of stderr that starts with its name (an MPI
+    or CUDA warning may come first), else the first line; None where it
+    could not be asked (it did not start, or did not answer). Asked once
+    per program and option set: a set's runs share their options."""
     try:
-        with open(path, "rb") as f:
-            if f.read(4) != b"\x7fELF":
-                return None
-        r = subprocess.run([path, "--check-options"] + args, stdin=subprocess.DEVNULL, capture_output=True, timeout=30,
-                           env=env.whole())
+        r = subprocess.run([path, "--check-options"] + list(args), stdin=subprocess.DEVNULL, capture_output=True,
+                           timeout=30, env=env.whole())
     except (OSError, subprocess.TimeoutExpired):
         return None
     lines = decoded(r.stderr).strip().split("\n")
@@ -259,41 +231,15 @@ def verdict(path, args):
 def check_options(path, prog, args, extra, within=None):
     """The program's own verdict on its options before any run: a bad
     benchmark option after "--" is refused in the program's one line,
-    where every run failed with it; their runs say what is wrong where the
-    program is not asked (verdict), or is older than --check-options. A
-    --launch-budget the program refuses is umb-run's --within: the line
-    says so, and how to run the counts as they are."""
-    rc, said = verdict(path, args) or (0, "")
-    if rc != 1 or not said.startswith(prog + ": ") or said == prog + ": unknown option --check-options":
+    where every run failed with it; where the program could not answer
+    here (its MPI's libraries come through its launcher), its runs say
+    what is wrong. A --launch-budget the program refuses is umb-run's
+    --within: the line says so, and how to run the counts as they are."""
+    rc, said = verdict(path, tuple(args)) or (0, "")
+    if rc != 1 or not said.startswith(prog + ": "):
         return
     if within is not None and "--launch-budget" in said:
         raise Fail("--within %g: %s (umb-run gives each launch its share of --within as --launch-budget; the run's "
                    "options: %s; give --within off to run their counts as they are)"
                    % (within, said, " ".join(shlex.quote(w) for w in (args[2:] if args[:1] == ["--launch-budget"] else args))))
     raise Fail("%s (the benchmark options after --: %s)" % (said, " ".join(shlex.quote(w) for w in extra) or "none"))
-
-
-def check_pairs(path, args, slot, pairs_args, extra):
-    """Whether the program takes its pairs of the set in one launch with
-    these options: its verdict on them (--path, --counters, --loop classic
-    with managed pairs keep one pair per launch). A buffer kind after "--"
-    would be measured as another pair of every run: refused, as the verdict
-    on the most pairs a launch takes shows it (args: one run's arguments,
-    its two kinds at slot; pairs_args: the launch's, every pair's kinds)."""
-    if not takes_pairs(path):
-        return False
-    rc, said = verdict(path, args[:slot] + ["H"] * 64 + args[slot + 2:]) or (0, "")
-    if rc == 1 and "unexpected argument" in said:
-        word = said.split("unexpected argument '", 1)[-1].split("'", 1)[0]
-        raise Fail("-- %s: umb-run gives each run its buffer kinds; one after -- would be measured as another pair "
-                   "(the benchmark options after --: %s)" % (word, " ".join(shlex.quote(w) for w in extra)))
-    return (verdict(path, pairs_args) or (1, ""))[0] == 0
-
-
-def check_each(path, prog, items, extra, within=None):
-    """The program's verdict on each of its runs (items), asked where the
-    verdict on its first run or on all its pairs at once says no more: a
-    pair the options do not fit (--loop classic with a managed pair) is
-    refused before any run, not failed when its turn comes."""
-    for args in items:
-        check_options(path, prog, args, extra, within)

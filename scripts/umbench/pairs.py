@@ -8,57 +8,66 @@ again with the pairs after it."""
 import contextlib
 import json
 import os
+import shlex
 import tempfile
 import time
 
-from . import launch, records, sets, watch
+from . import launch, programs, records, sets, watch
 
 # Pairs in one launch at most: the full set's 16 (the programs take 32).
 MOST_PAIRS = 16
 
 
-def ask(asked, items, a):
-    """{program: whether its pairs of the set share a launch with the
-    benchmark options} (launch.check_pairs), for asked {program: (path,
-    a run's arguments)}: once, before any run."""
+def ask(hows, items, a, here):
+    """Each program's verdict on its runs' options before any run
+    (launch.check_options), and {program: whether its pairs of the set
+    share a launch}: the registry says it takes several pairs
+    (programs.takes_pairs) and its verdict on them all at once is yes;
+    else each of its runs is asked, so that a pair the options do not fit
+    (--loop classic with a managed pair) is refused before any run. Every
+    configuration's program (hows: their launches) is found and asked its
+    first run; the first configuration's decides."""
+    paths, first = {}, {}
+    for how in hows:  # every program is there before anything runs
+        for prog, _, args in items:
+            path = launch.find_program(how.dirs, prog, here)
+            paths.setdefault(path, (prog, args))
+            first.setdefault(prog, path)
+    for path, (prog, args) in paths.items():
+        launch.check_options(path, prog, args, a.extra, a.within)
     groups = {}
-    for prog, (path, args) in asked.items():
+    for prog, path in first.items():
         mine = [it for it in items if it[0] == prog]
-        if a.launch_per == "program" and sets.pair_slot(mine[0]) is not None:
-            groups[prog] = launch.check_pairs(path, args, sets.pair_slot(mine[0]), command_args(mine), a.extra)
+        takes = programs.takes_pairs(prog)
+        stray = next((w for w in a.extra if w in sets.KINDS), None) if takes else None
+        if stray:  # no option of a program that takes pairs takes a kind: a pair of every run
+            raise launch.Fail("-- %s: umb-run gives each run its buffer kinds; one after -- would be measured as another "
+                              "pair (the benchmark options after --: %s)" % (stray, " ".join(shlex.quote(w) for w in a.extra)))
+        groups[prog] = a.launch_per == "program" and takes and sets.pair_slot(mine[0]) is not None \
+            and (launch.verdict(path, tuple(command_args(mine))) or (1, ""))[0] == 0
+        if not groups[prog]:
+            for _, _, args in mine:
+                launch.check_options(path, prog, args, a.extra, a.within)
     return groups
 
 
-def shares_launch(run, item, cfg):
-    """Whether this run may share a launch with the program's other pairs:
-    the program takes them with these options (launch.check_pairs, asked
-    once), and this configuration's program says it takes several
-    (launch.takes_pairs)."""
-    if run.a.launch_per != "program" or not run.groups.get(item[0]) or sets.pair_slot(item) is None:
-        return False
-    how = run.how[cfg["name"]]
-    return launch.takes_pairs(launch.find_program(how.dirs, item[0], how.here))
+def shares_launch(run, item):
+    """Whether this run shares a launch with its program's other pairs (ask)."""
+    return run.a.launch_per == "program" and bool(run.groups.get(item[0])) and sets.pair_slot(item) is not None
 
 
 def launch_of(run, item, cfg):
     """Which launch a run is in, as batch groups them: its program's where
     it shares one, else its own (share.budgets counts them before every
-    launch). Decided once per program and configuration (run.sharing); a
-    program gone since counts as its own launch, which says so."""
-    key = item[0], cfg["name"]
-    if key not in run.sharing:
-        try:
-            run.sharing[key] = shares_launch(run, item, cfg)
-        except launch.Fail:
-            return item[0], item[1], cfg["name"]
-    return launch_key(item, cfg) if run.sharing[key] else (item[0], item[1], cfg["name"])
+    launch)."""
+    return launch_key(item, cfg) if shares_launch(run, item) else (item[0], item[1], cfg["name"])
 
 
 def batch(run, entries, j, free):
     """The entries (indices) that run in entry j's launch: j and every later
     free one of its program, configuration and options."""
     item, cfg = entries[j]
-    if not shares_launch(run, item, cfg):
+    if not shares_launch(run, item):
         return [j]
     key = launch_key(item, cfg)
     return ([j] + [k for k in range(j + 1, len(entries)) if free(k) and launch_key(*entries[k]) == key])[:MOST_PAIRS]

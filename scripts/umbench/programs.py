@@ -34,5 +34,17 @@ def ranks(name, np):
     return max(2, np - np % 2) if want == "even" else np
 
 
+# The families whose programs take SRC DST buffer kinds, and so several
+# pairs in one launch (SRC DST [SRC DST ...]; umb-run's pairs.py).
+PAIR_FAMILIES = ("pt2pt", "rma")
+
+
+def takes_pairs(name):
+    """Whether the program NAME takes several buffer pairs in one launch:
+    the registry's family says it (tests/scripts/registry.sh holds the
+    built programs to it)."""
+    return any(p["name"] == name and p["family"] in PAIR_FAMILIES for p in load())
+
+
 def of_family(family):
     return [p["name"] for p in load() if p["family"] == family]

@@ -131,7 +131,6 @@ class Run:
         self.a, self.signals, self.stdout_error, self.count, self.time_lines = a, 0, None, 0, []
         self.dropped = set()  # this umb-run's: an --append on another machine may run what an earlier one skipped
         self.cannot_start = {}  # configuration -> why its launcher cannot start (rounds.cannot_start)
-        self.sharing = {}  # (program, configuration) -> whether its pairs share a launch (pairs.launch_of)
         self.refused = None  # set when an --append turns out not to belong (records.same_as_before)
         self.before = {}  # an earlier run's file -> what it ran (like.ran), for records.same_as_before
         self.items = share.mark(sets.commands(a.set, a.want, a.extra), a.within)
@@ -144,19 +143,7 @@ class Run:
             launcher, how = launch.find_launcher(a.launcher)
             one = launch.Launch(launcher, how, a.np, launch.folders(a.bindir), here)
             self.how = dict.fromkeys([c["name"] for c in a.config], one)
-        first, asked, every = next(iter(self.how.values())), {}, {}
-        for ln in self.how.values():  # every program is there before anything runs
-            for prog, _, args in self.items:
-                path = launch.find_program(ln.dirs, prog, here)
-                if ln is first:
-                    asked.setdefault(prog, (path, args))
-                every.setdefault(path, (prog, args))
-        for path, (prog, args) in every.items():  # and takes these options: each configuration's, its first run
-            launch.check_options(path, prog, args, a.extra, a.within)
-        self.groups = pairs.ask(asked, self.items, a)  # program -> whether its pairs share a launch
-        for prog, (path, _) in asked.items():  # each run, where its runs were not asked at once
-            if not self.groups.get(prog):
-                launch.check_each(path, prog, [it[2] for it in self.items if it[0] == prog], a.extra, a.within)
+        self.groups = pairs.ask(self.how.values(), self.items, a, here)  # program -> whether its pairs share a launch
         self.stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         out = a.out if a.out is not None else os.path.join("umb-results", "%s-%s" % (self.stamp, socket.gethostname()))
         self.writer = results.Writer(out, a.append)

@@ -48,7 +48,7 @@ def full():
     """Every MPI program of the registry over every buffer kind: pairs for
     the point-to-point and one-sided ones, placements for the collectives."""
     kinds = "H D MH MD".split()
-    return [(p["name"], "pt2pt", PREFETCH + PRECISION, [a + " " + b for a in kinds for b in kinds]) if p["family"] in ("pt2pt", "rma")
+    return [(p["name"], "pt2pt", PREFETCH + PRECISION, [a + " " + b for a in kinds for b in kinds]) if p["family"] in programs.PAIR_FAMILIES
             else (p["name"], "coll", PREFETCH + PRECISION, kinds) for p in programs.load() if p["needs"] == "mpi"]
 
 
@@ -70,6 +70,11 @@ def commands(name, want, extra):
             # umb-run's --format and was refused as "-m --format".
             items.append((prog, pair, opts + FIXED + bufs + extra))
     return items
+
+
+# The words the MPI programs take as a buffer kind (util/core/memkind.c:
+# each kind's name and long name; M is MH).
+KINDS = ("H", "P", "D", "MH", "MD", "M", "pageable", "pinned", "device", "managed-host", "managed-device", "managed")
 
 
 # What umb-run gives every program before its buffers.

@@ -146,7 +146,8 @@ def no_canary(where, r):
 
 class Stage:
     """A scratch folder with stand-ins: a launcher that runs the first
-    executable argument, programs that print a recorded output, and srun,
+    executable argument, programs that take any options (--check-options)
+    and print a recorded output, and srun,
     jsrun, mpirun, ompi_info, ucx_info... that record their arguments."""
 
     def __init__(self):
@@ -164,7 +165,7 @@ class Stage:
         self.launcher = self._script(self.root, "launch", log + '[ "$1" != --version ] || exec echo a stand-in launcher\n'
                                      'while [ $# -gt 0 ] && ! { [ -f "$1" ] && [ -x "$1" ]; }; do shift; done\nexec "$@"\n')
         for name in programs():
-            self._script(self.stub, name, '#!/bin/sh\nf="%s/%s.jsonl"\n[ -f "$f" ] || f="%s/any.jsonl"\n'
+            self._script(self.stub, name, '#!/bin/sh\n[ "$1" != --check-options ] || exit 0\nf="%s/%s.jsonl"\n[ -f "$f" ] || f="%s/any.jsonl"\n'
                          '[ -f "$f" ] && exec cat "$f"\necho \'{"type":"end","program":"%s","status":0}\'\n'
                          % (self.records, name, self.records, name))
 

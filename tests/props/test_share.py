@@ -5,6 +5,10 @@ more. The properties: every launch gets a --launch-budget of at least its
 fair share of what is left and never more than what is left; and where
 every launch takes no more than its share and launches cost what umb-run
 reserves for them, the set ends within --within."""
+import os
+import re
+import shutil
+import tempfile
 import types
 import unittest
 
@@ -12,7 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from common import counted, scale
-from umbench import sets, share
+from umbench import launch, sets, share
+from umbench.pairs import ask, command_args
+from umbench.programs import load as registry, takes_pairs
 
 PAIRS = [a + " " + b for a in ("H", "D", "MH", "MD") for b in ("H", "D", "MH", "MD")]
 # A set: (program, its pairs) with 1 pair for a collective's placement.
@@ -184,3 +190,85 @@ class Shares(unittest.TestCase):
             self.assertIsNone(got)
         else:
             self.assertEqual(repr(got), repr(float(command[at[-1] + 1])))
+
+
+# What umb-run asks the programs before any run (pairs.ask): the benchmark
+# options after "--" it may be given, and the pairs each set runs.
+EXTRA = st.lists(st.sampled_from([["-m", "8:64"], ["-i", "20"], ["--path"], ["--loop", "classic"], ["-c"], ["H"], ["MD", "MD"],
+                                  ["--measure-bound"]]), max_size=3).map(lambda ws: [w for x in ws for w in x])
+
+
+def answer(args):
+    """A program's --check-options over args, as the programs answer: one
+    pair per launch with --path or --measure-bound, no managed pair with
+    --loop classic, else good."""
+    kinds = [w for w in args if w in sets.KINDS]
+    if len(kinds) > 2 and ("--path" in args or "--measure-bound" in args):
+        return 1, "%d buffer pairs: observes one pair per launch" % (len(kinds) // 2)
+    if "--loop" in args and any(k.startswith("M") for k in kinds):
+        return 1, "--loop classic: placing managed buffers"
+    return 0, ""
+
+
+class Asked(unittest.TestCase):
+    """What a program can do comes from the registry (programs.takes_pairs)
+    and its --check-options over a run's own options: asked at most once
+    per program and option set, only over the options of a run or of a
+    launch umb-run makes (no invented arguments), and no program file read."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.bindir = tempfile.mkdtemp(prefix="umb-asked-")
+        for p in registry():
+            with open(os.path.join(cls.bindir, p["name"]), "w") as f:
+                f.write("#!/bin/sh\n")
+            os.chmod(os.path.join(cls.bindir, p["name"]), 0o755)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.bindir, ignore_errors=True)
+
+    @settings(max_examples=scale(60), deadline=None)
+    @given(st.sampled_from(sets.NAMES), st.sampled_from(["", "umb_(latency|bw) ", "umb_bcast", "(H|MD) ", "H H$"]), EXTRA,
+           st.sampled_from(["program", "pair"]), st.integers(1, 3))
+    def test_asked_once(self, name, match, extra, per, nconfigs):
+        counted("share_asked_once")
+        items = sets.commands(name, re.compile(match), extra)
+        if not items:
+            return
+        asked = []
+
+        def fake_run(argv, **_):
+            asked.append((argv[0], tuple(argv[2:])))
+            rc, said = answer(argv[2:])
+            return types.SimpleNamespace(returncode=rc, stderr=("%s: %s\n" % (os.path.basename(argv[0]), said)).encode())
+
+        def no_open(*a, **k):
+            raise AssertionError("a program's file read: %r" % (a,))
+        how = types.SimpleNamespace(dirs=[self.bindir], here=self.bindir)
+        a = types.SimpleNamespace(extra=extra, within=None, launch_per=per)
+        launch.verdict.cache_clear()
+        real = launch.subprocess.run
+        launch.subprocess.run, launch.open = fake_run, no_open
+        try:
+            groups = ask([how] * nconfigs, items, a, self.bindir)
+        except launch.Fail as e:
+            groups, refused = None, str(e)
+        finally:
+            launch.subprocess.run = real
+            del launch.open
+        self.assertEqual(len(asked), len(set(asked)), asked)  # once per program and option set
+        mine = {p: [it for it in items if it[0] == p] for p, _, _ in items}
+        launches = {p: command_args(m) for p, m in mine.items() if sets.pair_slot(m[0]) is not None}
+        real_args = {(p, tuple(args)) for p, _, args in items} | {(p, tuple(args)) for p, args in launches.items()}
+        for path, args in asked:
+            self.assertIn((os.path.basename(path), args), real_args)  # a run's or a launch's own options
+        stray = next((w for w in extra if w in sets.KINDS), None)
+        if groups is None:
+            self.assertTrue(refused.startswith("-- %s: umb-run gives each run its buffer kinds" % stray)
+                            or any(said in refused for said in ("observes one pair", "placing managed")), refused)
+            return
+        self.assertFalse(stray and any(takes_pairs(p) for p in mine), (extra, groups))  # a kind after --: refused
+        for p in mine:
+            self.assertEqual(bool(groups[p]), per == "program" and takes_pairs(p) and p in launches
+                             and answer(launches[p])[0] == 0, (p, groups))

@@ -2,7 +2,8 @@
 # The registry of programs (programs.txt) is the one list: the build's
 # programs.am is made from it and current, every program's source is
 # there and no program file is outside it, the built MPI programs are the
-# registry's, umb-run's full set and the README's list name each one, and
+# registry's (those that take several pairs its pt2pt and rma families),
+# umb-run's full set and the README's list name each one, and
 # programs-am.sh refuses a malformed line in one line, exit 1.
 . "$top_srcdir/tests/lib.sh"
 reg=$top_srcdir/programs.txt
@@ -21,6 +22,13 @@ comm -13 "$tmp/listed" "$tmp/files" >"$tmp/unlisted"
 for p in $(mpi_programs); do
     [ -x "$top_builddir/$p" ] || fail "$p: in programs.txt, not built"
 done
+# umb-run knows from the registry which programs take several pairs in one
+# launch (the families pt2pt and rma, programs.PAIR_FAMILIES): exactly the
+# built ones that take two pairs.
+for p in $(mpi_programs); do
+    "$top_builddir/$p" --check-options H H H H >/dev/null 2>&1 && echo "${p##*/}"
+done >"$tmp/takes"
+programs family=pt2pt,rma | cmp -s - "$tmp/takes" || { cat "$tmp/takes"; fail "the programs that take several pairs are not programs.txt's pt2pt and rma"; }
 # The README names every program; umb-run's full set runs every MPI program.
 for n in $(registry | awk '{ print $1 }'); do
     grep -q "\`$n\`" "$top_srcdir/README.md" || fail "README.md does not name $n"

@@ -17,6 +17,7 @@ export MPIEXEC MPIEXEC_FLAGS="$mpi_flags"
 mkdir "$tmp/standin"
 cat >"$tmp/standin/umb_latency" <<'EOF'
 #!/bin/sh
+[ "$1" != --check-options ] || exit 0
 prog=${0##*/}
 echo "{\"type\":\"header\",\"program\":\"$prog\",\"date\":\"$(date -u +%Y-%m-%dT%H:%M:%S+0000)\",\"mpi_library\":\"Stand-in MPI v1\"}"
 for size in 8 16; do
@@ -368,9 +369,10 @@ done
 # standing NAME MATCH SAID STARTED: umb-run --set full over the stand-ins,
 # the pairs MATCH finds, into $tmp/NAME (log $tmp/run-NAME.log): SAID is
 # said once, and only the pairs STARTED ("program pair;" each) start.
-# (A stand-in is a script: one launch per pair, launch.takes_pairs.)
+# (A stand-in runs one pair per launch: --launch-per pair.)
 standing() {
-    MPIEXEC="$tmp/launch" $PYTHON3 "$top_srcdir/scripts/umb-run" --bindir "$tmp/fake" --set full --within off --match "$2" --out "$tmp/$1" \
+    MPIEXEC="$tmp/launch" $PYTHON3 "$top_srcdir/scripts/umb-run" --bindir "$tmp/fake" --set full --within off --launch-per pair \
+        --match "$2" --out "$tmp/$1" \
         -- -m 8:8 -i 10 -x 1 >"$tmp/run-$1.log" 2>&1 || { cat "$tmp/run-$1.log"; fail "umb-run --set full over the stand-ins ($1)"; }
     [ "$(grep -cxF "umb-run: $3" "$tmp/run-$1.log")" = 1 ] \
         && [ "$(grep '^\[' "$tmp/run-$1.log" | awk '{ printf "%s %s %s;", $3, $4, $5 }')" = "$4" ] \

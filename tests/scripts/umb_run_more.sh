@@ -14,7 +14,8 @@ manifest() {
     "$PYTHON3" -c "import json, os, sys; d = sys.argv[1]; m = json.load(open(os.path.join(d, 'run.json'))); $2" "$1" \
         || fail "$1/run.json: $2"
 }
-# A stand-in program (umb_latency, umb_bw): a header with the library
+# A stand-in program (umb_latency, umb_bw): good options to --check-options
+# (umb-run asks it as the program it is named), else a header with the library
 # UMB_T_LIB and the date, UMB_T_ROWS results, the end record. UMB_T_HANG:
 # it writes its pid to that file and never ends (UMB_T_TRAP: ignoring
 # SIGTERM too); UMB_T_STALL_AT=N: the Nth start (counted in $tmp/count)
@@ -27,6 +28,7 @@ manifest() {
 mkdir "$tmp/bin" "$tmp/prog"
 cat >"$tmp/prog/umb_latency" <<'EOF'
 #!/bin/sh
+[ "$1" != --check-options ] || exit 0
 prog=$(basename "$0")
 if [ -n "${UMB_T_HANG:-}" ]; then
     [ -z "${UMB_T_TRAP:-}" ] || trap '' TERM

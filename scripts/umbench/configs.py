@@ -137,7 +137,7 @@ def check_append(old, a):
     set, and what like.alike compares (benchmark options after "--", the
     libraries' variables of the environment), and a configuration of a name
     the folder has only with the same settings. The MPI library, and the
-    ranks, are known once a run reports them (records.same_as_before):
+    ranks, are known once a run reports them (run.Run.same_as_before):
     --np 3 runs a two-rank program on 2, as --np 2 did."""
     if old.get("set") not in (None, a.set):
         raise cli.Fail("--append --set %s: the folder's runs are of --set %s; add to it only the same set" % (a.set, old["set"]))

@@ -29,39 +29,14 @@ def ask(asked, items, a):
     return groups
 
 
-def shares_launch(run, item, cfg):
+def shares_launch(launch_per, groups, how, item):
     """Whether this run may share a launch with the program's other pairs:
     the program takes them with these options (launch.check_pairs, asked
-    once), and this configuration's program says it takes several
-    (launch.takes_pairs)."""
-    if run.a.launch_per != "program" or not run.groups.get(item[0]) or sets.pair_slot(item) is None:
+    once: groups), and this configuration's program (how: its
+    launch.Launch) says it takes several (launch.takes_pairs)."""
+    if launch_per != "program" or not groups.get(item[0]) or sets.pair_slot(item) is None:
         return False
-    how = run.how[cfg["name"]]
     return launch.takes_pairs(launch.find_program(how.dirs, item[0], how.here))
-
-
-def launch_of(run, item, cfg):
-    """Which launch a run is in, as batch groups them: its program's where
-    it shares one, else its own (share.budgets counts them before every
-    launch). Decided once per program and configuration (run.sharing); a
-    program gone since counts as its own launch, which says so."""
-    key = item[0], cfg["name"]
-    if key not in run.sharing:
-        try:
-            run.sharing[key] = shares_launch(run, item, cfg)
-        except launch.Fail:
-            return item[0], item[1], cfg["name"]
-    return launch_key(item, cfg) if run.sharing[key] else (item[0], item[1], cfg["name"])
-
-
-def batch(run, entries, j, free):
-    """The entries (indices) that run in entry j's launch: j and every later
-    free one of its program, configuration and options."""
-    item, cfg = entries[j]
-    if not shares_launch(run, item, cfg):
-        return [j]
-    key = launch_key(item, cfg)
-    return ([j] + [k for k in range(j + 1, len(entries)) if free(k) and launch_key(*entries[k]) == key])[:MOST_PAIRS]
 
 
 def launch_key(item, cfg):
@@ -109,43 +84,45 @@ def pair_times(times, started, ends, k, first_ran, last):
 
 class Heard:
     """A launch's end records as they arrive (watch.run_one's on_end): when
-    each came (ends), and each pair's progress line, while the records
-    name the pairs in turn (shown: how many lines are out)."""
+    each came (ends), and shown(k) for pair k while the records name the
+    pairs in turn (shown: how many pairs were shown)."""
 
-    def __init__(self, run, group, rnd, plain, counter):
-        self.run, self.group, self.rnd, self.plain, self.counter = run, group, rnd, plain, counter
+    def __init__(self, group, show):
+        self.group, self.show = group, show
         self.ends, self.shown = [], 0
 
     def __call__(self, now, line):
         self.ends.append(now)
         k = len(self.ends) - 1
         if self.shown == k < len(self.group) and end_names(line) == self.group[k][0][1]:
-            item, cfg = self.group[k]
-            records.progress(self.run, self.counter[0] + k + 1, self.counter[1], item, cfg, self.rnd, self.plain)
+            self.show(k)
             self.shown += 1
 
 
-def run_launch(run, group, rnd, plain, counter):
+def run_launch(ex, group, rnd, plain, index, show):
     """One launch for the pairs of group ([(item, cfg)], one program and
-    configuration); returns [(item, cfg, rec)] for the pairs it reached, in
-    order, the last one failed where the launch failed; the pairs after it
-    are not returned (the caller launches them again)."""
+    configuration); returns [(item, cfg, rec, header, what it says, late)]
+    for the pairs it reached, in order (records.settle), the last one failed
+    where the launch failed; the pairs after it are not returned (the
+    caller launches them again). show(k): pair k's progress line, as its
+    end record arrives; late: the pair in progress at the launch's end
+    whose line is not out yet. index: the first pair's place in run.json's runs."""
     (prog, _, _), cfg = group[0]
-    how = run.how[cfg["name"]]
+    how = ex.how[cfg["name"]]
     cmd = how.command(cfg["launcher_flags"], prog, command_args([it for it, _ in group]))
-    heard = Heard(run, group, rnd, plain, counter)
+    heard = Heard(group, show)
     ends = heard.ends
-    fd, out = tempfile.mkstemp(prefix=".launch-", suffix=".part", dir=run.writer.folder)
+    fd, out = tempfile.mkstemp(prefix=".launch-", suffix=".part", dir=ex.writer.folder)
     os.close(fd)
     try:
         started = time.time()
-        limit = run.a.run_limit * len(group) if run.a.run_limit else None
+        limit = ex.run_limit * len(group) if ex.run_limit else None
         try:
-            rc, err, over, asked, times = watch.run_one(cmd, dict(how.env, **cfg["env"]), out, limit, run.stop_asked, heard)
+            rc, err, over, asked, times = watch.run_one(cmd, dict(how.env, **cfg["env"]), out, limit, ex.stop, heard)
         except watch.CannotStart as e:
-            name = run.writer.new_file(records.run_file(prog, group[0][0][1], cfg, rnd, plain))
-            return [(group[0][0], cfg, records.cannot_start(run, group[0][0], cfg, rnd, name, cmd, str(e)))]
-        run.writer.check_there()
+            name = ex.writer.new_file(records.run_file(prog, group[0][0][1], cfg, rnd, plain))
+            return [(group[0][0], cfg, records.cannot_start(group[0][0], cfg, rnd, name, cmd, str(e)), None, [], False)]
+        ex.writer.check_there()
         done, rest = split(out)
     finally:
         with contextlib.suppress(OSError):  # gone with its folder: check_there says so
@@ -166,20 +143,18 @@ def run_launch(run, group, rnd, plain, counter):
         status = end.get("status") if isinstance(end.get("status"), int) else 1
         said = [end["skipped"]] if status == 77 and isinstance(end.get("skipped"), str) else [
             x for x in err.split("\n") if x.startswith(prog + ":") and x not in skips]  # a failed pair: the launch's words
-        kept.append((item, cfg, write_pair(run, item, cfg, rnd, plain, lines, status, cmd, share, said, k, len(group),
-                                           err=err if status not in (0, 77) else "")))
+        kept.append((item, cfg) + write_pair(ex, item, cfg, rnd, plain, lines, status, cmd, share, said, k, len(group),
+                                              index, err=err if status not in (0, 77) else "") + (False,))
     if len(kept) < len(group):  # the pair in progress when the launch ended: the launch's end is its own
         item = group[len(kept)][0]
-        if heard.shown <= len(kept):  # its line is not out yet; those after it are launched again, and said then
-            records.progress(run, counter[0] + len(kept) + 1, counter[1], item, cfg, rnd, plain)
+        late = heard.shown <= len(kept)  # its line is not out yet; those after it are launched again, and said then
         share = {"measure": round(time.time() - (ends[len(kept) - 1] if kept and ends else started), 1)}
-        said = {r.get("skipped") for _, _, r in kept}  # the reached pairs' own lines are theirs, not its
+        said = {r.get("skipped") for _, _, r, _, _, _ in kept}  # the reached pairs' own lines are theirs, not its
         lines_said = [x for x in err.split("\n") if x.startswith(prog + ":") and x not in said]
         if wrong:  # its own lines, failed with why
             rest, rc, lines_said, err = wrong[0], 1, [wrong[1]], wrong[1] + "\n" + err
-        rec = write_pair(run, item, cfg, rnd, plain, rest, rc, cmd, share, lines_said, len(kept), len(group),
-                         err=err, over=over, asked=asked)
-        kept.append((item, cfg, rec))
+        kept.append((item, cfg) + write_pair(ex, item, cfg, rnd, plain, rest, rc, cmd, share, lines_said, len(kept), len(group),
+                                              index, err=err, over=over, asked=asked) + (late,))
     return kept
 
 
@@ -197,16 +172,16 @@ def end_names(line):
     return end_record(line).get("buffers")
 
 
-def write_pair(run, item, cfg, rnd, plain, lines, status, cmd, share, said, k, n, err="", over=False, asked=False):
+def write_pair(ex, item, cfg, rnd, plain, lines, status, cmd, share, said, k, n, index, err="", over=False, asked=False):
     """A pair's file, its lines of the launch, and its record (records.settle)."""
-    name = run.writer.new_file(records.run_file(item[0], item[1], cfg, rnd, plain))
+    name = ex.writer.new_file(records.run_file(item[0], item[1], cfg, rnd, plain))
     try:
-        with open(run.writer.path(name), "w") as f:
+        with open(ex.writer.path(name), "w") as f:
             f.writelines(lines)
     except OSError as e:
-        run.writer.check_there()
-        raise watch.Fail("%s: cannot write the run's output (%s)" % (run.writer.path(name), e.strerror or e))
+        ex.writer.check_there()
+        raise watch.Fail("%s: cannot write the run's output (%s)" % (ex.writer.path(name), e.strerror or e))
     rec = {"program": item[0], "buffers": item[1], "file": name, "status": status, "command": cmd, "round": rnd,
            "config": cfg["name"], "elapsed_s": round(sum(share.values()), 1), "times_s": share,
            "launch": {"pairs": n, "index": k + 1}}
-    return records.settle(run, rec, cfg, err, said, over, asked, "%s %s: " % item[:2])
+    return records.settle(ex, rec, err, said, over, asked, index + k, "%s %s: " % item[:2])

@@ -1,135 +1,93 @@
 """One run's record (run.json's "runs"): the file of its output, what it
-says (settle), and the records of runs that never started; umb-run's
-rounds (rounds.py) and its launches of several pairs (pairs.py) keep their
-runs here."""
+says (settle), and the records of runs that never started. It runs what it
+is given (Executor) and returns the records; umb-run (run.py) lists them
+in run.json and says what they say."""
+import collections
 import os
 import time
 
-from . import cli, findings, judge, like, programs, results, share, watch
+from . import findings, judge, programs, results, share, watch
 
 
-def skip_unstarted(run, item, cfg, rnd, plain, why):
+# What a run needs of umb-run, as plain data: the folder's writer (its
+# files; run.json is the top level's), each configuration's launcher
+# (launch.Launch), --np, --run-limit, --within, and stop: whether to stop
+# the run in progress (a signal, the folder gone; watch.run_one).
+Executor = collections.namedtuple("Executor", "writer how np run_limit within stop")
+
+
+def unstarted(ex, item, cfg, rnd, plain, why):
     """A pair that needs a GPU, where an earlier run of its configuration
     found none, or D where it found a library that is not CUDA-aware: kept
     as skipped, with that reason, without starting it."""
     prog, pair, args = item
-    name = run.writer.new_file(run_file(prog, pair, cfg, rnd, plain))
-    rec = {"program": prog, "buffers": pair, "file": name, "status": 77, "command": run.how[cfg["name"]].command(
-        cfg["launcher_flags"], prog, share.unmarked(args, run.a.within)), "round": rnd, "config": cfg["name"], "elapsed_s": 0.0,
+    name = ex.writer.new_file(run_file(prog, pair, cfg, rnd, plain))
+    return {"program": prog, "buffers": pair, "file": name, "status": 77, "command": ex.how[cfg["name"]].command(
+        cfg["launcher_flags"], prog, share.unmarked(args, ex.within)), "round": rnd, "config": cfg["name"], "elapsed_s": 0.0,
         "skipped": why, "not_started": True, "complete": False, "findings": []}
-    return keep(run, rec, cfg, None)
-
-
-def progress(run, n, total, item, cfg, rnd, plain):
-    """A run's progress line: its place in the set, the time so far, the
-    program and pair (and the round and configuration, where there are several)."""
-    run.say("[%d/%d %6.1fs] %s %s%s" % (n, total, time.time() - run.t0, item[0], item[1],
-                                        "" if plain else "  (round %d, %s)" % (rnd, cfg["name"])))
 
 
 def run_file(prog, pair, cfg, rnd, plain):
     return "%s-%s%s.jsonl" % (prog, pair.replace(" ", "-"), "" if plain else ".%s.r%d" % (cfg["name"], rnd))
 
 
-def keep(run, rec, cfg, header):
-    """Ends the run's file with umb-run's "run" line, from the record run.json
-    lists (like.RUN_LINE), then lists it in the manifest."""
-    line = {k: rec[k] for k in like.RUN_LINE}
-    run.writer.end_file(rec["file"], dict(line, env=cfg["env"], launcher_flags=cfg["launcher_flags"]))
-    note_header(run.manifest, header, cfg["name"])
-    run.manifest["runs"].append(rec)
-    run.count += 1
-    return rec
-
-
-def one_run(run, item, cfg, rnd, plain):
-    """Runs one benchmark and pair in one configuration; its file ends with
-    the "run" line, then the manifest lists it."""
+def one_run(ex, item, cfg, rnd, plain, index):
+    """Runs one benchmark and pair in one configuration: (its record, its
+    header, what it says) (settle); index: its place in run.json's runs."""
     prog, pair, args = item
-    how = run.how[cfg["name"]]
+    how = ex.how[cfg["name"]]
     cmd = how.command(cfg["launcher_flags"], prog, args)
-    name = run.writer.new_file(run_file(prog, pair, cfg, rnd, plain))
+    name = ex.writer.new_file(run_file(prog, pair, cfg, rnd, plain))
     started = time.time()
     try:
-        rc, err, over, asked, times = watch.run_one(cmd, dict(how.env, **cfg["env"]), run.writer.path(name),
-                                                    run.a.run_limit, run.stop_asked)
+        rc, err, over, asked, times = watch.run_one(cmd, dict(how.env, **cfg["env"]), ex.writer.path(name),
+                                                    ex.run_limit, ex.stop)
     except watch.CannotStart as e:
-        return cannot_start(run, item, cfg, rnd, name, cmd, str(e))
-    run.writer.check_there()
-    if rc in NOT_FOUND and not os.path.getsize(run.writer.path(name)):  # a wrapper whose launcher is not found
+        return cannot_start(item, cfg, rnd, name, cmd, str(e)), None, []
+    ex.writer.check_there()
+    if rc in NOT_FOUND and not os.path.getsize(ex.writer.path(name)):  # a wrapper whose launcher is not found
         said = [line for line in err.split("\n") if line.strip()]
-        return cannot_start(run, item, cfg, rnd, name, cmd, "%s: cannot start it (exit %d%s)" % (
-            cmd[0], rc, ": " + said[-1].strip()[:200] if said else ""))
+        return cannot_start(item, cfg, rnd, name, cmd, "%s: cannot start it (exit %d%s)" % (
+            cmd[0], rc, ": " + said[-1].strip()[:200] if said else "")), None, []
     rec = {"program": prog, "buffers": pair, "file": name, "status": rc, "command": cmd, "round": rnd, "config": cfg["name"],
            "elapsed_s": round(time.time() - started, 1), "times_s": times}
-    return settle(run, rec, cfg, err, [line for line in err.split("\n") if line.startswith(prog + ":")], over, asked)
+    return settle(ex, rec, err, [line for line in err.split("\n") if line.startswith(prog + ":")], over, asked, index)
 
 
-def settle(run, rec, cfg, err, why, over, asked, who=""):
+def settle(ex, rec, err, why, over, asked, index, who=""):
     """A run that ended (alone, or as one pair of a launch: pairs.py): what
-    it says, whether its output is whole, its findings; kept (keep). why:
-    the program's own lines, the first of them its reason; who: the
-    program and pair, where its lines come after its launch's (pairs.py)."""
-    rc, path = rec["status"], run.writer.path(rec["file"])
+    it says, whether its output is whole, its findings: (rec, its header,
+    the lines to say). why: the program's own lines, the first of them its
+    reason; who: the program and pair, where its lines come after its
+    launch's (pairs.py); index: its place in run.json's runs."""
+    rc, path, said = rec["status"], ex.writer.path(rec["file"]), []
     if asked:
         rec.update(interrupted=True, error="stopped: umb-run was interrupted")
-        run.say("    " + who + "STOPPED: umb-run was interrupted; this run did not finish")
+        said.append("STOPPED: umb-run was interrupted; this run did not finish")
     elif rc == 77:
         rec["skipped"] = why[0] if why else "a requirement is missing"
-        run.say("    " + who + "skipped: " + rec["skipped"])
+        said.append("skipped: " + rec["skipped"])
     elif over:
-        rec["error"] = ("stopped after %g s (--run-limit); it ended after %.1f s" % (run.a.run_limit, rec["elapsed_s"])
+        rec["error"] = ("stopped after %g s (--run-limit); it ended after %.1f s" % (ex.run_limit, rec["elapsed_s"])
                         if "launch" not in rec else "its launch of %d pairs was stopped after %g s (--run-limit: %g s a pair) "
-                        "while this pair ran" % (rec["launch"]["pairs"], run.a.run_limit * rec["launch"]["pairs"], run.a.run_limit))
-        run.say("    " + who + "STOPPED: " + rec["error"])
+                        "while this pair ran" % (rec["launch"]["pairs"], ex.run_limit * rec["launch"]["pairs"], ex.run_limit))
+        said.append("STOPPED: " + rec["error"])
     elif rc != 0:
         rec["error"] = why[0] if why else err.strip()[-300:]
         rec["stderr"] = stderr_kept(err)
-        run.say("    " + who + "FAILED (exit %d): %s" % (rc, rec["error"]))
+        said.append("FAILED (exit %d): %s" % (rc, rec["error"]))
     header = results.first_header(path)
-    rec["complete"], why = judge.judge_output(path, (len(run.manifest["runs"]), rec)) if rc == 0 else (False, None)
+    rec["complete"], why = judge.judge_output(path, (index, rec)) if rc == 0 else (False, None)
     if why:
         rec["error"] = why + "; not counted"
-        run.say("    " + who + "INCOMPLETE: " + rec["error"])
-    ranks = judge.other_ranks(header, programs.ranks(rec["program"], run.a.np)) if rc == 0 else None
+        said.append("INCOMPLETE: " + rec["error"])
+    ranks = judge.other_ranks(header, programs.ranks(rec["program"], ex.np)) if rc == 0 else None
     if ranks:
         rec["complete"], rec["error"] = False, ranks + "; not counted"
-        run.say("    " + who + "WRONG RANKS: " + rec["error"])
+        said.append("WRONG RANKS: " + rec["error"])
     rec["findings"] = findings.of_file(path, results.Problems()) if rec["complete"] else []
     rec["times_s"].update(judge.inner_seconds(path))
-    same_as_before(run, cfg, header, rec)
-    other = run.other_library(cfg, header)
-    if other and rec["complete"]:  # kept, not counted: its readers pool only one library per configuration
-        rec["complete"], rec["error"] = False, other
-        run.say("    " + who + "NOT COUNTED: " + other)
-    return keep(run, rec, cfg, header)
-
-
-def same_as_before(run, cfg, header, rec):
-    """An --append's run is alike (like.alike) the folder's first
-    finished round of its benchmark, pair and configuration (of a new
-    one: in its library, unless --build names its own); else it would
-    be pooled as a round of what it is not. Then the folder is put back
-    as it was (this umb-run's files removed, run.json restored) and
-    umb-run refuses in one line naming both files."""
-    if not run.old or not isinstance(header, dict):
-        return
-    done = [r for r in run.old.get("runs", []) if results.finished(r)]
-    mine = [r for r in done if r.get("config", "default") == cfg["name"]]
-    same = [r for r in mine if (r["program"], r["buffers"]) == (rec["program"], rec["buffers"])]
-    first = (same or mine or ([] if run.a.build else done))[:1]
-    if not first:
-        return
-    was = run.writer.path(first[0]["file"])
-    if was not in run.before:
-        run.before[was] = like.ran(run.old, first[0].get("config", "default"), results.first_header(was))
-    differ = [d for d in like.alike(run.before[was], like.ran(run.manifest, cfg["name"], header))
-              if same or d[0] == "library"]
-    if differ:
-        run.refused = "--append: %s and %s differ in %s; add to a folder only runs like its own (or use a new --out)" \
-            % (was, run.writer.path(rec["file"]), like.differences(differ))
-        run.writer.undo(run.old)
-        raise cli.Fail(run.refused)
+    return rec, header, ["    " + who + line for line in said]
 
 
 # A shell's statuses for a command not found (127) or not executable (126):
@@ -147,18 +105,12 @@ def stderr_kept(err):
                                                        err[-STDERR_TAIL:])
 
 
-def cannot_start(run, item, cfg, rnd, name, cmd, why):
+def cannot_start(item, cfg, rnd, name, cmd, why):
     """A launcher that cannot start (not found, not executable with this
-    configuration's PATH): kept as a failed run (127, as a shell says),
-    its configuration marked in run.json's "configs" and not run again;
-    the other configurations go on."""
-    run.cannot_start[cfg["name"]] = why
-    for c in (c for c in run.manifest["configs"] if c["name"] == cfg["name"]):
-        c["cannot_start"] = why
-    run.say("    FAILED: %s; configuration %s is not run again" % (why, cfg["name"]))
-    rec = {"program": item[0], "buffers": item[1], "file": name, "status": 127, "command": cmd, "round": rnd,
-           "config": cfg["name"], "elapsed_s": 0.0, "error": why, "not_started": True, "complete": False, "findings": []}
-    return keep(run, rec, cfg, None)
+    configuration's PATH): kept as a failed run (127, as a shell says);
+    umb-run runs its configuration no more (run.py)."""
+    return {"program": item[0], "buffers": item[1], "file": name, "status": 127, "command": cmd, "round": rnd,
+            "config": cfg["name"], "elapsed_s": 0.0, "error": why, "not_started": True, "complete": False, "findings": []}
 
 
 def note_header(m, header, config):

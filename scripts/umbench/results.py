@@ -110,9 +110,9 @@ def why_empty(folder, problems=None):
                                                   unread)
 
 
-def finished(run):
+def finished(rec):
     """A run record of run.json that counts: it ended with 0 and its output is whole."""
-    return run["status"] == 0 and run.get("complete", True) is not False
+    return rec["status"] == 0 and rec.get("complete", True) is not False
 
 
 def result_files(folder, problems=None):

@@ -70,7 +70,8 @@ import socket
 import sys
 import time
 
-from . import cli, configs, env, findings, launch, pairs, pattern, results, rounds, schema, sets, share, timing
+from . import cli, configs, env, findings, launch, like, pairs, pattern, records, results, rounds, schema, sets, share, timing
+from .standing import note_standing, standing_skip
 
 
 def options(argv):
@@ -130,10 +131,9 @@ class Run:
         launch.check_file_limit()
         self.a, self.signals, self.stdout_error, self.count, self.time_lines = a, 0, None, 0, []
         self.dropped = set()  # this umb-run's: an --append on another machine may run what an earlier one skipped
-        self.cannot_start = {}  # configuration -> why its launcher cannot start (rounds.cannot_start)
-        self.sharing = {}  # (program, configuration) -> whether its pairs share a launch (pairs.launch_of)
-        self.refused = None  # set when an --append turns out not to belong (records.same_as_before)
-        self.before = {}  # an earlier run's file -> what it ran (like.ran), for records.same_as_before
+        self.cannot_start = {}  # configuration -> why its launcher cannot start (take)
+        self.refused = None  # set when an --append turns out not to belong (same_as_before)
+        self.before = {}  # an earlier run's file -> what it ran (like.ran), for same_as_before
         self.items = share.mark(sets.commands(a.set, a.want, a.extra), a.within)
         if not self.items:
             raise cli.Fail("--match %s: no benchmark of --set %s matches" % (pattern.said(a.match), a.set))
@@ -157,9 +157,15 @@ class Run:
         for prog, (path, _) in asked.items():  # each run, where its runs were not asked at once
             if not self.groups.get(prog):
                 launch.check_each(path, prog, [it[2] for it in self.items if it[0] == prog], a.extra, a.within)
+        self.shares = {}  # (program, configuration) -> whether its pairs share a launch: the plan's launches
+        for it in self.items:
+            for c in a.config:
+                if (it[0], c["name"]) not in self.shares:
+                    self.shares[it[0], c["name"]] = pairs.shares_launch(a.launch_per, self.groups, self.how[c["name"]], it)
         self.stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         out = a.out if a.out is not None else os.path.join("umb-results", "%s-%s" % (self.stamp, socket.gethostname()))
         self.writer = results.Writer(out, a.append)
+        self.ex = records.Executor(self.writer, self.how, a.np, a.run_limit, a.within, self.stop_asked)
         self.old = copy.deepcopy(self.writer.manifest)  # restored if an --append is refused once a run has begun
         try:
             self.manifest, self.offset = self._manifest(how)
@@ -187,6 +193,177 @@ class Run:
         m.setdefault("dropped", [])
         m.setdefault("runs", [])
         return m, offset
+
+    def plan(self, rnd):
+        """Round rnd's runs, as plain data: [(item, configuration, its
+        launch)], each benchmark and pair once per configuration, in an
+        order that turns with the folder's round (--append one round at a
+        time turns too) so that drift favours none. The runs of a launch
+        share its name (pairs.launch_key) where their program's pairs share
+        one; a run alone has its own."""
+        configs = self.a.config
+        turn = (rnd - 1) % len(configs)
+        return [(it, c, pairs.launch_key(it, c) if self.shares[it[0], c["name"]] else (it[0], it[1], c["name"]))
+                for it in self.items for c in configs[turn:] + configs[:turn]]
+
+    def run_rounds(self):
+        """Every round: each run of its plan, its launches formed of the
+        runs still to run (batch), until the rounds, --precision or --budget end."""
+        a, m = self.a, self.manifest
+        plain = a.rounds == 1 and len(a.config) == 1 and not self.offset
+        total, i = a.rounds * len(self.items) * len(a.config), 0
+        standing = {}  # (configuration, STANDING index, what it covers) -> the skip that stands for it (note_standing)
+        for k in range(1, a.rounds + 1):
+            rnd = self.offset + k
+            entries, done = self.plan(rnd), set()
+
+            def waiting(j):  # not yet run this round, and to be started
+                return j not in done and not self.not_to_run(*entries[j][:2]) and not standing_skip(standing, *entries[j][:2])
+            for j, (item, cfg, _) in enumerate(entries):
+                if j in done:
+                    continue
+                if self.interrupted():  # asked to stop between two runs
+                    return
+                if not waiting(j):  # dropped, its configuration cannot start, or an earlier skip stands for it
+                    i += 1
+                    known_skip = not self.not_to_run(item, cfg) and standing_skip(standing, item, cfg)
+                    if known_skip:
+                        rec = records.unstarted(self.ex, item, cfg, rnd, plain, known_skip)
+                        self.keep(rec, cfg, None)
+                        self.after_run(item, cfg, rec, k, True)
+                    continue
+                group = batch(entries, j, waiting)
+                chosen = share.budgets(entries, group, waiting, a.rounds - k, self.mine(), time.time() - self.t0, a.within,
+                                       a.run_limit)  # with --within: the launch's time
+                for x, (it, c, rec) in zip(group, self.launch(chosen, rnd, plain, i, total)):
+                    done.add(x)
+                    i += 1
+                    standing_said = note_standing(standing, it, c, rec)
+                    if standing_said:
+                        self.say(standing_said)
+                    self.after_run(it, c, rec, k, False)
+                if self.interrupted():
+                    return
+            m["rounds_done"] = rnd
+            if not self.more_rounds(k):
+                break
+        m["state"] = "finished"
+
+    def launch(self, chosen, rnd, plain, i, total):
+        """One launch of the runs chosen ([(item, cfg)]): its progress
+        lines, what its runs say, each kept (take); [(item, cfg, rec)]."""
+        def show(n):
+            self.progress(i + n + 1, total, chosen[n][0], chosen[n][1], rnd, plain)
+        if len(chosen) > 1:
+            ran = pairs.run_launch(self.ex, chosen, rnd, plain, len(self.manifest["runs"]), show)
+        else:
+            show(0)
+            ran = [chosen[0] + records.one_run(self.ex, chosen[0][0], chosen[0][1], rnd, plain, len(self.manifest["runs"]))
+                   + (False,)]
+        for n, (item, cfg, rec, header, said, late) in enumerate(ran):
+            if late:
+                show(n)
+            self.take(item, cfg, rec, header, said)
+        return [r[:3] for r in ran]
+
+    def take(self, item, cfg, rec, header, said):
+        """A run that ended: what it says, said; a launcher that cannot
+        start marks its configuration in run.json's "configs", not run
+        again (the others go on); an --append's run unlike the folder's
+        refused (same_as_before); one of another library not counted; kept."""
+        for line in said:
+            self.say(line)
+        if rec["status"] == 127 and rec.get("not_started"):
+            self.cannot_start[cfg["name"]] = rec["error"]
+            for c in (c for c in self.manifest["configs"] if c["name"] == cfg["name"]):
+                c["cannot_start"] = rec["error"]
+            self.say("    FAILED: %s; configuration %s is not run again" % (rec["error"], cfg["name"]))
+        self.same_as_before(cfg, header, rec)
+        other = self.other_library(cfg, header)
+        if other and rec["complete"]:  # kept, not counted: its readers pool only one library per configuration
+            rec["complete"], rec["error"] = False, other
+            self.say("    %sNOT COUNTED: %s" % ("%s %s: " % item[:2] if "launch" in rec else "", other))
+        self.keep(rec, cfg, header)
+
+    def keep(self, rec, cfg, header):
+        """Ends the run's file with umb-run's "run" line, from the record run.json
+        lists (like.RUN_LINE), then lists it in the manifest."""
+        line = {k: rec[k] for k in like.RUN_LINE}
+        self.writer.end_file(rec["file"], dict(line, env=cfg["env"], launcher_flags=cfg["launcher_flags"]))
+        records.note_header(self.manifest, header, cfg["name"])
+        self.manifest["runs"].append(rec)
+        self.count += 1
+
+    def same_as_before(self, cfg, header, rec):
+        """An --append's run is alike (like.alike) the folder's first
+        finished round of its benchmark, pair and configuration (of a new
+        one: in its library, unless --build names its own); else it would
+        be pooled as a round of what it is not. Then the folder is put back
+        as it was (this umb-run's files removed, run.json restored) and
+        umb-run refuses in one line naming both files."""
+        if not self.old or not isinstance(header, dict):
+            return
+        done = [r for r in self.old.get("runs", []) if results.finished(r)]
+        mine = [r for r in done if r.get("config", "default") == cfg["name"]]
+        same = [r for r in mine if (r["program"], r["buffers"]) == (rec["program"], rec["buffers"])]
+        first = (same or mine or ([] if self.a.build else done))[:1]
+        if not first:
+            return
+        was = self.writer.path(first[0]["file"])
+        if was not in self.before:
+            self.before[was] = like.ran(self.old, first[0].get("config", "default"), results.first_header(was))
+        differ = [d for d in like.alike(self.before[was], like.ran(self.manifest, cfg["name"], header))
+                  if same or d[0] == "library"]
+        if differ:
+            self.refused = "--append: %s and %s differ in %s; add to a folder only runs like its own (or use a new --out)" \
+                % (was, self.writer.path(rec["file"]), like.differences(differ))
+            self.writer.undo(self.old)
+            raise cli.Fail(self.refused)
+
+    def after_run(self, item, cfg, rec, k, known_skip):
+        """A run stopped at the limit would only spend it again; a skipped one
+        would skip again: neither runs in later rounds. Then run.json is saved."""
+        if rec["status"] in (77, 124) and k < self.a.rounds and not rec.get("interrupted"):
+            self.dropped.add((item[0], item[1], cfg["name"]))
+            self.manifest["dropped"].append({"program": item[0], "buffers": item[1], "config": cfg["name"],
+                                             "round": rec["round"], "why": "skipped" if rec["status"] == 77 else "run-limit"})
+            if not known_skip:
+                # named: after a launch of several pairs, the lines around it are other pairs'
+                self.say("    %s %s%s: not run again in later rounds" % (item[0], item[1], "" if cfg["name"] == "default"
+                                                                         else " (%s)" % cfg["name"]))
+        if not known_skip:  # those are saved with the next run, or at the end
+            self.save()
+
+    def not_to_run(self, item, cfg):
+        """Whether this benchmark, pair and configuration was dropped, or its configuration cannot start."""
+        return (item[0], item[1], cfg["name"]) in self.dropped or cfg["name"] in self.cannot_start
+
+    def interrupted(self):
+        """Whether a signal asked umb-run to stop; the manifest then says so."""
+        if self.signals:
+            self.manifest["state"], self.manifest["interrupted"] = "interrupted", True
+        return self.signals
+
+    def more_rounds(self, k):
+        a, m = self.a, self.manifest
+        if a.precision:
+            m["precision"] = rounds.precision_state(self.writer.folder, m["runs"], a.precision, self.dropped | {
+                (it[0], it[1], c) for it in self.items for c in self.cannot_start})
+            if m["precision"]["converged"] or rounds.waits_for_nothing(m["precision"]):
+                return False
+        if all(self.not_to_run(it, c) for it in self.items for c in a.config):  # no round would run anything
+            return False
+        if a.budget is not None and time.time() - self.t0 >= a.budget and k < a.rounds:
+            m["budget_spent"] = True
+            self.say("umb-run: --budget %g s spent after round %d" % (a.budget, m["rounds_done"]))
+            return False
+        return True
+
+    def progress(self, n, total, item, cfg, rnd, plain):
+        """A run's progress line: its place in the set, the time so far, the
+        program and pair (and the round and configuration, where there are several)."""
+        self.say("[%d/%d %6.1fs] %s %s%s" % (n, total, time.time() - self.t0, item[0], item[1],
+                                             "" if plain else "  (round %d, %s)" % (rnd, cfg["name"])))
 
     def other_library(self, cfg, header):
         """Why a run of this umb-run does not count, where it reports another
@@ -236,7 +413,7 @@ class Run:
             raise
         self.say_emulated()
         try:
-            rounds.run_rounds(self)
+            self.run_rounds()
         finally:
             if not self.refused:  # a refusal put the folder back as it was: nothing more is written
                 self.close()
@@ -249,7 +426,7 @@ class Run:
             self.manifest["state"] = "stopped"
         self.manifest["findings"] = findings.gather(self.writer.folder, self.manifest["runs"], results.Problems())
         self.manifest["elapsed_s"] = round(time.time() - self.t0, 1)
-        self.time_lines = timing.time_report(self, self.mine())
+        self.time_lines = timing.time_report(self.manifest, self.mine(), len(self.a.config))
         self.save()
 
     def mine(self):
@@ -261,7 +438,8 @@ class Run:
         m = self.manifest
         findings.report(m["findings"], self.say)
         if self.a.precision and "precision" in m:
-            rounds.report_precision(self, m["precision"], m.get("rounds_done", 0))
+            for line in rounds.report_precision(m["precision"], m.get("rounds_done", 0)):
+                self.say(line)
         mine = self.mine()
         for line in self.time_lines:
             self.say(line)
@@ -279,6 +457,12 @@ class Run:
         if self.stdout_error:
             raise self.stdout_error
         return 1 if failed else 0
+
+
+def batch(entries, j, free):
+    """The entries (indices) that run in entry j's launch: j and every
+    later free one of the same launch (the plan's), pairs.MOST_PAIRS at most."""
+    return ([j] + [k for k in range(j + 1, len(entries)) if free(k) and entries[k][2] == entries[j][2]])[:pairs.MOST_PAIRS]
 
 
 def main(here):

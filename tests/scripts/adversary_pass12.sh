@@ -64,25 +64,5 @@ PY
 }
 try "the program's line" program_line
 
-gone_program() {  # counting launches stopped the whole run where one program had gone
-    "$PYTHON3" - "$S" <<'PY' || fail "launch_of"
-import sys, types
-sys.path.insert(0, sys.argv[1])
-from umbench import launch, pairs, sets
-run = types.SimpleNamespace(a=types.SimpleNamespace(launch_per="program"), groups={"umb_bw": True}, sharing={},
-                            how={"default": types.SimpleNamespace(dirs=["/nonexistent"], here="/nonexistent")})
-item, cfg = ("umb_bw", "H H", sets.FIXED + ["H", "H", "-m", "8:8"]), {"name": "default"}
-assert pairs.launch_of(run, item, cfg) == ("umb_bw", "H H", "default")  # gone: its own launch says so
-assert not run.sharing, run.sharing  # and nothing decided for it
-calls = []
-real = pairs.shares_launch
-pairs.shares_launch = lambda *a: calls.append(1) or True
-for _ in range(5):
-    pairs.launch_of(run, item, cfg)
-assert len(calls) == 1, calls  # asked once per program and configuration
-pairs.shares_launch = real
-PY
-}
-try "a program gone, and asked once" gone_program
 
 cases_done adversary_pass12

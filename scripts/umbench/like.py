@@ -9,8 +9,9 @@ import os
 import re
 import shlex
 
-from .cli import Fail, clip, escaped
-from .manifest import MANIFEST
+from .fail import Fail
+from .schema import MANIFEST
+from .shown import clip, escaped
 from .values import DEFAULT, read_value
 
 

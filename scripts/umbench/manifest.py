@@ -6,9 +6,8 @@ folders"). Only regular files are read (schema.read_bytes)."""
 import os
 
 from . import schema
-from .cli import Fail
-
-MANIFEST = "run.json"
+from .fail import Fail
+from .schema import MANIFEST
 
 
 def problem(m):

@@ -5,13 +5,21 @@ in turn; umb-run splits that output into one file per pair, as if each had
 had a launch of its own, and gives each pair its record and progress line.
 A pair the launch did not reach (it died, or hit its limit) is launched
 again with the pairs after it."""
+import collections
 import contextlib
 import json
 import os
 import tempfile
 import time
 
-from . import launch, records, sets, watch
+from . import launch, sets, watch
+
+# What a run needs of umb-run, as plain data: the folder's writer (its
+# files; run.json is the top level's), each configuration's launcher
+# (launch.Launch), --np, --run-limit, --within, and stop: whether to stop
+# the run in progress (a signal, the folder gone; watch.run_one).
+Executor = collections.namedtuple("Executor", "writer how np run_limit within stop")
+
 
 # Pairs in one launch at most: the full set's 16 (the programs take 32).
 MOST_PAIRS = 16
@@ -99,14 +107,12 @@ class Heard:
             self.shown += 1
 
 
-def run_launch(ex, group, rnd, plain, index, show):
+def run_launch(ex, group, rnd, plain, show):
     """One launch for the pairs of group ([(item, cfg)], one program and
-    configuration); returns [(item, cfg, rec, header, what it says, late)]
-    for the pairs it reached, in order (records.settle), the last one failed
-    where the launch failed; the pairs after it are not returned (the
-    caller launches them again). show(k): pair k's progress line, as its
-    end record arrives; late: the pair in progress at the launch's end
-    whose line is not out yet. index: the first pair's place in run.json's runs."""
+    configuration); returns the pairs it reached, in order, each ended
+    (write_pair), the last one failed where the launch failed; the pairs
+    after it are not returned (the caller launches them again). show(k):
+    pair k's progress line, as its end record arrives."""
     (prog, _, _), cfg = group[0]
     how = ex.how[cfg["name"]]
     cmd = how.command(cfg["launcher_flags"], prog, command_args([it for it, _ in group]))
@@ -120,8 +126,8 @@ def run_launch(ex, group, rnd, plain, index, show):
         try:
             rc, err, over, asked, times = watch.run_one(cmd, dict(how.env, **cfg["env"]), out, limit, ex.stop, heard)
         except watch.CannotStart as e:
-            name = ex.writer.new_file(records.run_file(prog, group[0][0][1], cfg, rnd, plain))
-            return [(group[0][0], cfg, records.cannot_start(group[0][0], cfg, rnd, name, cmd, str(e)), None, [], False)]
+            name = ex.writer.new_file(run_file(prog, group[0][0][1], cfg, rnd, plain))
+            return [cannot_start(group[0][0], cfg, rnd, name, cmd, str(e))]
         ex.writer.check_there()
         done, rest = split(out)
     finally:
@@ -143,18 +149,18 @@ def run_launch(ex, group, rnd, plain, index, show):
         status = end.get("status") if isinstance(end.get("status"), int) else 1
         said = [end["skipped"]] if status == 77 and isinstance(end.get("skipped"), str) else [
             x for x in err.split("\n") if x.startswith(prog + ":") and x not in skips]  # a failed pair: the launch's words
-        kept.append((item, cfg) + write_pair(ex, item, cfg, rnd, plain, lines, status, cmd, share, said, k, len(group),
-                                              index, err=err if status not in (0, 77) else "") + (False,))
+        kept.append(write_pair(ex, item, cfg, rnd, plain, lines, status, cmd, share, said, k, len(group),
+                               err if status not in (0, 77) else "", False, False, False))
     if len(kept) < len(group):  # the pair in progress when the launch ended: the launch's end is its own
         item = group[len(kept)][0]
         late = heard.shown <= len(kept)  # its line is not out yet; those after it are launched again, and said then
         share = {"measure": round(time.time() - (ends[len(kept) - 1] if kept and ends else started), 1)}
-        said = {r.get("skipped") for _, _, r, _, _, _ in kept}  # the reached pairs' own lines are theirs, not its
+        said = {x[4][0] for x in kept if x[2]["status"] == 77 and x[4]}  # the reached pairs' own lines are theirs, not its
         lines_said = [x for x in err.split("\n") if x.startswith(prog + ":") and x not in said]
         if wrong:  # its own lines, failed with why
             rest, rc, lines_said, err = wrong[0], 1, [wrong[1]], wrong[1] + "\n" + err
-        kept.append((item, cfg) + write_pair(ex, item, cfg, rnd, plain, rest, rc, cmd, share, lines_said, len(kept), len(group),
-                                              index, err=err, over=over, asked=asked) + (late,))
+        kept.append(write_pair(ex, item, cfg, rnd, plain, rest, rc, cmd, share, lines_said, len(kept), len(group),
+                               err, over, asked, late))
     return kept
 
 
@@ -172,9 +178,12 @@ def end_names(line):
     return end_record(line).get("buffers")
 
 
-def write_pair(ex, item, cfg, rnd, plain, lines, status, cmd, share, said, k, n, index, err="", over=False, asked=False):
-    """A pair's file, its lines of the launch, and its record (records.settle)."""
-    name = ex.writer.new_file(records.run_file(item[0], item[1], cfg, rnd, plain))
+def write_pair(ex, item, cfg, rnd, plain, lines, status, cmd, share, said, k, n, err, over, asked, late):
+    """A pair's file, its lines of the launch; returns it ended: (item, cfg,
+    its record, the launch's stderr, the program's lines, over the limit,
+    stopped, who it is, late), what records.settle judges. late: the pair
+    in progress at the launch's end whose progress line is not out yet."""
+    name = ex.writer.new_file(run_file(item[0], item[1], cfg, rnd, plain))
     try:
         with open(ex.writer.path(name), "w") as f:
             f.writelines(lines)
@@ -184,4 +193,43 @@ def write_pair(ex, item, cfg, rnd, plain, lines, status, cmd, share, said, k, n,
     rec = {"program": item[0], "buffers": item[1], "file": name, "status": status, "command": cmd, "round": rnd,
            "config": cfg["name"], "elapsed_s": round(sum(share.values()), 1), "times_s": share,
            "launch": {"pairs": n, "index": k + 1}}
-    return records.settle(ex, rec, err, said, over, asked, index + k, "%s %s: " % item[:2])
+    return item, cfg, rec, err, said, over, asked, "%s %s: " % item[:2], late
+
+
+def run_file(prog, pair, cfg, rnd, plain):
+    return "%s-%s%s.jsonl" % (prog, pair.replace(" ", "-"), "" if plain else ".%s.r%d" % (cfg["name"], rnd))
+
+
+# A shell's statuses for a command not found (127) or not executable (126):
+# with no output at all, the launcher (or what a wrapper runs) never started.
+NOT_FOUND = (126, 127)
+def one_run(ex, item, cfg, rnd, plain):
+    """Runs one benchmark and pair in one configuration; returns it as
+    run_launch returns each pair."""
+    prog, pair, args = item
+    how = ex.how[cfg["name"]]
+    cmd = how.command(cfg["launcher_flags"], prog, args)
+    name = ex.writer.new_file(run_file(prog, pair, cfg, rnd, plain))
+    started = time.time()
+    try:
+        rc, err, over, asked, times = watch.run_one(cmd, dict(how.env, **cfg["env"]), ex.writer.path(name),
+                                                    ex.run_limit, ex.stop)
+    except watch.CannotStart as e:
+        return cannot_start(item, cfg, rnd, name, cmd, str(e))
+    ex.writer.check_there()
+    if rc in NOT_FOUND and not os.path.getsize(ex.writer.path(name)):  # a wrapper whose launcher is not found
+        said = [line for line in err.split("\n") if line.strip()]
+        return cannot_start(item, cfg, rnd, name, cmd, "%s: cannot start it (exit %d%s)" % (
+            cmd[0], rc, ": " + said[-1].strip()[:200] if said else ""))
+    rec = {"program": prog, "buffers": pair, "file": name, "status": rc, "command": cmd, "round": rnd, "config": cfg["name"],
+           "elapsed_s": round(time.time() - started, 1), "times_s": times}
+    return item, cfg, rec, err, [line for line in err.split("\n") if line.startswith(prog + ":")], over, asked, "", False
+
+
+def cannot_start(item, cfg, rnd, name, cmd, why):
+    """A launcher that cannot start (not found, not executable with this
+    configuration's PATH): kept as a failed run (127, as a shell says);
+    umb-run runs its configuration no more (run.py). Returned ended, with
+    nothing for records.settle to judge (err None)."""
+    return item, cfg, {"program": item[0], "buffers": item[1], "file": name, "status": 127, "command": cmd, "round": rnd,
+            "config": cfg["name"], "elapsed_s": 0.0, "error": why, "not_started": True, "complete": False, "findings": []}, None, [], False, False, "", False

@@ -1,19 +1,7 @@
 """One run's record (run.json's "runs"): the file of its output, what it
-says (settle), and the records of runs that never started. It runs what it
-is given (Executor) and returns the records; umb-run (run.py) lists them
-in run.json and says what they say."""
-import collections
-import os
-import time
-
-from . import findings, judge, programs, results, share, watch
-
-
-# What a run needs of umb-run, as plain data: the folder's writer (its
-# files; run.json is the top level's), each configuration's launcher
-# (launch.Launch), --np, --run-limit, --within, and stop: whether to stop
-# the run in progress (a signal, the folder gone; watch.run_one).
-Executor = collections.namedtuple("Executor", "writer how np run_limit within stop")
+says (settle), and the records of runs that never started; umb-run
+(run.py) lists them in run.json and says what they say."""
+from . import findings, judge, pairs, programs, results, share
 
 
 def unstarted(ex, item, cfg, rnd, plain, why):
@@ -21,45 +9,18 @@ def unstarted(ex, item, cfg, rnd, plain, why):
     found none, or D where it found a library that is not CUDA-aware: kept
     as skipped, with that reason, without starting it."""
     prog, pair, args = item
-    name = ex.writer.new_file(run_file(prog, pair, cfg, rnd, plain))
+    name = ex.writer.new_file(pairs.run_file(prog, pair, cfg, rnd, plain))
     return {"program": prog, "buffers": pair, "file": name, "status": 77, "command": ex.how[cfg["name"]].command(
         cfg["launcher_flags"], prog, share.unmarked(args, ex.within)), "round": rnd, "config": cfg["name"], "elapsed_s": 0.0,
         "skipped": why, "not_started": True, "complete": False, "findings": []}
 
 
-def run_file(prog, pair, cfg, rnd, plain):
-    return "%s-%s%s.jsonl" % (prog, pair.replace(" ", "-"), "" if plain else ".%s.r%d" % (cfg["name"], rnd))
-
-
-def one_run(ex, item, cfg, rnd, plain, index):
-    """Runs one benchmark and pair in one configuration: (its record, its
-    header, what it says) (settle); index: its place in run.json's runs."""
-    prog, pair, args = item
-    how = ex.how[cfg["name"]]
-    cmd = how.command(cfg["launcher_flags"], prog, args)
-    name = ex.writer.new_file(run_file(prog, pair, cfg, rnd, plain))
-    started = time.time()
-    try:
-        rc, err, over, asked, times = watch.run_one(cmd, dict(how.env, **cfg["env"]), ex.writer.path(name),
-                                                    ex.run_limit, ex.stop)
-    except watch.CannotStart as e:
-        return cannot_start(item, cfg, rnd, name, cmd, str(e)), None, []
-    ex.writer.check_there()
-    if rc in NOT_FOUND and not os.path.getsize(ex.writer.path(name)):  # a wrapper whose launcher is not found
-        said = [line for line in err.split("\n") if line.strip()]
-        return cannot_start(item, cfg, rnd, name, cmd, "%s: cannot start it (exit %d%s)" % (
-            cmd[0], rc, ": " + said[-1].strip()[:200] if said else "")), None, []
-    rec = {"program": prog, "buffers": pair, "file": name, "status": rc, "command": cmd, "round": rnd, "config": cfg["name"],
-           "elapsed_s": round(time.time() - started, 1), "times_s": times}
-    return settle(ex, rec, err, [line for line in err.split("\n") if line.startswith(prog + ":")], over, asked, index)
-
-
-def settle(ex, rec, err, why, over, asked, index, who=""):
+def settle(ex, rec, err, why, over, asked, index, who):
     """A run that ended (alone, or as one pair of a launch: pairs.py): what
-    it says, whether its output is whole, its findings: (rec, its header,
-    the lines to say). why: the program's own lines, the first of them its
-    reason; who: the program and pair, where its lines come after its
-    launch's (pairs.py); index: its place in run.json's runs."""
+    it says, whether its output is whole, its findings, in rec; returns
+    (its header, the lines to say). why: the program's own lines, the first
+    of them its reason; who: the program and pair, where its lines come
+    after its launch's (pairs.py); index: its place in run.json's runs."""
     rc, path, said = rec["status"], ex.writer.path(rec["file"]), []
     if asked:
         rec.update(interrupted=True, error="stopped: umb-run was interrupted")
@@ -87,12 +48,9 @@ def settle(ex, rec, err, why, over, asked, index, who=""):
         said.append("WRONG RANKS: " + rec["error"])
     rec["findings"] = findings.of_file(path, results.Problems()) if rec["complete"] else []
     rec["times_s"].update(judge.inner_seconds(path))
-    return rec, header, ["    " + who + line for line in said]
+    return header, ["    " + who + line for line in said]
 
 
-# A shell's statuses for a command not found (127) or not executable (126):
-# with no output at all, the launcher (or what a wrapper runs) never started.
-NOT_FOUND = (126, 127)
 # How much of a failed run's stderr its record keeps (run.json's `stderr`):
 # its start, where a crash's report begins, and its end, the launcher's word.
 STDERR_HEAD, STDERR_TAIL = 4096, 12288  # an ASan report: 2-5 KiB; a launcher's last word: a few lines
@@ -103,14 +61,6 @@ def stderr_kept(err):
         return err
     return "%s\n[umb-run: %d characters left out]\n%s" % (err[:STDERR_HEAD], len(err) - STDERR_HEAD - STDERR_TAIL,
                                                        err[-STDERR_TAIL:])
-
-
-def cannot_start(item, cfg, rnd, name, cmd, why):
-    """A launcher that cannot start (not found, not executable with this
-    configuration's PATH): kept as a failed run (127, as a shell says);
-    umb-run runs its configuration no more (run.py)."""
-    return {"program": item[0], "buffers": item[1], "file": name, "status": 127, "command": cmd, "round": rnd,
-            "config": cfg["name"], "elapsed_s": 0.0, "error": why, "not_started": True, "complete": False, "findings": []}
 
 
 def note_header(m, header, config):
@@ -132,3 +82,16 @@ def note_header(m, header, config):
         g = "%s %s" % (r.get("host"), r.get("gpu_pci_bus")) if isinstance(r.get("gpu"), int) and r["gpu"] >= 0 else None
         if g and g not in [x["id"] for x in m["gpus"]]:
             m["gpus"].append({"id": g, "name": r.get("gpu_name"), "pcie": r.get("gpu_pcie")})
+
+
+def other_library(configs, cfg, header):
+    """Why a run of this umb-run does not count, where it reports another
+    MPI library than its configuration's earlier runs (configs: run.json's;
+    a PATH or module changed mid-run): the rounds of one configuration run
+    one library."""
+    lib = header.get("mpi_library") if isinstance(header, dict) else None
+    was = next((c.get("mpi_library") for c in configs if c["name"] == cfg["name"]), None)
+    if isinstance(lib, str) and isinstance(was, str) and lib != was:
+        return "configuration %s ran '%s' here, '%s' in its earlier runs: not counted (the rounds of one " \
+            "configuration run one library)" % (cfg["name"], lib.split(",")[0], was.split(",")[0])
+    return None

@@ -16,10 +16,12 @@ import math
 import os
 import stat
 
-from .cli import Fail, clip
+from .fail import Fail
+from .shown import clip
 
 FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schemas")
 KINDS = ("run", "result", "tune", "settings", "references", "build")
+MANIFEST = "run.json"  # a results folder's manifest, of the "run" schema (manifest.py reads it)
 # A results file, run.json or a catalogue larger than this is not umbench's
 # (a link to a disk image, say): refused rather than read into memory.
 MOST_BYTES = 256 << 20

@@ -19,8 +19,6 @@ from . import launch, sets, watch
 # (launch.Launch), --np, --run-limit, --within, and stop: whether to stop
 # the run in progress (a signal, the folder gone; watch.run_one).
 Executor = collections.namedtuple("Executor", "writer how np run_limit within stop")
-
-
 # Pairs in one launch at most: the full set's 16 (the programs take 32).
 MOST_PAIRS = 16
 
@@ -102,7 +100,7 @@ class Heard:
     def __call__(self, now, line):
         self.ends.append(now)
         k = len(self.ends) - 1
-        if self.shown == k < len(self.group) and end_names(line) == self.group[k][0][1]:
+        if self.shown == k < len(self.group) and end_record(line).get("buffers") == self.group[k][0][1]:
             self.show(k)
             self.shown += 1
 
@@ -173,11 +171,6 @@ def end_record(line):
     return end if isinstance(end, dict) else {}
 
 
-def end_names(line):
-    """The pair an end record names, or None."""
-    return end_record(line).get("buffers")
-
-
 def write_pair(ex, item, cfg, rnd, plain, lines, status, cmd, share, said, k, n, err, over, asked, late):
     """A pair's file, its lines of the launch; returns it ended: (item, cfg,
     its record, the launch's stderr, the program's lines, over the limit,
@@ -203,6 +196,8 @@ def run_file(prog, pair, cfg, rnd, plain):
 # A shell's statuses for a command not found (127) or not executable (126):
 # with no output at all, the launcher (or what a wrapper runs) never started.
 NOT_FOUND = (126, 127)
+
+
 def one_run(ex, item, cfg, rnd, plain):
     """Runs one benchmark and pair in one configuration; returns it as
     run_launch returns each pair."""
@@ -231,5 +226,6 @@ def cannot_start(item, cfg, rnd, name, cmd, why):
     configuration's PATH): kept as a failed run (127, as a shell says);
     umb-run runs its configuration no more (run.py). Returned ended, with
     nothing for records.settle to judge (err None)."""
-    return item, cfg, {"program": item[0], "buffers": item[1], "file": name, "status": 127, "command": cmd, "round": rnd,
-            "config": cfg["name"], "elapsed_s": 0.0, "error": why, "not_started": True, "complete": False, "findings": []}, None, [], False, False, "", False
+    rec = {"program": item[0], "buffers": item[1], "file": name, "status": 127, "command": cmd, "round": rnd,
+           "config": cfg["name"], "elapsed_s": 0.0, "error": why, "not_started": True, "complete": False, "findings": []}
+    return item, cfg, rec, None, [], False, False, "", False

@@ -21,8 +21,8 @@ class Run:
         self.a, self.signals, self.stdout_error, self.count, self.time_lines = a, 0, None, 0, []
         self.dropped = set()  # this umb-run's: an --append on another machine may run what an earlier one skipped
         self.cannot_start = {}  # configuration -> why its launcher cannot start (take)
-        self.refused = None  # set when an --append turns out not to belong (same_as_before)
-        self.before = {}  # an earlier run's file -> what it ran (like.ran), for same_as_before
+        self.refused = None  # set when an --append turns out not to belong (take)
+        self.before = {}  # an earlier run's file -> what it ran (like.ran), for configs.unlike_before
         self.items = share.mark(sets.commands(a.set, a.want, a.extra), a.within)
         if not self.items:
             raise cli.Fail("--match %s: no benchmark of --set %s matches" % (pattern.said(a.match), a.set))
@@ -126,7 +126,7 @@ class Run:
         """A run that ended: what it says, said; a launcher that cannot
         start marks its configuration in run.json's "configs", not run
         again (the others go on); an --append's run unlike the folder's
-        refused (same_as_before); one of another library not counted; kept."""
+        refused (configs.unlike_before); one of another library not counted; kept."""
         for line in said:
             self.say(line)
         if rec["status"] == 127 and rec.get("not_started"):
@@ -134,7 +134,11 @@ class Run:
             for c in (c for c in self.manifest["configs"] if c["name"] == cfg["name"]):
                 c["cannot_start"] = rec["error"]
             self.say("    FAILED: %s; configuration %s is not run again" % (rec["error"], cfg["name"]))
-        self.same_as_before(cfg, header, rec)
+        self.refused = configs.unlike_before(self.old, self.before, self.manifest, cfg, header, rec, self.a.build,
+                                             self.writer.path)
+        if self.refused:  # the folder put back as it was: this umb-run's files removed, run.json restored
+            self.writer.undo(self.old)
+            raise cli.Fail(self.refused)
         other = records.other_library(self.manifest["configs"], cfg, header)
         if other and rec["complete"]:  # kept, not counted: its readers pool only one library per configuration
             rec["complete"], rec["error"] = False, other
@@ -149,16 +153,6 @@ class Run:
         records.note_header(self.manifest, header, cfg["name"])
         self.manifest["runs"].append(rec)
         self.count += 1
-
-    def same_as_before(self, cfg, header, rec):
-        """An --append's run unlike the folder's (configs.unlike_before): the
-        folder is put back as it was (this umb-run's files removed, run.json
-        restored) and umb-run refuses in one line naming both files."""
-        self.refused = configs.unlike_before(self.old, self.before, self.manifest, cfg, header, rec, self.a.build,
-                                             self.writer.path)
-        if self.refused:
-            self.writer.undo(self.old)
-            raise cli.Fail(self.refused)
 
     def after_run(self, item, cfg, rec, k, known_skip):
         """A run stopped at the limit would only spend it again; a skipped one

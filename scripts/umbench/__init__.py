@@ -6,7 +6,7 @@ Each module owns one thing:
   cli       what every command shares: one-line errors, exit statuses, option checks
   paths     the folders and files a command writes or reads by name: made, checked, locked
   results   the results folder: its only reader and only writer
-  manifest  run.json: reading it (regular files only) and the fields its readers need
+  schema    every JSON file checked against its schema (regular files only); run.json read (read_manifest)
   stats     medians, order-statistic intervals, verdicts, the comparisons and their control over a table
   findings  findings over a folder's results
   compare   comparisons between sides, and the umb-compare command

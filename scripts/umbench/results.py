@@ -16,7 +16,7 @@ from .like import contradiction, ran, same_as_first, unended
 from .fail import Fail
 from .shown import clip, escaped
 from .paths import first_missing, hold_lock, leave_untouched, not_elsewhere, out_folder, same, write_whole
-from .manifest import MANIFEST, read_manifest
+from .schema import MANIFEST, read_manifest
 from .stats import METRICS
 
 LOCK = ".umb-run.lock"

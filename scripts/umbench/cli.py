@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 from . import env
-from .shown import escaped, shown_streams
+from .shown import escaped, shown, shown_streams
 from .fail import Fail
 
 
@@ -105,23 +105,6 @@ def no_blanks(ap, a):
                                                                            action.option_strings[-1]))
             raise Fail("%s: an empty name; expected %s" % (shown(v), what))
     return a
-
-
-def shown(text):
-    """A value as a message names it: an empty or blank one quoted, so that the line still shows it."""
-    return repr(text) if isinstance(text, str) and (not text.strip() or text != text.strip()) else str(text)
-
-
-def clip(text, width):
-    """One line of at most about `width` characters, cut at a word boundary
-    with "..." where it is longer: never mid-word (a reason cut at 200
-    characters read "no such fi"). Escaped first (shown.py), then cut: a
-    newline is shown as \\x0a, not made a blank."""
-    text = " ".join(escaped(text).split())
-    if len(text) <= width:
-        return text
-    cut = text[:width + 1].rsplit(" ", 1)[0] if " " in text[:width + 1] else text[:width]
-    return cut.rstrip(" ,;:") + " ..."
 
 
 PERCENT = re.compile(r"^(\d+(\.\d*)?|\.\d+)%$", re.ASCII)  # \d: ASCII digits only, as count() reads

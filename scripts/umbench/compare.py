@@ -27,6 +27,7 @@ import os
 import sys
 
 from . import cli, findings, like, paths, pattern, plot, results, stats
+from .stats import comparisons
 
 TITLES = dict(plot.PANELS)
 
@@ -46,52 +47,6 @@ def load_sides(folders, problems):
             print("# %s: %d runs left out: they did not finish (run.json)" % (cli.escaped(f), unfinished))
         sides += got
     return sides
-
-
-def comparisons(sides, keys, min_effect=0.0):
-    """Every side against side 0, per benchmark and size: a list of dicts
-    (program, buffers, size, side, metric, base, other, n, ratio, interval,
-    spread_base, spread_other, aa, is_aa, verdict)."""
-    twin = next((i for i in range(1, len(sides)) if sides[i].settings and sides[i].settings == sides[0].settings), None)
-    out = []
-    for prog, bufs in keys:
-        base = sides[0].runs.get((prog, bufs))
-        if not base:
-            continue
-        higher = stats.METRICS[base["metric"]]
-        for size in sorted(base["rows"]):
-            b, aa = base["rows"][size], None
-            if twin is not None:
-                c = stats.compare(b, _rows(sides[twin], prog, bufs).get(size, {}), higher)
-                aa = c["ratio"] if c["n"] > 1 else None
-            for i in range(1, len(sides)):
-                o = _rows(sides[i], prog, bufs).get(size)
-                if not o:
-                    continue
-                floor = max(min_effect, stats.stray(aa) if aa and i != twin else 0)
-                c = stats.compare(b, o, higher, floor)
-                c.update(program=prog, buffers=bufs, size=size, side=i, metric=base["metric"], aa=aa if i != twin else None,
-                         is_aa=i == twin)
-                out.append(c)
-    return over_table(out)
-
-
-def over_table(rows):
-    """Verdicts that hold over the whole table: a size's "faster" or "slower"
-    stands only where the false discovery rate over every comparison with an
-    interval stays at 5% (stats.false_discovery); the others are the same,
-    with what that size alone would have said (docs/method.md)."""
-    judged = [r for r in rows if r["interval"]]
-    kept = stats.false_discovery([r["p"] for r in judged])
-    for i, r in enumerate(judged):
-        if r["verdict"] in ("faster", "slower") and i not in kept:
-            r["alone"] = r["verdict"]
-            r["verdict"] = "same within the noise"
-    return rows
-
-
-def _rows(side, prog, bufs):
-    return side.runs.get((prog, bufs), {"rows": {}})["rows"]
 
 
 def _pct(v):

@@ -4,7 +4,8 @@ docs/sweeps.md, "Rounds, configurations, precision"), and whether an
 import re
 import shlex
 
-from . import cli, env, launch, like
+from . import cli, env, launch, like, results
+from .shown import clip
 
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # A configuration's name goes into its runs' file names (255 bytes at most).
@@ -39,7 +40,7 @@ def parse_config(text):
     if text.startswith("@"):
         if text[1:] not in NAMED:
             raise cli.Fail("--config %s: not a named configuration; accepted: %s"
-                           % (cli.clip(cli.shown(text), 80), ", ".join("@" + n for n in NAMED)))  # shown: a name's trailing blank
+                           % (clip(cli.shown(text), 80), ", ".join("@" + n for n in NAMED)))  # shown: a name's trailing blank
         return {"name": text[1:], "env": dict(NAMED[text[1:]]), "launcher_flags": [], "emulates": EMULATED}
     name, _, rest = text.partition(":")
     check_name(name, "--config", text)
@@ -137,7 +138,7 @@ def check_append(old, a):
     set, and what like.alike compares (benchmark options after "--", the
     libraries' variables of the environment), and a configuration of a name
     the folder has only with the same settings. The MPI library, and the
-    ranks, are known once a run reports them (records.same_as_before):
+    ranks, are known once a run reports them (unlike_before):
     --np 3 runs a two-rank program on 2, as --np 2 did."""
     if old.get("set") not in (None, a.set):
         raise cli.Fail("--append --set %s: the folder's runs are of --set %s; add to it only the same set" % (a.set, old["set"]))
@@ -153,4 +154,30 @@ def check_append(old, a):
                      same[0].get("emulates") or None) != \
                 (c["env"], c["launcher_flags"], (c.get("build") or {}).get("dir"), c.get("emulates") or None):
             raise cli.Fail("--append --config %s: the folder's configuration of that name has other settings (%s)"
-                           % (c["name"], cli.clip(same[0], 300)))  # clipped: a hand-edited run.json may hold 1 MB
+                           % (c["name"], clip(same[0], 300)))  # clipped: a hand-edited run.json may hold 1 MB
+
+
+def unlike_before(old, before, m, cfg, header, rec, build, path):
+    """Why an --append's run may not join the folder (old: its run.json),
+    else None: it must be alike (like.alike) the folder's first finished
+    round of its benchmark, pair and configuration (of a new one: in its
+    library, unless --build names its own), or it would be pooled as a
+    round of what it is not. before: an earlier run's file -> what it ran
+    (like.ran), kept between calls; m: this umb-run's run.json; path: a
+    run's file in the folder."""
+    if not old or not isinstance(header, dict):
+        return None
+    done = [r for r in old.get("runs", []) if results.finished(r)]
+    mine = [r for r in done if r.get("config", "default") == cfg["name"]]
+    same = [r for r in mine if (r["program"], r["buffers"]) == (rec["program"], rec["buffers"])]
+    first = (same or mine or ([] if build else done))[:1]
+    if not first:
+        return None
+    was = path(first[0]["file"])
+    if was not in before:
+        before[was] = like.ran(old, first[0].get("config", "default"), results.first_header(was))
+    differ = [d for d in like.alike(before[was], like.ran(m, cfg["name"], header)) if same or d[0] == "library"]
+    if not differ:
+        return None
+    return "--append: %s and %s differ in %s; add to a folder only runs like its own (or use a new --out)" % (
+        was, path(rec["file"]), like.differences(differ))

@@ -7,6 +7,7 @@ import os
 import sys
 
 from . import cli, like, paths, pattern, results, stats
+from .shown import clip
 
 # The inversion rule's margin and floor: util/core/findings.c's
 # INVERSION_MARGIN and INVERSION_FLOOR_US (tests/scripts/umb_findings.sh
@@ -234,7 +235,7 @@ def _pooled_runs(folders, problems):
                 read[k] = results.read_results(os.path.join(folder, r["file"]), unread, (k, r) if listed else None)
         if not any(got["metric"] for got in read.values()):
             raise cli.Fail("%s: no finished results (no result line of its finished runs could be read%s)"
-                           % (folder, "; the first: %s" % cli.clip(unread.first, 200) if unread.first else ""))
+                           % (folder, "; the first: %s" % clip(unread.first, 200) if unread.first else ""))
         for k, r in enumerate(m["runs"]):
             runs.append(dict(r, file=os.path.join(folder, r["file"]), round=(i, r.get("round", 1))))
             if k in read:  # a configuration is what it ran, not its name: rounds pooled only where alike
@@ -267,7 +268,7 @@ def _findings():
     folders, twice = paths.distinct_folders(a.folders)
     runs = [r for r in _pooled_runs(folders, problems) if want.search("%s %s" % (r.get("program"), r.get("buffers")))]
     if not any(results.finished(r) for r in runs):
-        raise cli.Fail("--match %s: no finished run of %s matches" % (pattern.said(a.match), cli.clip(" ".join(folders), 200)))
+        raise cli.Fail("--match %s: no finished run of %s matches" % (pattern.said(a.match), clip(" ".join(folders), 200)))
     for note in twice:  # once the folders are read: a refusal stays one line (the property found it)
         print("umb-findings: " + note, file=sys.stderr)
     found = gather("", runs, problems)

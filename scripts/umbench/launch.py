@@ -9,7 +9,7 @@ import signal
 import subprocess
 
 from . import env, paths, programs, schema, watch
-from .cli import Fail
+from .fail import Fail
 from .shown import decoded
 
 def words(text, name):

@@ -9,8 +9,9 @@ import os
 import re
 import shlex
 
-from .cli import Fail, clip, escaped
-from .manifest import MANIFEST
+from .fail import Fail
+from .schema import MANIFEST
+from .shown import clip, escaped
 from .values import DEFAULT, read_value
 
 
@@ -203,7 +204,7 @@ def differences(diffs):
 
 
 # What umb-run's "run" line (the last of a run's file) says of the run, as
-# run.json's record of it says it: written from that record (records.keep),
+# run.json's record of it says it: written from that record (run.Run.keep),
 # and a file whose line says otherwise is refused (contradiction).
 RUN_LINE = ("round", "config", "status", "complete")
 

@@ -5,6 +5,7 @@ in turn; umb-run splits that output into one file per pair, as if each had
 had a launch of its own, and gives each pair its record and progress line.
 A pair the launch did not reach (it died, or hit its limit) is launched
 again with the pairs after it."""
+import collections
 import contextlib
 import json
 import os
@@ -12,8 +13,13 @@ import shlex
 import tempfile
 import time
 
-from . import launch, programs, records, sets, watch
+from . import launch, programs, sets, watch
 
+# What a run needs of umb-run, as plain data: the folder's writer (its
+# files; run.json is the top level's), each configuration's launcher
+# (launch.Launch), --np, --run-limit, --within, and stop: whether to stop
+# the run in progress (a signal, the folder gone; watch.run_one).
+Executor = collections.namedtuple("Executor", "writer how np run_limit within stop")
 # Pairs in one launch at most: the full set's 16 (the programs take 32).
 MOST_PAIRS = 16
 
@@ -51,26 +57,12 @@ def ask(hows, items, a, here):
     return groups
 
 
-def shares_launch(run, item):
-    """Whether this run shares a launch with its program's other pairs (ask)."""
-    return run.a.launch_per == "program" and bool(run.groups.get(item[0])) and sets.pair_slot(item) is not None
-
-
-def launch_of(run, item, cfg):
-    """Which launch a run is in, as batch groups them: its program's where
-    it shares one, else its own (share.budgets counts them before every
-    launch)."""
-    return launch_key(item, cfg) if shares_launch(run, item) else (item[0], item[1], cfg["name"])
-
-
-def batch(run, entries, j, free):
-    """The entries (indices) that run in entry j's launch: j and every later
-    free one of its program, configuration and options."""
-    item, cfg = entries[j]
-    if not shares_launch(run, item):
-        return [j]
-    key = launch_key(item, cfg)
-    return ([j] + [k for k in range(j + 1, len(entries)) if free(k) and launch_key(*entries[k]) == key])[:MOST_PAIRS]
+def shares_launch(groups, item):
+    """Whether this run shares a launch with its program's other pairs:
+    its program's do (groups, from ask: --launch-per program, the registry
+    says it takes several, and its verdict on them at once is yes), and
+    this run has a pair."""
+    return bool(groups.get(item[0])) and sets.pair_slot(item) is not None
 
 
 def launch_key(item, cfg):
@@ -118,43 +110,43 @@ def pair_times(times, started, ends, k, first_ran, last):
 
 class Heard:
     """A launch's end records as they arrive (watch.run_one's on_end): when
-    each came (ends), and each pair's progress line, while the records
-    name the pairs in turn (shown: how many lines are out)."""
+    each came (ends), and shown(k) for pair k while the records name the
+    pairs in turn (shown: how many pairs were shown)."""
 
-    def __init__(self, run, group, rnd, plain, counter):
-        self.run, self.group, self.rnd, self.plain, self.counter = run, group, rnd, plain, counter
+    def __init__(self, group, show):
+        self.group, self.show = group, show
         self.ends, self.shown = [], 0
 
     def __call__(self, now, line):
         self.ends.append(now)
         k = len(self.ends) - 1
-        if self.shown == k < len(self.group) and end_names(line) == self.group[k][0][1]:
-            item, cfg = self.group[k]
-            records.progress(self.run, self.counter[0] + k + 1, self.counter[1], item, cfg, self.rnd, self.plain)
+        if self.shown == k < len(self.group) and end_record(line).get("buffers") == self.group[k][0][1]:
+            self.show(k)
             self.shown += 1
 
 
-def run_launch(run, group, rnd, plain, counter):
+def run_launch(ex, group, rnd, plain, show):
     """One launch for the pairs of group ([(item, cfg)], one program and
-    configuration); returns [(item, cfg, rec)] for the pairs it reached, in
-    order, the last one failed where the launch failed; the pairs after it
-    are not returned (the caller launches them again)."""
+    configuration); returns the pairs it reached, in order, each ended
+    (write_pair), the last one failed where the launch failed; the pairs
+    after it are not returned (the caller launches them again). show(k):
+    pair k's progress line, as its end record arrives."""
     (prog, _, _), cfg = group[0]
-    how = run.how[cfg["name"]]
+    how = ex.how[cfg["name"]]
     cmd = how.command(cfg["launcher_flags"], prog, command_args([it for it, _ in group]))
-    heard = Heard(run, group, rnd, plain, counter)
+    heard = Heard(group, show)
     ends = heard.ends
-    fd, out = tempfile.mkstemp(prefix=".launch-", suffix=".part", dir=run.writer.folder)
+    fd, out = tempfile.mkstemp(prefix=".launch-", suffix=".part", dir=ex.writer.folder)
     os.close(fd)
     try:
         started = time.time()
-        limit = run.a.run_limit * len(group) if run.a.run_limit else None
+        limit = ex.run_limit * len(group) if ex.run_limit else None
         try:
-            rc, err, over, asked, times = watch.run_one(cmd, dict(how.env, **cfg["env"]), out, limit, run.stop_asked, heard)
+            rc, err, over, asked, times = watch.run_one(cmd, dict(how.env, **cfg["env"]), out, limit, ex.stop, heard)
         except watch.CannotStart as e:
-            name = run.writer.new_file(records.run_file(prog, group[0][0][1], cfg, rnd, plain))
-            return [(group[0][0], cfg, records.cannot_start(run, group[0][0], cfg, rnd, name, cmd, str(e)))]
-        run.writer.check_there()
+            name = ex.writer.new_file(run_file(prog, group[0][0][1], cfg, rnd, plain))
+            return [cannot_start(group[0][0], cfg, rnd, name, cmd, str(e))]
+        ex.writer.check_there()
         done, rest = split(out)
     finally:
         with contextlib.suppress(OSError):  # gone with its folder: check_there says so
@@ -175,20 +167,18 @@ def run_launch(run, group, rnd, plain, counter):
         status = end.get("status") if isinstance(end.get("status"), int) else 1
         said = [end["skipped"]] if status == 77 and isinstance(end.get("skipped"), str) else [
             x for x in err.split("\n") if x.startswith(prog + ":") and x not in skips]  # a failed pair: the launch's words
-        kept.append((item, cfg, write_pair(run, item, cfg, rnd, plain, lines, status, cmd, share, said, k, len(group),
-                                           err=err if status not in (0, 77) else "")))
+        kept.append(write_pair(ex, item, cfg, rnd, plain, lines, status, cmd, share, said, k, len(group),
+                               err if status not in (0, 77) else "", False, False, False))
     if len(kept) < len(group):  # the pair in progress when the launch ended: the launch's end is its own
         item = group[len(kept)][0]
-        if heard.shown <= len(kept):  # its line is not out yet; those after it are launched again, and said then
-            records.progress(run, counter[0] + len(kept) + 1, counter[1], item, cfg, rnd, plain)
+        late = heard.shown <= len(kept)  # its line is not out yet; those after it are launched again, and said then
         share = {"measure": round(time.time() - (ends[len(kept) - 1] if kept and ends else started), 1)}
-        said = {r.get("skipped") for _, _, r in kept}  # the reached pairs' own lines are theirs, not its
+        said = {x[4][0] for x in kept if x[2]["status"] == 77 and x[4]}  # the reached pairs' own lines are theirs, not its
         lines_said = [x for x in err.split("\n") if x.startswith(prog + ":") and x not in said]
         if wrong:  # its own lines, failed with why
             rest, rc, lines_said, err = wrong[0], 1, [wrong[1]], wrong[1] + "\n" + err
-        rec = write_pair(run, item, cfg, rnd, plain, rest, rc, cmd, share, lines_said, len(kept), len(group),
-                         err=err, over=over, asked=asked)
-        kept.append((item, cfg, rec))
+        kept.append(write_pair(ex, item, cfg, rnd, plain, rest, rc, cmd, share, lines_said, len(kept), len(group),
+                               err, over, asked, late))
     return kept
 
 
@@ -201,21 +191,61 @@ def end_record(line):
     return end if isinstance(end, dict) else {}
 
 
-def end_names(line):
-    """The pair an end record names, or None."""
-    return end_record(line).get("buffers")
-
-
-def write_pair(run, item, cfg, rnd, plain, lines, status, cmd, share, said, k, n, err="", over=False, asked=False):
-    """A pair's file, its lines of the launch, and its record (records.settle)."""
-    name = run.writer.new_file(records.run_file(item[0], item[1], cfg, rnd, plain))
+def write_pair(ex, item, cfg, rnd, plain, lines, status, cmd, share, said, k, n, err, over, asked, late):
+    """A pair's file, its lines of the launch; returns it ended: (item, cfg,
+    its record, the launch's stderr, the program's lines, over the limit,
+    stopped, who it is, late), what records.settle judges. late: the pair
+    in progress at the launch's end whose progress line is not out yet."""
+    name = ex.writer.new_file(run_file(item[0], item[1], cfg, rnd, plain))
     try:
-        with open(run.writer.path(name), "w") as f:
+        with open(ex.writer.path(name), "w") as f:
             f.writelines(lines)
     except OSError as e:
-        run.writer.check_there()
-        raise watch.Fail("%s: cannot write the run's output (%s)" % (run.writer.path(name), e.strerror or e))
+        ex.writer.check_there()
+        raise watch.Fail("%s: cannot write the run's output (%s)" % (ex.writer.path(name), e.strerror or e))
     rec = {"program": item[0], "buffers": item[1], "file": name, "status": status, "command": cmd, "round": rnd,
            "config": cfg["name"], "elapsed_s": round(sum(share.values()), 1), "times_s": share,
            "launch": {"pairs": n, "index": k + 1}}
-    return records.settle(run, rec, cfg, err, said, over, asked, "%s %s: " % item[:2])
+    return item, cfg, rec, err, said, over, asked, "%s %s: " % item[:2], late
+
+
+def run_file(prog, pair, cfg, rnd, plain):
+    return "%s-%s%s.jsonl" % (prog, pair.replace(" ", "-"), "" if plain else ".%s.r%d" % (cfg["name"], rnd))
+
+
+# A shell's statuses for a command not found (127) or not executable (126):
+# with no output at all, the launcher (or what a wrapper runs) never started.
+NOT_FOUND = (126, 127)
+
+
+def one_run(ex, item, cfg, rnd, plain):
+    """Runs one benchmark and pair in one configuration; returns it as
+    run_launch returns each pair."""
+    prog, pair, args = item
+    how = ex.how[cfg["name"]]
+    cmd = how.command(cfg["launcher_flags"], prog, args)
+    name = ex.writer.new_file(run_file(prog, pair, cfg, rnd, plain))
+    started = time.time()
+    try:
+        rc, err, over, asked, times = watch.run_one(cmd, dict(how.env, **cfg["env"]), ex.writer.path(name),
+                                                    ex.run_limit, ex.stop)
+    except watch.CannotStart as e:
+        return cannot_start(item, cfg, rnd, name, cmd, str(e))
+    ex.writer.check_there()
+    if rc in NOT_FOUND and not os.path.getsize(ex.writer.path(name)):  # a wrapper whose launcher is not found
+        said = [line for line in err.split("\n") if line.strip()]
+        return cannot_start(item, cfg, rnd, name, cmd, "%s: cannot start it (exit %d%s)" % (
+            cmd[0], rc, ": " + said[-1].strip()[:200] if said else ""))
+    rec = {"program": prog, "buffers": pair, "file": name, "status": rc, "command": cmd, "round": rnd, "config": cfg["name"],
+           "elapsed_s": round(time.time() - started, 1), "times_s": times}
+    return item, cfg, rec, err, [line for line in err.split("\n") if line.startswith(prog + ":")], over, asked, "", False
+
+
+def cannot_start(item, cfg, rnd, name, cmd, why):
+    """A launcher that cannot start (not found, not executable with this
+    configuration's PATH): kept as a failed run (127, as a shell says);
+    umb-run runs its configuration no more (run.py). Returned ended, with
+    nothing for records.settle to judge (err None)."""
+    rec = {"program": item[0], "buffers": item[1], "file": name, "status": 127, "command": cmd, "round": rnd,
+           "config": cfg["name"], "elapsed_s": 0.0, "error": why, "not_started": True, "complete": False, "findings": []}
+    return item, cfg, rec, None, [], False, False, "", False

@@ -8,7 +8,8 @@ import stat
 import tempfile
 
 from . import schema
-from .cli import Fail, clip, escaped, shown
+from .fail import Fail
+from .shown import clip, escaped, shown
 
 
 def out_folder(path, option="--out"):

@@ -12,7 +12,8 @@ import re
 import resource
 import signal
 
-from . import cli
+from .fail import Fail
+from .shown import clip, shown
 
 LIMIT_S = 1  # CPU seconds (RLIMIT_CPU counts whole ones): re answers a sane pattern on a name in microseconds
 HELP = ("; Python's regular expressions: a pattern that takes re over %g s of CPU time on a name "
@@ -25,7 +26,7 @@ STOPS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
 
 class Bounded:
     """A compiled pattern whose search(name) answers within LIMIT_S of CPU
-    time or raises cli.Fail; each name is searched once."""
+    time or raises Fail; each name is searched once."""
 
     def __init__(self, text, option):
         self.compiled, self.text, self.option, self.seen = re.compile(text), text, option, {}
@@ -65,16 +66,16 @@ class Bounded:
                 os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
         if not answer:
-            raise cli.Fail("%s %s: no answer within %g s of CPU time on the name %s: repeats inside repeats make "
+            raise Fail("%s %s: no answer within %g s of CPU time on the name %s: repeats inside repeats make "
                            "Python's matcher try every way to split a name; write it without them"
-                           % (self.option, said(self.text), LIMIT_S, cli.shown(name)))
+                           % (self.option, said(self.text), LIMIT_S, shown(name)))
         return answer == b"1"
 
 
 def said(text):
-    """A pattern as a line names it: by the one clipping rule (cli.clip), so
+    """A pattern as a line names it: by the one clipping rule (clip), so
     that a pattern of thousands of characters does not push the reason out."""
-    return cli.clip(text, 60)
+    return clip(text, 60)
 
 
 def regex(text, option="--match"):
@@ -83,12 +84,12 @@ def regex(text, option="--match"):
     if text is None:
         return re.compile("")
     if not text.strip():
-        raise cli.Fail("%s %s: empty; expected a regular expression (leave %s out for every one)" % (option, cli.shown(text), option))
+        raise Fail("%s %s: empty; expected a regular expression (leave %s out for every one)" % (option, shown(text), option))
     try:
         return Bounded(text, option)
     except re.error as e:
-        raise cli.Fail("%s %s: not a regular expression (%s)" % (option, said(text), e))
+        raise Fail("%s %s: not a regular expression (%s)" % (option, said(text), e))
     except OverflowError:  # a{99999999999}
-        raise cli.Fail("%s %s: a repeat count above what Python's re takes" % (option, said(text)))
+        raise Fail("%s %s: a repeat count above what Python's re takes" % (option, said(text)))
     except (RecursionError, MemoryError):  # 5000 nested groups: deeper than the compiler goes
-        raise cli.Fail("%s %s: a regular expression nested too deeply to compile" % (option, said(text)))
+        raise Fail("%s %s: a regular expression nested too deeply to compile" % (option, said(text)))

@@ -3,7 +3,7 @@ registry of programs"): beside this package once installed, at the top of
 the source tree before."""
 import os
 
-from . import cli
+from .fail import Fail
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PLACES = (os.path.join(HERE, "programs.txt"), os.path.join(HERE, "..", "..", "programs.txt"))
@@ -14,12 +14,12 @@ def load():
     """[{name, family, dir, ranks, needs, sources}] in the registry's order."""
     path = next((p for p in PLACES if os.path.isfile(p)), None)
     if not path:
-        raise cli.Fail("programs.txt, the registry of programs, is neither beside the package nor in the source tree (%s)" % HERE)
+        raise Fail("programs.txt, the registry of programs, is neither beside the package nor in the source tree (%s)" % HERE)
     with open(path, encoding="utf-8") as f:
         rows = [line.split() for line in f if line.strip() and not line.lstrip().startswith("#")]
     bad = next((r for r in rows if len(r) != len(FIELDS)), None)
     if bad:
-        raise cli.Fail("%s: a line without the %d columns %s: %s" % (path, len(FIELDS), " ".join(FIELDS), " ".join(bad)))
+        raise Fail("%s: a line without the %d columns %s: %s" % (path, len(FIELDS), " ".join(FIELDS), " ".join(bad)))
     return [dict(zip(FIELDS, r)) for r in rows]
 
 

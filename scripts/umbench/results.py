@@ -13,9 +13,10 @@ import os
 
 from . import schema
 from .like import contradiction, ran, same_as_first, unended
-from .cli import Fail, clip, escaped
+from .fail import Fail
+from .shown import clip, escaped
 from .paths import first_missing, hold_lock, leave_untouched, not_elsewhere, out_folder, same, write_whole
-from .manifest import MANIFEST, read_manifest
+from .schema import MANIFEST, read_manifest
 from .stats import METRICS
 
 LOCK = ".umb-run.lock"
@@ -106,13 +107,12 @@ def why_empty(folder, problems=None):
         return " (%s)" % unread[2:] if unread else ""
     bad = [r for r in runs if not finished(r)]
     first = next((r.get("error") or r.get("skipped") for r in bad if r.get("error") or r.get("skipped")), "")
-    return " (%d of %d runs did not finish%s%s)" % (len(bad), len(runs), "; the first: %s" % clip(first, 200) if first else "",
-                                                  unread)
+    return " (%d of %d runs did not finish%s%s)" % (len(bad), len(runs), "; the first: %s" % clip(first, 200) if first else "", unread)
 
 
-def finished(run):
+def finished(rec):
     """A run record of run.json that counts: it ended with 0 and its output is whole."""
-    return run["status"] == 0 and run.get("complete", True) is not False
+    return rec["status"] == 0 and rec.get("complete", True) is not False
 
 
 def result_files(folder, problems=None):

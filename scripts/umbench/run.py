@@ -1,68 +1,6 @@
-"""umb-run: run a named set of umbench benchmarks over buffer pairs and keep
-the results: one JSON Lines file per run and a run.json manifest.
-
-  umb-run [--set quick|full|aware|why] [--out DIR] [--append] [--np N] [--launcher auto|mpirun|srun|jsrun]
-          [--bindir DIR] [--match REGEX] [--rounds N] [--config NAME[:ENV=VALUE,...][:LAUNCHER FLAGS]|@NAMED] ...
-          [--build NAME=DIR[:LAUNCHER FLAGS]] ... [--precision P%] [--budget SECONDS] [--run-limit SECONDS]
-          [--within SECONDS|off] [-- EXTRA BENCHMARK OPTIONS]
-
-Anything before "--" that is not one of these options is refused.
-
---out names a new folder: one that holds another run is refused, unless
---append adds these runs to it (later rounds, never replacing a file; the
-same --set, rank counts as the programs report them, benchmark options
-and MPI library only). One
-umb-run at a time writes a folder: a second is refused, naming the first's
-pid. run.json is rewritten whole after every run, so whatever stops umb-run
-the folder lists every run that finished (docs/output.md, "Results folders").
-
---match REGEX runs only the "program pair" names of the set that it finds
-(e.g. "^umb_bw H H$"). --rounds N repeats the set N times. --config (any number) adds a
-configuration beside the default one: environment variables and launcher
-flags, e.g. --config tcp:OMPI_MCA_btl=self,tcp or --config bound::--bind-to core.
-A value runs to the next comma that starts another VAR=, or to the ":-"
-where the launcher flags start; quoted as in the shell, it holds anything
-(--config x:VAR='8192,B=1:-y'). NAME: 1 to 64 letters, digits, '_', '.', '-'.
---config @emulate-internode-ucx and @emulate-internode-ob1 force the
-transports of a run across nodes without GPUDirect RDMA between the ranks
-of one node, labelled so (docs/cluster.md, "The path across nodes, emulated").
---build NAME=DIR (any number, instead of --config and --bindir) runs the
-programs of an umbench build folder of another MPI library through the
-launcher its configure recorded (DIR/umbench-build.json); the builds are
-then the configurations.
-Every round runs each benchmark and pair once per configuration, back to
-back, in an order that turns from round to round, so that drift favours
-none. A point-to-point or one-sided program runs its pairs of a round in
-one launch (--launch-per program, the default) or one per pair.
---within SECONDS (the full set: 300; off: none) shares that time out: each
-launch's precision loops get their share of what is left (--launch-budget),
-and a size whose share ran out first says so (docs/method.md). --precision
-P% ends the rounds once every size's 95% interval of the median (of the
-value alone, or of each configuration's ratio to the default) is within
-+-P%, --rounds (default 20 then) being the most, and
---budget SECONDS starts no new round after that long; the sizes that did
-not get there are listed. --run-limit SECONDS stops any one run that takes
-longer, as a signal does (kept in run.json with status 124); that benchmark, pair and
-configuration is not run again in later rounds (run.json's "dropped"),
-nor waited for by --precision. A configuration whose launcher cannot start
-is kept as one failed run (127) and the others go on.
-umb-compare reads the rounds.
-
-The launcher is found from the environment: srun inside Slurm, jsrun (else
-mpirun) inside LSF, mpirun or mpiexec otherwise. MPIEXEC (a command with
-its options) and MPIEXEC_FLAGS override it; umb-run then adds only the rank
-count (-n, or -np for mpirun/mpiexec; none with MPIEXEC_NP_FLAG=none), and
-for Open MPI without MPIEXEC_FLAGS --oversubscribe. As root, Open MPI is
-allowed to run as umb-suite allows it. Runs that cannot
-work here (no GPU, D without a CUDA-aware MPI) are kept as skipped with the
-reason; once a run's ranks find no GPU, the later pairs of its configuration
-that need one are kept as skipped without starting them. Each run has a
-session of its own: Ctrl-C or SIGTERM sends SIGTERM to every process of
-the run in progress (its launcher, a wrapper that did not exec it, the
-ranks, whatever their process group), SIGKILL 3 s later or at a second
-signal, marks it unfinished and exits 130. The variables read are in
-docs/decisions.md (env.py). Needs only Python 3.
-"""
+"""umb-run: runs the plan of its command line (run_args.py), launch by
+launch, and keeps the results: one JSON Lines file per run and a run.json
+manifest. The only module that holds the run: the others take plain data."""
 import copy
 import datetime
 import os
@@ -70,56 +8,8 @@ import socket
 import sys
 import time
 
-from . import cli, configs, env, findings, launch, pairs, pattern, results, rounds, schema, sets, share, timing
-
-
-def options(argv):
-    ap = cli.parser("umb-run", __doc__)
-    ap.add_argument("--set", default="quick", choices=sets.NAMES)
-    ap.add_argument("--out", help="results folder (default umb-results/DATE-HOST)")
-    ap.add_argument("--append", action="store_true", help="add these runs to the --out folder's (later rounds)")
-    ap.add_argument("--np", default="2", help="ranks of the programs that take any number (collectives; default 2); "
-                    "two-rank programs take 2, programs of pairs the largest even number up to it (programs.txt)")
-    ap.add_argument("--launcher", default="auto", choices=["auto", "mpirun", "srun", "jsrun"])
-    ap.add_argument("--bindir", help="where the umb_* programs are: a build folder, or folders separated by ':'")
-    ap.add_argument("--match", metavar="REGEX", help='run only the "program buffers" this finds, e.g. "^umb_bw H H$"' + pattern.HELP)
-    ap.add_argument("--rounds", help="repeat the set this many times (default 1; 20 at most with --precision)")
-    ap.add_argument("--config", action="append", default=[], help="NAME[:ENV=VALUE,...][:LAUNCHER FLAGS]")
-    ap.add_argument("--build", action="append", default=[], help="NAME=DIR[:LAUNCHER FLAGS]: an umbench build folder of "
-                    "another MPI library, run with its own launcher (any number; they are the configurations)")
-    ap.add_argument("--precision", help="end the rounds once every interval is within +-P%%")
-    ap.add_argument("--budget", help="seconds after which no new round starts")
-    ap.add_argument("--run-limit", help="seconds after which one run is stopped (exit 124 in run.json)")
-    share.add_option(ap)
-    ap.add_argument("--launch-per", default="program", choices=["program", "pair"],
-                    help="one launch for a program's pairs in a round and configuration (default), or one per pair")
-    # Benchmark options come after "--" only: a stray word before it would
-    # otherwise reach every program.
-    own, extra = (argv[:argv.index("--")], argv[argv.index("--") + 1:]) if "--" in argv else (argv, [])
-    a, stray = ap.parse_known_args(own)
-    if stray:
-        hint = " (did you mean --set %s?)" % stray[0] if stray[0] in sets.NAMES else "; benchmark options go after --"
-        raise cli.Fail("unknown argument '%s'%s" % (stray[0], hint))
-    a.extra = sets.check_extra(extra)
-    # The bounds are run.json's (its schema): a run its readers would refuse is not started.
-    a.np = cli.count(a.np, "--np", 2, schema.bound("run", "np")[1])
-    a.precision = cli.percent(a.precision, "--precision", 0, 1, low_open=True) if a.precision else None
-    a.rounds = cli.count(a.rounds, "--rounds", 1, schema.bound("run", "rounds")[1]) if a.rounds is not None else 20 if a.precision else 1
-    a.budget = cli.seconds(a.budget, "--budget") if a.budget is not None else None
-    a.run_limit = cli.seconds(a.run_limit, "--run-limit") if a.run_limit is not None else None
-    a.within = share.seconds(a)
-    a.want = pattern.regex(a.match)
-    if a.build and (a.config or a.bindir):
-        raise cli.Fail("--build with %s: compare builds, or settings within one build, not both at once"
-                       % ("--config" if a.config else "--bindir"))
-    if a.build:
-        a.config = [configs.parse_build(b) for b in a.build]
-    else:
-        a.config = [{"name": "default", "env": {}, "launcher_flags": []}] + [configs.parse_config(c) for c in a.config]
-    names = [c["name"] for c in a.config]
-    if len(set(names)) != len(names):
-        raise cli.Fail("%s: a name given twice (%s)" % ("--build" if a.build else "--config", ", ".join(names)))
-    return a
+from . import cli, configs, env, findings, launch, like, pairs, pattern, records, results, rounds, run_args, sets, share, timing
+from .standing import note_standing, standing_skip
 
 
 class Run:
@@ -130,9 +20,9 @@ class Run:
         launch.check_file_limit()
         self.a, self.signals, self.stdout_error, self.count, self.time_lines = a, 0, None, 0, []
         self.dropped = set()  # this umb-run's: an --append on another machine may run what an earlier one skipped
-        self.cannot_start = {}  # configuration -> why its launcher cannot start (rounds.cannot_start)
-        self.refused = None  # set when an --append turns out not to belong (records.same_as_before)
-        self.before = {}  # an earlier run's file -> what it ran (like.ran), for records.same_as_before
+        self.cannot_start = {}  # configuration -> why its launcher cannot start (take)
+        self.refused = None  # set when an --append turns out not to belong (take)
+        self.before = {}  # an earlier run's file -> what it ran (like.ran), for configs.unlike_before
         self.items = share.mark(sets.commands(a.set, a.want, a.extra), a.within)
         if not self.items:
             raise cli.Fail("--match %s: no benchmark of --set %s matches" % (pattern.said(a.match), a.set))
@@ -143,48 +33,156 @@ class Run:
             launcher, how = launch.find_launcher(a.launcher)
             one = launch.Launch(launcher, how, a.np, launch.folders(a.bindir), here)
             self.how = dict.fromkeys([c["name"] for c in a.config], one)
-        self.groups = pairs.ask(self.how.values(), self.items, a, here)  # program -> whether its pairs share a launch
+        groups = pairs.ask(self.how.values(), self.items, a, here)  # program -> whether its pairs share a launch
         self.stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         out = a.out if a.out is not None else os.path.join("umb-results", "%s-%s" % (self.stamp, socket.gethostname()))
         self.writer = results.Writer(out, a.append)
+        self.ex = pairs.Executor(self.writer, self.how, a.np, a.run_limit, a.within, self.stop_asked)
         self.old = copy.deepcopy(self.writer.manifest)  # restored if an --append is refused once a run has begun
         try:
-            self.manifest, self.offset = self._manifest(how)
+            self.manifest, self.offset = run_args.manifest(a, self.writer.manifest, self.stamp, how, self.writer.folder)
         except cli.Fail:
             self.writer.give_up()
             raise
+        self.plan = run_args.plan(self.items, a.config, range(self.offset + 1, self.offset + a.rounds + 1), groups)
         self.t0 = time.time()
 
-    def _manifest(self, how):
-        a, old = self.a, self.writer.manifest
-        session = {"command": sys.argv, "start": self.stamp, "pid": os.getpid(), "host": socket.gethostname(), "launcher": how,
-                   "rounds": a.rounds, "within_s": a.within, "launch_per": a.launch_per}  # an --append's own (run.json's are the first session's)
-        if old is None:
-            m = {"set": a.set, "command": sys.argv, "launcher": how, "np": a.np, "start": self.stamp,
-                 "env": env.recorded(),
-                 "rounds": a.rounds, "launch_per": a.launch_per, "within_s": a.within, "configs": a.config, "mpi_library": None, "cuda_aware": None, "nodes": [], "gpus": [],
-                 "runs": [], "dropped": [], "state": "running", "sessions": [session]}
-            return m, 0
-        configs.check_append(old, a)
-        results.load(self.writer.folder, results.Problems())  # a folder its readers refuse takes no round: they would after
-        offset = max([r.get("round", 1) for r in old.get("runs", [])] + [old.get("rounds_done", 0) or 0])
-        m = dict(old, state="running", rounds=offset + a.rounds, sessions=old.get("sessions", []) + [session])
-        known = {x["name"] for x in old.get("configs", [])}
-        m["configs"] = old.get("configs", []) + [c for c in a.config if c["name"] not in known]
-        m.setdefault("dropped", [])
-        m.setdefault("runs", [])
-        return m, offset
+    def run_rounds(self):
+        """Every round: each run of the plan, its launches formed of the
+        runs still to run (batch), until the rounds, --precision or --budget end."""
+        a, m = self.a, self.manifest
+        plain = a.rounds == 1 and len(a.config) == 1 and not self.offset
+        total, i = a.rounds * len(self.items) * len(a.config), 0
+        standing = {}  # (configuration, STANDING index, what it covers) -> the skip that stands for it (note_standing)
+        for k, entries in enumerate(self.plan, 1):
+            rnd, done = self.offset + k, set()
 
-    def other_library(self, cfg, header):
-        """Why a run of this umb-run does not count, where it reports another
-        MPI library than its configuration's earlier runs (a PATH or module
-        changed mid-run): the rounds of one configuration run one library."""
-        lib = header.get("mpi_library") if isinstance(header, dict) else None
-        was = next((c.get("mpi_library") for c in self.manifest["configs"] if c["name"] == cfg["name"]), None)
-        if isinstance(lib, str) and isinstance(was, str) and lib != was:
-            return "configuration %s ran '%s' here, '%s' in its earlier runs: not counted (the rounds of one " \
-                "configuration run one library)" % (cfg["name"], lib.split(",")[0], was.split(",")[0])
-        return None
+            def waiting(j):  # not yet run this round, and to be started
+                return j not in done and not self.not_to_run(*entries[j][:2]) and not standing_skip(standing, *entries[j][:2])
+            for j, (item, cfg, _) in enumerate(entries):
+                if j in done:
+                    continue
+                if self.interrupted():  # asked to stop between two runs
+                    return
+                if not waiting(j):  # dropped, its configuration cannot start, or an earlier skip stands for it
+                    i += 1
+                    known_skip = not self.not_to_run(item, cfg) and standing_skip(standing, item, cfg)
+                    if known_skip:
+                        rec = records.unstarted(self.ex, item, cfg, rnd, plain, known_skip)
+                        self.keep(rec, cfg, None)
+                        self.after_run(item, cfg, rec, k, True)
+                    continue
+                group = run_args.batch(entries, j, waiting)
+                chosen = share.budgets(entries, group, waiting, a.rounds - k, self.mine(), time.time() - self.t0, a.within,
+                                       a.run_limit)  # with --within: the launch's time
+                for x, (it, c, rec) in zip(group, self.launch(chosen, rnd, plain, i, total)):
+                    done.add(x)
+                    i += 1
+                    standing_said = note_standing(standing, it, c, rec)
+                    if standing_said:
+                        self.say(standing_said)
+                    self.after_run(it, c, rec, k, False)
+                if self.interrupted():
+                    return
+            m["rounds_done"] = rnd
+            if not self.more_rounds(k):
+                break
+        m["state"] = "finished"
+
+    def launch(self, chosen, rnd, plain, i, total):
+        """One launch of the runs chosen ([(item, cfg)]): its progress
+        lines, what its runs say, each kept (take); [(item, cfg, rec)]."""
+        def show(n):
+            self.progress(i + n + 1, total, chosen[n][0], chosen[n][1], rnd, plain)
+        if len(chosen) > 1:
+            ran = pairs.run_launch(self.ex, chosen, rnd, plain, show)
+        else:
+            show(0)
+            ran = [pairs.one_run(self.ex, chosen[0][0], chosen[0][1], rnd, plain)]
+        for n, (item, cfg, rec, err, why, over, asked, who, late) in enumerate(ran):
+            if late:
+                show(n)
+            header, said = (None, []) if err is None else records.settle(self.ex, rec, err, why, over, asked,
+                                                                         len(self.manifest["runs"]), who)
+            self.take(item, cfg, rec, header, said)
+        return [r[:3] for r in ran]
+
+    def take(self, item, cfg, rec, header, said):
+        """A run that ended: what it says, said; a launcher that cannot
+        start marks its configuration in run.json's "configs", not run
+        again (the others go on); an --append's run unlike the folder's
+        refused (configs.unlike_before); one of another library not counted; kept."""
+        for line in said:
+            self.say(line)
+        if rec["status"] == 127 and rec.get("not_started"):
+            self.cannot_start[cfg["name"]] = rec["error"]
+            for c in (c for c in self.manifest["configs"] if c["name"] == cfg["name"]):
+                c["cannot_start"] = rec["error"]
+            self.say("    FAILED: %s; configuration %s is not run again" % (rec["error"], cfg["name"]))
+        self.refused = configs.unlike_before(self.old, self.before, self.manifest, cfg, header, rec, self.a.build,
+                                             self.writer.path)
+        if self.refused:  # the folder put back as it was: this umb-run's files removed, run.json restored
+            self.writer.undo(self.old)
+            raise cli.Fail(self.refused)
+        other = records.other_library(self.manifest["configs"], cfg, header)
+        if other and rec["complete"]:  # kept, not counted: its readers pool only one library per configuration
+            rec["complete"], rec["error"] = False, other
+            self.say("    %sNOT COUNTED: %s" % ("%s %s: " % item[:2] if "launch" in rec else "", other))
+        self.keep(rec, cfg, header)
+
+    def keep(self, rec, cfg, header):
+        """Ends the run's file with umb-run's "run" line, from the record run.json
+        lists (like.RUN_LINE), then lists it in the manifest."""
+        line = {k: rec[k] for k in like.RUN_LINE}
+        self.writer.end_file(rec["file"], dict(line, env=cfg["env"], launcher_flags=cfg["launcher_flags"]))
+        records.note_header(self.manifest, header, cfg["name"])
+        self.manifest["runs"].append(rec)
+        self.count += 1
+
+    def after_run(self, item, cfg, rec, k, known_skip):
+        """A run stopped at the limit would only spend it again; a skipped one
+        would skip again: neither runs in later rounds. Then run.json is saved."""
+        if rec["status"] in (77, 124) and k < self.a.rounds and not rec.get("interrupted"):
+            self.dropped.add((item[0], item[1], cfg["name"]))
+            self.manifest["dropped"].append({"program": item[0], "buffers": item[1], "config": cfg["name"],
+                                             "round": rec["round"], "why": "skipped" if rec["status"] == 77 else "run-limit"})
+            if not known_skip:
+                # named: after a launch of several pairs, the lines around it are other pairs'
+                self.say("    %s %s%s: not run again in later rounds" % (item[0], item[1], "" if cfg["name"] == "default"
+                                                                         else " (%s)" % cfg["name"]))
+        if not known_skip:  # those are saved with the next run, or at the end
+            self.save()
+
+    def not_to_run(self, item, cfg):
+        """Whether this benchmark, pair and configuration was dropped, or its configuration cannot start."""
+        return (item[0], item[1], cfg["name"]) in self.dropped or cfg["name"] in self.cannot_start
+
+    def interrupted(self):
+        """Whether a signal asked umb-run to stop; the manifest then says so."""
+        if self.signals:
+            self.manifest["state"], self.manifest["interrupted"] = "interrupted", True
+        return self.signals
+
+    def more_rounds(self, k):
+        a, m = self.a, self.manifest
+        if a.precision:
+            m["precision"] = rounds.precision_state(self.writer.folder, m["runs"], a.precision, self.dropped | {
+                (it[0], it[1], c) for it in self.items for c in self.cannot_start})
+            if m["precision"]["converged"] or rounds.waits_for_nothing(m["precision"]):
+                return False
+        if all(self.not_to_run(it, c) for it in self.items for c in a.config):  # no round would run anything
+            return False
+        if a.budget is not None and time.time() - self.t0 >= a.budget and k < a.rounds:
+            m["budget_spent"] = True
+            self.say("umb-run: --budget %g s spent after round %d" % (a.budget, m["rounds_done"]))
+            return False
+        return True
+
+    def progress(self, n, total, item, cfg, rnd, plain):
+        """A run's progress line: its place in the set, the time so far, the
+        program and pair (and the round and configuration, where there are several)."""
+        self.say("[%d/%d %6.1fs] %s %s%s" % (n, total, time.time() - self.t0, item[0], item[1],
+                                             "" if plain else "  (round %d, %s)" % (rnd, cfg["name"])))
 
     def say(self, text, err=False):
         """Progress and reports: a failed write is remembered, not fatal,
@@ -223,7 +221,7 @@ class Run:
             raise
         self.say_emulated()
         try:
-            rounds.run_rounds(self)
+            self.run_rounds()
         finally:
             if not self.refused:  # a refusal put the folder back as it was: nothing more is written
                 self.close()
@@ -236,7 +234,7 @@ class Run:
             self.manifest["state"] = "stopped"
         self.manifest["findings"] = findings.gather(self.writer.folder, self.manifest["runs"], results.Problems())
         self.manifest["elapsed_s"] = round(time.time() - self.t0, 1)
-        self.time_lines = timing.time_report(self, self.mine())
+        self.time_lines = timing.time_report(self.manifest, self.mine(), len(self.a.config))
         self.save()
 
     def mine(self):
@@ -248,7 +246,8 @@ class Run:
         m = self.manifest
         findings.report(m["findings"], self.say)
         if self.a.precision and "precision" in m:
-            rounds.report_precision(self, m["precision"], m.get("rounds_done", 0))
+            for line in rounds.report_precision(m["precision"], m.get("rounds_done", 0)):
+                self.say(line)
         mine = self.mine()
         for line in self.time_lines:
             self.say(line)
@@ -269,4 +268,4 @@ class Run:
 
 
 def main(here):
-    cli.main("umb-run", lambda: Run(options(sys.argv[1:]), here).go())
+    cli.main("umb-run", lambda: Run(run_args.options(sys.argv[1:]), here).go())

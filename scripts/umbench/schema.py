@@ -16,10 +16,12 @@ import math
 import os
 import stat
 
-from .cli import Fail, clip
+from .fail import Fail
+from .shown import clip
 
 FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schemas")
 KINDS = ("run", "result", "tune", "settings", "references", "build")
+MANIFEST = "run.json"  # a results folder's manifest, of the "run" schema (read_manifest)
 # A results file, run.json or a catalogue larger than this is not umbench's
 # (a link to a disk image, say): refused rather than read into memory.
 MOST_BYTES = 256 << 20
@@ -261,3 +263,23 @@ def dumps(data, kind, path, what=None, indent=None):
     if why:
         raise Fail("%s: not written: it would not be %s: %s" % (path, what or "a %s file" % kind, why))
     return text
+
+
+def read_manifest(folder, required=False):
+    """The folder's run.json as a dict, None where there is none; a file
+    that is not a manifest stops the command with one line."""
+    path = os.path.join(folder, MANIFEST)
+    try:
+        m = load(path, "run", what="a manifest of umb-run")
+    except Missing:
+        if required:
+            raise Fail("%s: no %s (not a results folder of umb-run)" % (folder, MANIFEST))
+        return None
+    # One run, one file: a file listed twice counted twice (JSON Schema
+    # cannot say "unique by a field"; umb-run's new_file never writes it).
+    seen = {}
+    for i, r in enumerate(m.get("runs", [])):
+        if r["file"] in seen:
+            raise Fail("%s: runs[%d].file names %s, as runs[%d] does; each run has a file of its own" % (path, i, r["file"], seen[r["file"]]))
+        seen[r["file"]] = i
+    return m

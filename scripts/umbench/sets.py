@@ -1,6 +1,7 @@
 """The named sets of benchmarks and buffer pairs that umb-run runs; "full"
 is every MPI program of the registry (programs.txt)."""
-from . import cli, programs
+from . import programs
+from .fail import Fail
 
 # (program, kind, extra options, pairs): kind "pt2pt" takes SRC DST,
 # "coll" takes --buffer KIND, or "ROOT OTHERS" as --root-buffer ROOT --buffer OTHERS.
@@ -103,19 +104,19 @@ def check_extra(extra):
     those that would leave every run without results."""
     shown = [w for w in extra if w in PRINT_ONLY]
     if shown:
-        raise cli.Fail("-- %s: prints the program's help or version instead of measuring, in every run; see it with "
+        raise Fail("-- %s: prints the program's help or version instead of measuring, in every run; see it with "
                        "PROGRAM %s (e.g. umb_latency %s), and umb-run's own with umb-run -h" % (shown[0], shown[0], shown[0]))
     # umb-run asks each program's verdict itself: with the user's own, every
     # run would check its options and measure nothing (pass 12).
     asked = [w for w, _ in named(extra, "--check-options")]
     if asked:
-        raise cli.Fail("-- %s: umb-run asks each program whether it takes the options before any run; in the runs "
+        raise Fail("-- %s: umb-run asks each program whether it takes the options before any run; in the runs "
                        "it would measure nothing; ask a program alone (e.g. umb_latency --check-options -m 8:64)" % asked[0])
     # umb-run reads the programs' JSON: a --format of the user's (or a prefix
     # getopt_long takes for it, --form) would now win, and every run be lost.
     fmt = [w for w, _ in named(extra, "--format")]
     if fmt:
-        raise cli.Fail("-- %s: umb-run reads the programs' JSON lines and sets --format itself; run a program "
+        raise Fail("-- %s: umb-run reads the programs' JSON lines and sets --format itself; run a program "
                        "alone for a table or CSV (e.g. umb_latency --format csv)" % fmt[0])
     return extra
 

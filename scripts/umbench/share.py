@@ -4,8 +4,6 @@ their share of what is left of --within, as --launch-budget, and the
 program gives each size its share of that (bench_precision.c). What a quick
 run or size leaves goes to the ones after it; a size whose share ran out
 before its interval was narrow enough says so in its row and record."""
-import time
-
 from . import cli, sets
 
 # Seconds a launch spends outside its sizes (launcher, MPI_Init, the GPU's
@@ -84,30 +82,28 @@ def unmarked(args, within):
     return args[2:] if within is not None and args[:1] == [OPTION] else args
 
 
-def budgets(run, entries, group, free, k, launch_of):
-    """The entries of group, each run's arguments with the launch's
-    --launch-budget: what is left of --within (less KEEP, and a launch's
+def budgets(entries, group, free, later, mine, spent, within, run_limit):
+    """The entries of group ([(item, cfg, its launch)], as run.py plans
+    them), each run's arguments with the launch's --launch-budget: what is
+    left of --within (less KEEP, the `spent` seconds so far, and a launch's
     start-up and end for every launch still to come) over the runs left,
     times the group's runs: its fair share; up to OVER times that where
     FLOOR_S a run stays for every run after it. The runs left are this
-    round's not yet run and every run of the rounds after it; those that
+    round's not yet run and every run of the `later` rounds; those that
     will turn out unable to run here are counted too, so shares are small
-    at first and grow as the set goes on. launch_of(run, item, cfg) names
-    the launch a run is in (pairs.launch_of: as pairs.batch groups them),
-    so that a start-up is kept for each launch to come."""
-    within = run.a.within
-    chosen = [entries[x] for x in group]
+    at first and grow as the set goes on. mine: this umb-run's records so
+    far, what the launches cost and needed."""
+    chosen = [entries[x][:2] for x in group]
     if within is None:
         return chosen
     left = [entries[x] for x in range(group[0], len(entries)) if x in group or free(x)]
-    later = run.a.rounds - k
     runs = len(left) + later * len(entries)
-    launches = len({launch_of(run, *e) for e in left}) + later * len({launch_of(run, *e) for e in entries})
-    spare = within * (1 - KEEP) - (time.time() - run.t0) - launch_cost(run) * launches
+    launches = len({e[2] for e in left}) + later * len({e[2] for e in entries})
+    spare = within * (1 - KEEP) - spent - launch_cost(mine) * launches
     fair = max(spare, 0.0) * len(group) / runs
-    share = max(fair, min(level(needs(run), runs, max(spare, 0.0)) * len(group), spare - FLOOR_S * (runs - len(group))))
-    if run.a.run_limit:  # the launch is stopped at --run-limit a pair: its sizes end well before
-        share = min(share, 0.5 * run.a.run_limit * len(group))
+    share = max(fair, min(level(needs(mine), runs, max(spare, 0.0)) * len(group), spare - FLOOR_S * (runs - len(group))))
+    if run_limit:  # the launch is stopped at --run-limit a pair: its sizes end well before
+        share = min(share, 0.5 * run_limit * len(group))
     # A share of 0 still runs each pair's first size (bench_precision.c):
     # the rows say how far from the target they are, or that they were not measured.
     value = "%.2f" % max(share, 0.01)
@@ -115,18 +111,18 @@ def budgets(run, entries, group, free, k, launch_of):
             for (prog, pair, args), cfg in chosen]
 
 
-def launch_cost(run):
+def launch_cost(mine):
     """Seconds a launch of this umb-run spent outside its sizes so far (its
     start-up and its end, watch.py's times), on average; LAUNCH_S before any."""
-    times = [r.get("times_s") or {} for r in run.mine()]
+    times = [r.get("times_s") or {} for r in mine]
     launches = sum(1 for t in times if "start" in t)  # a launch's start-up goes to its first pair, its end to its last
     if not launches:
         return LAUNCH_S
     return sum((t.get("start") or 0) + (t.get("end") or 0) for t in times) / launches
 
 
-def needs(run):
-    """What each run of this umb-run so far needed of its launch's share:
+def needs(mine):
+    """What each run of this umb-run so far (mine) needed of its launch's share:
     its measuring time where its launch ended within its --launch-budget,
     None (more than it had) where the launch measured WANTED of it or more.
     A run that could not run here needed nothing."""
@@ -138,7 +134,7 @@ def needs(run):
         wanted = budget is not None and sum(took) >= WANTED * budget
         out.extend(None if wanted else t for t in took)
 
-    for r in run.mine():
+    for r in mine:
         if launch and (r.get("launch") or {}).get("index", 1) == 1:
             close()
             launch = []

@@ -50,3 +50,20 @@ def shown_streams():
         sys.stdout = _Shown(sys.stdout)
     if sys.stderr is not None and not isinstance(sys.stderr, _Shown):
         sys.stderr = _Shown(sys.stderr)
+
+
+def shown(text):
+    """A value as a message names it: an empty or blank one quoted, so that the line still shows it."""
+    return repr(text) if isinstance(text, str) and (not text.strip() or text != text.strip()) else str(text)
+
+
+def clip(text, width):
+    """One line of at most about `width` characters, cut at a word boundary
+    with "..." where it is longer: never mid-word (a reason cut at 200
+    characters read "no such fi"). Escaped first (escaped), then cut: a
+    newline is shown as \\x0a, not made a blank."""
+    text = " ".join(escaped(text).split())
+    if len(text) <= width:
+        return text
+    cut = text[:width + 1].rsplit(" ", 1)[0] if " " in text[:width + 1] else text[:width]
+    return cut.rstrip(" ,;:") + " ..."

@@ -65,12 +65,13 @@ def standing_skip(standing, item, cfg):
     return None
 
 
-def note_standing(run, standing, item, cfg, rec):
-    """A run's skip that stands for its configuration (STANDING), kept, and said once."""
+def note_standing(standing, item, cfg, rec):
+    """A run's skip that stands for its configuration (STANDING), kept; what to say of it, once, else None."""
     why = rec.get("skipped") or ""
     for i, (covers, words, say) in enumerate(STANDING):
         key = covers(item[0], item[1])
         if rec["status"] == 77 and key is not None and words in why and (cfg["name"], i, key) not in standing:
             standing[cfg["name"], i, key] = why
-            run.say("umb-run: " + say % {"config": "" if cfg["name"] == "default" else " of configuration " + cfg["name"],
-                                         "key": key})
+            return "umb-run: " + say % {"config": "" if cfg["name"] == "default" else " of configuration " + cfg["name"],
+                                        "key": key}
+    return None

@@ -2,13 +2,14 @@
 run.json's "time_s"."""
 
 
-def time_report(run, mine):
+def time_report(m, mine, configs):
     """Where this umb-run's time went, as lines to print at the end: the
     parts of the runs that ran (watch.Output.times: start, measure, end, or
     unsplit where the output arrived in one piece), the buffers' placement
     within the measuring, the pairs that could not run, per program and
-    the longest runs. Also run.json's "time_s"."""
-    m, lines = run.manifest, []
+    the longest runs (with their configuration where there are several). Also
+    run.json's "time_s" (in m, the manifest)."""
+    lines = []
     ran = [r for r in mine if r["status"] != 77 and "times_s" in r]
     cannot = [r for r in mine if r["status"] == 77]
     if not ran and not cannot:
@@ -51,6 +52,6 @@ def time_report(run, mine):
     lines.append("# By program: " + ", ".join("%s %.1f s (%d)" % (p, sum(t), len(t))
                                          for p, t in sorted(per.items(), key=lambda kv: -sum(kv[1]))))
     longest = sorted(ran, key=lambda r: -r["elapsed_s"])[:5]
-    lines.append("# Longest runs: " + ", ".join("%s %s%s %.1f s" % (r["program"], r["buffers"], "" if len(run.a.config) == 1
+    lines.append("# Longest runs: " + ", ".join("%s %s%s %.1f s" % (r["program"], r["buffers"], "" if configs == 1
                                                                        else " (%s)" % r["config"], r["elapsed_s"]) for r in longest))
     return lines

@@ -9,7 +9,8 @@ import subprocess
 import sys
 import time
 
-from . import cli, compare, configs, pattern, results, sets, stats
+from . import cli, configs, pattern, results, sets, stats
+from .shown import clip
 
 EXTRA_ROUNDS = 3  # under --budget, rounds go on to at most 3x --rounds while settings are undecided
 
@@ -34,7 +35,7 @@ def matched(name, match):
         w == p or w == pair or (" " not in w and not w.startswith("umb_") and w in pair.split()) for p, pair in held)]
     if missing:
         print("umb-tune: --match %s: %s %s not in --set %s (it holds %s); tuning %s only" % (
-            pattern.said(match), ", ".join(missing), "is" if len(missing) == 1 else "are", name, holds(held), cli.clip(", ".join(hits), 200)),
+            pattern.said(match), ", ".join(missing), "is" if len(missing) == 1 else "are", name, holds(held), clip(", ".join(hits), 200)),
             file=sys.stderr)
     return want
 
@@ -44,7 +45,7 @@ def holds(held):
     progs = {}
     for p, pair in held:
         progs.setdefault(p, []).append(pair)
-    return cli.clip("; ".join("%s %s" % (p, ", ".join(v)) for p, v in progs.items()), 300)
+    return clip("; ".join("%s %s" % (p, ", ".join(v)) for p, v in progs.items()), 300)
 
 
 class Child:
@@ -184,7 +185,7 @@ def judge(out, alive, min_effect, rnd, raced):
     one that cannot win, or that more rounds would not change."""
     sides, _ = results.load(out, results.Problems())
     keys = sorted({k for s in sides for k in s.runs})
-    rows = compare.comparisons(sides, keys, min_effect) if len(sides) > 1 else []
+    rows = stats.comparisons(sides, keys, min_effect) if len(sides) > 1 else []
     by_config = {}
     for r in rows:
         by_config.setdefault(sides[r["side"]].config, []).append(r)

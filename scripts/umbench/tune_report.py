@@ -4,7 +4,8 @@ import math
 import os
 import shlex
 
-from . import cli, compare, paths, results, schema, stats
+from . import cli, paths, results, schema, stats
+from .shown import clip
 
 TUNE = "tune.json"
 
@@ -72,7 +73,7 @@ def analyse(out, record, written=True):
     manifest = results.read_manifest(out, required=True)
     sides, _ = results.load(out, problems)
     keys = sorted({k for s in sides for k in s.runs})
-    rows = compare.comparisons(sides, keys, min_effect) if sides else []
+    rows = stats.comparisons(sides, keys, min_effect) if sides else []
     by_name = {t["name"]: t for t in tried}
     paths = row_paths(sides)
     findings = []
@@ -130,7 +131,7 @@ def report_failed(tried, runs):
         if bad:
             t["failed_runs"] = len(bad)
             print("umb-tune: %s=%s: %d of %d runs failed: %s" % (t["variable"], t["value"], len(bad),
-                  sum(1 for r in runs if r.get("config") == t["name"]), cli.clip(cli.escaped(bad[0].get("error", "")), 160)))
+                  sum(1 for r in runs if r.get("config") == t["name"]), clip(cli.escaped(bad[0].get("error", "")), 160)))
 
 
 def row_paths(sides):

@@ -12,7 +12,7 @@ import subprocess
 import tempfile
 import time
 
-from .cli import Fail
+from .fail import Fail
 from .shown import decoded
 
 # After SIGTERM, a launcher gets this long to end its ranks before SIGKILL

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from common import counted, scale
-from umbench import launch, sets, share
+from umbench import launch, run_args, sets, share
 from umbench.pairs import ask, command_args
 from umbench.programs import load as registry, takes_pairs
 
@@ -33,15 +33,14 @@ class Clock:
         return self.now
 
 
-def launch_of(run, item, cfg):
-    """The launch a run is in, as pairs.launch_of names it where every
-    program takes several pairs (pairs.ask's verdict: run.groups)."""
-    grouped = sets.pair_slot(item) is not None and run.groups.get(item[0])
-    return (item[0], cfg["name"]) if grouped else (item[0], item[1], cfg["name"])
+def launch_of(item, cfg, grouped):
+    """The launch a run is in, as run.py's plan names it where every
+    program takes several pairs (pairs.ask's verdict), else its own."""
+    return (item[0], cfg["name"]) if grouped and sets.pair_slot(item) is not None else (item[0], item[1], cfg["name"])
 
 
 def simulate(programs, within, rounds, cost, use, grouped=True):
-    """Runs the set as rounds.py does, one launch per program (or per
+    """Runs the set as run.py does, one launch per program (or per
     collective placement), each launch costing `cost` seconds outside its
     sizes and measuring `use` of its share; returns [(fair, share, spare)]
     per launch and the set's wall time. Each launch's records are as
@@ -55,34 +54,25 @@ def simulate(programs, within, rounds, cost, use, grouped=True):
         else:
             items.append((name, "H", ["--buffer", "H"]))
     items = share.mark(items, within)
-    runs_done = []
-    run = types.SimpleNamespace(a=types.SimpleNamespace(within=within, rounds=rounds, launch_per="program", run_limit=None),
-                                t0=clock.now, mine=lambda: runs_done,
-                                groups={"umb_p%d" % p: grouped for p in range(len(programs))})  # pairs.ask's verdicts
-    entries = [(it, {"name": "default"}) for it in items]
+    runs_done, t0 = [], clock.now
+    entries = [(it, {"name": "default"}, launch_of(it, {"name": "default"}, grouped)) for it in items]
     seen = []
-    real_time = share.time
-    share.time = clock
-    try:
-        for k in range(1, rounds + 1):
-            j = 0
-            while j < len(entries):
-                group = [j] + [x for x in range(j + 1, len(entries)) if entries[x][0][0] == entries[j][0][0]
-                               and launch_of(run, *entries[x]) == launch_of(run, *entries[j])]
-                spare = within * (1 - share.KEEP) - (clock.now - run.t0)
-                chosen = share.budgets(run, entries, group, lambda x: x >= j, k, launch_of)
-                values = {float(c[2][c[2].index("--launch-budget") + 1]) for c, _ in chosen}
-                assert len(values) == 1, values
-                seen.append((values.pop(), spare))
-                clock.now += cost + use * seen[-1][0]
-                took = use * seen[-1][0] / len(group)  # each pair's part of what the launch measured
-                runs_done += [{"times_s": dict({"measure": took}, **({"start": cost} if i == 0 else {})),
-                               "launch": {"pairs": len(group), "index": i + 1}, "command": chosen[i][0][2]}
-                              for i in range(len(group))]
-                j = group[-1] + 1
-    finally:
-        share.time = real_time
-    return seen, clock.now - run.t0
+    for k in range(1, rounds + 1):
+        j = 0
+        while j < len(entries):
+            group = [j] + [x for x in range(j + 1, len(entries)) if entries[x][2] == entries[j][2]]
+            spare = within * (1 - share.KEEP) - (clock.now - t0)
+            chosen = share.budgets(entries, group, lambda x: x >= j, rounds - k, runs_done, clock.now - t0, within, None)
+            values = {float(c[2][c[2].index("--launch-budget") + 1]) for c, _ in chosen}
+            assert len(values) == 1, values
+            seen.append((values.pop(), spare))
+            clock.now += cost + use * seen[-1][0]
+            took = use * seen[-1][0] / len(group)  # each pair's part of what the launch measured
+            runs_done += [{"times_s": dict({"measure": took}, **({"start": cost} if i == 0 else {})),
+                           "launch": {"pairs": len(group), "index": i + 1}, "command": chosen[i][0][2]}
+                          for i in range(len(group))]
+            j = group[-1] + 1
+    return seen, clock.now - t0
 
 
 class Shares(unittest.TestCase):
@@ -272,3 +262,9 @@ class Asked(unittest.TestCase):
         for p in mine:
             self.assertEqual(bool(groups[p]), per == "program" and takes_pairs(p) and p in launches
                              and answer(launches[p])[0] == 0, (p, groups))
+        cfgs = [{"name": "c%d" % i} for i in range(nconfigs)]
+        for rnd in run_args.plan(items, cfgs, [1], groups):  # the plan: one launch per program and configuration where grouped
+            for p, m in mine.items():
+                for c in cfgs:
+                    names = {e[2] for e in rnd if e[0][0] == p and e[1] is c}
+                    self.assertEqual(len(names), 1 if groups[p] else len(m), (p, names))

@@ -19,7 +19,7 @@ import folders
 from common import command, counted, no_crash, run, scale
 
 sys.path.insert(0, common.SCRIPTS)
-from umbench import cli, shown  # noqa: E402
+from umbench import shown  # noqa: E402
 
 # What reaches a terminal raw: every C0 control but the line end, DEL, C1.
 RAW = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
@@ -91,11 +91,11 @@ class Shown(unittest.TestCase):
     @settings(max_examples=scale(40))
     @given(TEXT, st.integers(8, 120))
     def test_clip_escapes_then_cuts(self, text, width):
-        """cli.clip, the one clipping rule: escaped first, then cut, so that a
+        """shown.clip, the one clipping rule: escaped first, then cut, so that a
         newline shows as \\x0a (pass 13: it became a blank before the escaping
         rule saw it), and no control character is left for a caller to miss."""
         counted("clip_escapes_then_cuts")
-        got, whole = cli.clip(text, width), " ".join(shown.escaped(text).split())
+        got, whole = shown.clip(text, width), " ".join(shown.escaped(text).split())
         assert not RAW.search(got) and "\n" not in got, repr(got)
         if len(whole) <= width:
             self.assertEqual(got, whole)

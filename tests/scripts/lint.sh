@@ -51,6 +51,35 @@ for path in sys.argv[1:]:
 print("\n".join(bad))
 sys.exit(1 if bad else 0)
 PY
+# The package is layered (issue 68): each module stands above what it
+# imports, 7 levels at most, with no cycle; and only run.py holds the run
+# (no other module's function takes it, nor calls run.SOMETHING).
+"$PYTHON3" - "$top_srcdir"/scripts/umbench/*.py <<'PY' || fail "the package's layers (above)"
+import ast, os, re, sys
+imports, bad, level = {}, [], {}
+for path in sys.argv[1:]:
+    name, tree = os.path.basename(path)[:-3], ast.parse(open(path).read())
+    imports[name] = {n.module.split(".")[0] if n.module else a.name for n in ast.walk(tree)
+                     if isinstance(n, ast.ImportFrom) and n.level == 1 for a in n.names} - {name}
+    if name != "run":
+        bad += ["%s:%d: %s takes the run" % (path, n.lineno, n.name) for n in ast.walk(tree)
+                if isinstance(n, ast.FunctionDef) and "run" in [x.arg for x in n.args.args]]
+        bad += ["%s: calls back the run (%s)" % (path, m) for m in re.findall(r"(?<![-\w])run\.(?!json|py|schema|lock)[a-z_]+\(?", open(path).read())]
+
+
+def height(m, seen=()):
+    if m in seen:
+        sys.exit("an import cycle: %s" % " > ".join(seen + (m,)))
+    if m not in level:
+        level[m] = 1 + max([height(x, seen + (m,)) for x in imports[m] if x in imports] or [0])
+    return level[m]
+
+
+top = max(imports, key=height)
+bad += ["%s stands %d levels high (7 at most)" % (top, level[top])] if level[top] > 7 else []
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
 # The tests' own limits hold on a busy machine (docs/hardening.md, "Tests
 # on a busy machine"): a --run-limit under 30 s stops only what never ends
 # or a stand-in, and the comments just above it say so ("below 30 s").

@@ -98,7 +98,7 @@ def main():
 
 
 def _compare():
-    ap = cli.parser("umb-compare", __doc__)
+    ap = cli.Parser("umb-compare", __doc__)
     ap.add_argument("folders", nargs="+")
     ap.add_argument("--plot", metavar="PNG")
     ap.add_argument("--match", metavar="REGEX", help='keep only "program buffers" this finds, e.g. "umb_latency (D D|MD MD)"' + pattern.HELP)

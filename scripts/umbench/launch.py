@@ -8,7 +8,7 @@ import shutil
 import signal
 import subprocess
 
-from . import env, paths, programs, schema, watch
+from . import env, programs, schema, watch
 from .fail import Fail
 from .shown import decoded
 
@@ -182,13 +182,6 @@ class Launch:
         """The whole command line of one run; flags go right after the launcher."""
         w = with_ranks(self.words, self.np, programs.ranks(program, self.np))
         return w[:self.n] + flags + w[self.n:] + [find_program(self.dirs, program, self.here)] + args
-
-
-def folders(bindir):
-    """--bindir's folders (separated by ':'), or None without it; an empty
-    one (':', 'B:') is refused, as umb-tune does, where it was taken for the
-    current folder."""
-    return paths.in_folders(bindir, "--bindir") if bindir else None
 
 
 def find_program(dirs, prog, here):

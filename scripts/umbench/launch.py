@@ -12,12 +12,6 @@ from . import env, programs, schema, watch
 from .fail import Fail
 from .shown import decoded
 
-def words(text, name):
-    try:
-        return shlex.split(text)
-    except ValueError as e:
-        raise Fail("%s %r: cannot split it into words (%s)" % (name, text, e))
-
 
 # An MPI library writes files of several MiB as it starts: under a smaller
 # file-size limit Open MPI 4.1's ranks died of SIGXFSZ (1 MiB) and its
@@ -173,7 +167,10 @@ class Launch:
 
     @classmethod
     def of_build(cls, build, np, here):
-        launcher = words(build["mpiexec"], "--build %s's mpiexec" % build["dir"])
+        try:
+            launcher = shlex.split(build["mpiexec"])
+        except ValueError as e:
+            raise Fail("--build %s's mpiexec %r: cannot split it into words (%s)" % (build["dir"], build["mpiexec"], e))
         if not shutil.which(launcher[0]):
             raise Fail("--build %s: its launcher %s is not found" % (build["dir"], launcher[0]))
         return cls(launcher, "build", np, [build["dir"]], here)  # one folder, whatever its name holds (a ':')

@@ -9,14 +9,14 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
-from umbench import compare, results  # noqa: E402
+from umbench import results, stats  # noqa: E402
 
 min_effect, names = float(sys.argv[1]), sys.argv[2:]
 tables = kept_tables = alone_tables = kept_rows = alone_rows = total = 0
 sides = {n: results.load(n, results.Problems())[0] for n in names}
 for a, b in itertools.combinations(names, 2):
     s = sides[a] + sides[b]
-    rows = compare.comparisons(s, sorted({k for x in s for k in x.runs}), min_effect)
+    rows = stats.comparisons(s, sorted({k for x in s for k in x.runs}), min_effect)
     kept = sum(r["verdict"] in ("faster", "slower") for r in rows)
     alone = kept + sum(bool(r.get("alone")) for r in rows)
     tables, total = tables + 1, total + len(rows)

@@ -46,9 +46,6 @@ class Parser(argparse.ArgumentParser):
         return super().parse_intermixed_args(args, namespace)
 
 
-parser = Parser
-
-
 def _dash_value(message):
     """argparse's "expected one argument" where the value given starts with
     '-' (--precision -0%): it took the value for an option. Said with the

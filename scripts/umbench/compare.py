@@ -27,7 +27,6 @@ import os
 import sys
 
 from . import cli, findings, like, paths, pattern, plot, results, stats
-from .stats import comparisons
 
 TITLES = dict(plot.PANELS)
 
@@ -98,7 +97,7 @@ def main():
 
 
 def _compare():
-    ap = cli.parser("umb-compare", __doc__)
+    ap = cli.Parser("umb-compare", __doc__)
     ap.add_argument("folders", nargs="+")
     ap.add_argument("--plot", metavar="PNG")
     ap.add_argument("--match", metavar="REGEX", help='keep only "program buffers" this finds, e.g. "umb_latency (D D|MD MD)"' + pattern.HELP)
@@ -120,7 +119,7 @@ def _compare():
     keys = sorted({k for s in sides for k in s.runs if want.search("%s %s" % k)})
     if not keys:
         raise cli.Fail("no results in these folders%s" % (" match --match %s" % pattern.said(a.match) if a.match else ""))
-    rows = comparisons(sides, keys, min_effect)
+    rows = stats.comparisons(sides, keys, min_effect)
     if not rows:
         raise cli.Fail("nothing to compare: no benchmark, pair and size of [0] %s is in another side (%s)"
                        % (sides[0].label, ", ".join("[%d] %s" % (i, s.label) for i, s in enumerate(sides) if i)))

@@ -258,7 +258,7 @@ def own_outputs(folder, problems):
 
 
 def _findings():
-    ap = cli.parser("umb-findings", USAGE)
+    ap = cli.Parser("umb-findings", USAGE)
     ap.add_argument("folders", nargs="+")
     ap.add_argument("--match", metavar="REGEX", help='keep only "program buffers" this finds' + pattern.HELP)
     ap.add_argument("--json", action="store_true", help="print the findings as one JSON list")

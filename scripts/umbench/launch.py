@@ -8,15 +8,9 @@ import shutil
 import signal
 import subprocess
 
-from . import env, paths, programs, schema, watch
+from . import env, programs, schema, watch
 from .fail import Fail
 from .shown import decoded
-
-def words(text, name):
-    try:
-        return shlex.split(text)
-    except ValueError as e:
-        raise Fail("%s %r: cannot split it into words (%s)" % (name, text, e))
 
 
 # An MPI library writes files of several MiB as it starts: under a smaller
@@ -173,7 +167,10 @@ class Launch:
 
     @classmethod
     def of_build(cls, build, np, here):
-        launcher = words(build["mpiexec"], "--build %s's mpiexec" % build["dir"])
+        try:
+            launcher = shlex.split(build["mpiexec"])
+        except ValueError as e:
+            raise Fail("--build %s's mpiexec %r: cannot split it into words (%s)" % (build["dir"], build["mpiexec"], e))
         if not shutil.which(launcher[0]):
             raise Fail("--build %s: its launcher %s is not found" % (build["dir"], launcher[0]))
         return cls(launcher, "build", np, [build["dir"]], here)  # one folder, whatever its name holds (a ':')
@@ -182,13 +179,6 @@ class Launch:
         """The whole command line of one run; flags go right after the launcher."""
         w = with_ranks(self.words, self.np, programs.ranks(program, self.np))
         return w[:self.n] + flags + w[self.n:] + [find_program(self.dirs, program, self.here)] + args
-
-
-def folders(bindir):
-    """--bindir's folders (separated by ':'), or None without it; an empty
-    one (':', 'B:') is refused, as umb-tune does, where it was taken for the
-    current folder."""
-    return paths.in_folders(bindir, "--bindir") if bindir else None
 
 
 def find_program(dirs, prog, here):

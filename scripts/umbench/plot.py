@@ -100,7 +100,7 @@ def main():
 
 
 def _plot():
-    ap = cli.parser("umb-plot", __doc__)
+    ap = cli.Parser("umb-plot", __doc__)
     ap.add_argument("folder")
     ap.add_argument("--out", metavar="PNG", help="default: FOLDER/plot.png")
     a = ap.parse_intermixed_args()  # a folder after an option too (it was refused)

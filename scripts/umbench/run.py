@@ -8,7 +8,7 @@ import socket
 import sys
 import time
 
-from . import cli, configs, env, findings, launch, like, pairs, pattern, records, results, rounds, run_args, sets, share, timing
+from . import cli, configs, env, findings, launch, like, pairs, paths, pattern, records, results, rounds, run_args, sets, share, timing
 from .standing import note_standing, standing_skip
 
 
@@ -31,7 +31,8 @@ class Run:
             how = "build"
         else:
             launcher, how = launch.find_launcher(a.launcher)
-            one = launch.Launch(launcher, how, a.np, launch.folders(a.bindir), here)
+            dirs = paths.in_folders(a.bindir, "--bindir") if a.bindir else None  # ':' refused, as umb-tune does
+            one = launch.Launch(launcher, how, a.np, dirs, here)
             self.how = dict.fromkeys([c["name"] for c in a.config], one)
         groups = pairs.ask(self.how.values(), self.items, a, here)  # program -> whether its pairs share a launch
         self.stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")

@@ -71,7 +71,7 @@ from . import cli, configs, env, pairs, pattern, results, schema, sets, share
 
 
 def options(argv):
-    ap = cli.parser("umb-run", __doc__)
+    ap = cli.Parser("umb-run", __doc__)
     ap.add_argument("--set", default="quick", choices=sets.NAMES)
     ap.add_argument("--out", help="results folder (default umb-results/DATE-HOST)")
     ap.add_argument("--append", action="store_true", help="add these runs to the --out folder's (later rounds)")

@@ -54,7 +54,6 @@ from . import env as environ  # start_mps names its argument env
 
 LOCK = ".umb-tune.lock"
 CATALOGUE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "settings.json")
-LIBRARIES = ("openmpi", "ucx", "mpich", "mps")
 
 
 # The search's options and their defaults; --report reads a search, and
@@ -64,7 +63,7 @@ SEARCH_ONLY = ("set", "match", "rounds", "np", "out", "only", "catalogue", "budg
 
 
 def options(argv):
-    ap = cli.parser("umb-tune", __doc__)
+    ap = cli.Parser("umb-tune", __doc__)
     ap.add_argument("--set", choices=sets.NAMES, help="default quick")
     ap.add_argument("--match", metavar="REGEX", help='benchmarks and pairs to run, as umb-run --match, e.g. "^umb_bw (MH MH|MD MD)$"' + pattern.HELP)
     ap.add_argument("--rounds", metavar="N", help="interleaved rounds each setting gets at least (default: as many as a change at "

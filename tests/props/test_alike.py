@@ -260,7 +260,7 @@ class Alike(unittest.TestCase):
         """umb-compare's medians beside a ratio are over the rounds it paired:
         sides with other rounds (one --append'ed more, one missing a size)."""
         sys.path.insert(0, common.SCRIPTS)
-        from umbench import compare  # noqa: E402
+        from umbench import stats  # noqa: E402
 
         class Side:
             settings = None
@@ -269,7 +269,7 @@ class Alike(unittest.TestCase):
                 self.runs = {("umb_latency", "H H"): {"metric": "avg_latency_us", "rows": {8: rows}}}
         b = dict(enumerate(base_values, 1))
         o = dict(enumerate(other_values, 1 + shift))
-        rows = compare.comparisons([Side(b), Side(o)], [("umb_latency", "H H")])
+        rows = stats.comparisons([Side(b), Side(o)], [("umb_latency", "H H")])
         counted("medians_of_the_paired_rounds")
         paired = sorted(set(b) & set(o))
         if not paired:

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from common import counted
-from umbench import compare, stats
+from umbench import stats
 
 RATIOS = st.floats(min_value=1e-3, max_value=1e3, allow_nan=False, allow_infinity=False)
 ROUNDS = 9  # enough for a 95% interval of the median (stats.rounds_needed)
@@ -28,7 +28,7 @@ def verdicts(twin, other):
     """umb-compare's verdicts of an A/A twin (`twin` times the base's
     latency) and another side (`other` times it): {side: verdict}."""
     sides = [side(1.0, {"cfg": "a"}), side(twin, {"cfg": "a"}), side(other, {"cfg": "b"})]
-    rows = compare.comparisons(sides, [("umb_latency", "H H")])
+    rows = stats.comparisons(sides, [("umb_latency", "H H")])
     return {r["side"]: r["verdict"] for r in rows}
 
 

@@ -60,14 +60,14 @@ assert len(u.false_discovery([1 / 32] * 39)) == 39 and u.false_discovery([1 / 32
 # Calibration over whole tables: 300 A/A tables of 39 sizes at 6 rounds; the
 # tables that name any change stay at most 5% (BH controls the error over
 # the table when nothing changed); per size alone, about 1 - 0.95^39 would.
-from umbench import compare
+from umbench import stats
 class Side:
     def __init__(self, rows):
         self.runs, self.settings = {("umb_latency", "H H"): {"metric": "avg_latency_us", "rows": rows}}, None
 def table(centre_other=1.0, n=6, sizes=39):
     a = {s: side(10, 0.05, n) for s in range(sizes)}
     b = {s: side(10 * centre_other, 0.05, n) for s in range(sizes)}
-    return compare.comparisons([Side(a), Side(b)], [("umb_latency", "H H")])
+    return stats.comparisons([Side(a), Side(b)], [("umb_latency", "H H")])
 bad = sum(any(r["verdict"] != "same within the noise" for r in table()) for _ in range(300))
 assert bad <= 0.05 * 300, bad
 # A 20% shift with 5% noise at every size: slower everywhere.

@@ -20,6 +20,11 @@ from . import launch, programs, sets, watch
 # (launch.Launch), --np, --run-limit, --within, and stop: whether to stop
 # the run in progress (a signal, the folder gone; watch.run_one).
 Executor = collections.namedtuple("Executor", "writer how np run_limit within stop")
+# A run that ended, as run_launch, one_run and cannot_start return it for
+# records.settle: its record, the launch's stderr (None: nothing to judge),
+# the program's lines, over the limit, stopped, who it is ("PROG PAIR: "
+# in a launch of several) and late (its progress line not out yet).
+Ended = collections.namedtuple("Ended", "item cfg rec err said over asked who late")
 # Pairs in one launch at most: the full set's 16 (the programs take 32).
 MOST_PAIRS = 16
 
@@ -173,7 +178,7 @@ def run_launch(ex, group, rnd, plain, show):
         item = group[len(kept)][0]
         late = heard.shown <= len(kept)  # its line is not out yet; those after it are launched again, and said then
         share = {"measure": round(time.time() - (ends[len(kept) - 1] if kept and ends else started), 1)}
-        said = {x[4][0] for x in kept if x[2]["status"] == 77 and x[4]}  # the reached pairs' own lines are theirs, not its
+        said = {x.said[0] for x in kept if x.rec["status"] == 77 and x.said}  # the reached pairs' own lines are theirs, not its
         lines_said = [x for x in err.split("\n") if x.startswith(prog + ":") and x not in said]
         if wrong:  # its own lines, failed with why
             rest, rc, lines_said, err = wrong[0], 1, [wrong[1]], wrong[1] + "\n" + err
@@ -192,10 +197,8 @@ def end_record(line):
 
 
 def write_pair(ex, item, cfg, rnd, plain, lines, status, cmd, share, said, k, n, err, over, asked, late):
-    """A pair's file, its lines of the launch; returns it ended: (item, cfg,
-    its record, the launch's stderr, the program's lines, over the limit,
-    stopped, who it is, late), what records.settle judges. late: the pair
-    in progress at the launch's end whose progress line is not out yet."""
+    """A pair's file, its lines of the launch; returns it Ended. late: the
+    pair in progress at the launch's end whose progress line is not out yet."""
     name = ex.writer.new_file(run_file(item[0], item[1], cfg, rnd, plain))
     try:
         with open(ex.writer.path(name), "w") as f:
@@ -206,7 +209,7 @@ def write_pair(ex, item, cfg, rnd, plain, lines, status, cmd, share, said, k, n,
     rec = {"program": item[0], "buffers": item[1], "file": name, "status": status, "command": cmd, "round": rnd,
            "config": cfg["name"], "elapsed_s": round(sum(share.values()), 1), "times_s": share,
            "launch": {"pairs": n, "index": k + 1}}
-    return item, cfg, rec, err, said, over, asked, "%s %s: " % item[:2], late
+    return Ended(item, cfg, rec, err, said, over, asked, "%s %s: " % item[:2], late)
 
 
 def run_file(prog, pair, cfg, rnd, plain):
@@ -238,7 +241,7 @@ def one_run(ex, item, cfg, rnd, plain):
             cmd[0], rc, ": " + said[-1].strip()[:200] if said else ""))
     rec = {"program": prog, "buffers": pair, "file": name, "status": rc, "command": cmd, "round": rnd, "config": cfg["name"],
            "elapsed_s": round(time.time() - started, 1), "times_s": times}
-    return item, cfg, rec, err, [line for line in err.split("\n") if line.startswith(prog + ":")], over, asked, "", False
+    return Ended(item, cfg, rec, err, [line for line in err.split("\n") if line.startswith(prog + ":")], over, asked, "", False)
 
 
 def cannot_start(item, cfg, rnd, name, cmd, why):
@@ -248,4 +251,4 @@ def cannot_start(item, cfg, rnd, name, cmd, why):
     nothing for records.settle to judge (err None)."""
     rec = {"program": item[0], "buffers": item[1], "file": name, "status": 127, "command": cmd, "round": rnd,
            "config": cfg["name"], "elapsed_s": 0.0, "error": why, "not_started": True, "complete": False, "findings": []}
-    return item, cfg, rec, None, [], False, False, "", False
+    return Ended(item, cfg, rec, None, [], False, False, "", False)

@@ -3,7 +3,8 @@
 # pairs"): each pair writes its own header, rows and end record naming it, as
 # a launch of its own would; a pair that cannot run here ends with its reason
 # (status 77 in its end record) and the next one runs; the launch exits 0
-# when any pair ran, 77 when none could. Needs no GPU.
+# when any pair ran, 77 when none could; --pair-files puts each pair's
+# output in a file of its own. Needs no GPU.
 . "$top_srcdir/tests/lib.sh"
 [ -n "${PYTHON3:-}" ] || skip "python3 not found: cannot read the JSON"
 
@@ -33,6 +34,47 @@ assert " ".join(ends) == want, (ends, want)
 PY
 }
 
+# pair_files PROGRAM (after a launch of H H alone, in $tmp/out): with
+# --pair-files PREFIX each pair's output is in a file of its own, PREFIXk-SRC-DST,
+# the lines the launch prints without it (the timings and what they show
+# apart), nothing on
+# standard output; a pair that ran there is a launch of it alone (its end
+# record names it, as in any launch of several). A prefix no file can be
+# made with is refused in one line, before MPI_Init and by the ranks.
+pair_files() {
+    cp "$tmp/out" "$tmp/alone"
+    run_mpi 2 "$1" -m 8:64 -i 10 -x 1 --format json --timeout 60 H H MH MD H H
+    cp "$tmp/out" "$tmp/stream"
+    run_mpi 2 "$1" -m 8:64 -i 10 -x 1 --format json --timeout 60 --pair-files "$tmp/pf." H H MH MD H H
+    expect_rc 0 "$prog --pair-files"
+    [ ! -s "$tmp/out" ] || { cat "$tmp/out"; fail "$prog --pair-files: output on standard output"; }
+    "$PYTHON3" - "$tmp" <<'PY' || fail "$prog --pair-files: a pair's file is not its part of the launch's output"
+import json, os, sys
+d = sys.argv[1]
+# The timings apart: every number but a size, count or status, the date, and findings (of the timings).
+kept = ("size", "iterations", "status", "nranks")
+masked = lambda path: [{k: "#" if k == "date" or isinstance(v, (int, float)) and k not in kept else v for k, v in o.items()}
+                       for o in map(json.loads, open(os.path.join(d, path))) if o["type"] != "finding"]
+stream, alone, at = masked("stream"), masked("alone"), 0
+names = sorted(n for n in os.listdir(d) if n.startswith("pf."))
+assert names == ["pf.1-H-H", "pf.2-MH-MD", "pf.3-H-H"], names
+for name in names:
+    got = masked(name)
+    assert got == stream[at:at + len(got)] and got[-1]["type"] == "end", (name, got, stream[at:])
+    at += len(got)
+    if got[-1]["status"] == 0:
+        assert got[:-1] + [dict(got[-1], buffers=None)] == alone[:-1] + [dict(alone[-1], buffers=None)], (name, got, alone)
+assert at == len(stream), stream[at:]
+PY
+    one_line 1 "umb_latency: --pair-files '': expected a path prefix" "$1" --check-options --pair-files "" H H
+    one_line 1 "umb_latency: --pair-files $tmp/none/p.: cannot make files in $tmp/none/ (No such file or directory)" \
+        "$1" --check-options --pair-files "$tmp/none/p." H H MD MD
+    run_mpi 2 "$1" --pair-files "$tmp/none/p." H H MD MD
+    expect_rc 1 "$prog --pair-files in no folder"
+    [ "$(grep -c "^umb_latency: --pair-files $tmp/none/p.: cannot make files" "$tmp/err")" = 1 ] && [ ! -e "$tmp/none" ] \
+        || { cat "$tmp/err"; fail "$prog --pair-files in no folder: not one line"; }
+}
+
 gpus=$(gpu_count)
 for path in $PT2PT/umb_latency $PT2PT/umb_bw; do
     prog=${path##*/}
@@ -50,6 +92,7 @@ shape = lambda objs: [(o["type"], o.get("size"), sorted(k for k in o if k != "bu
 assert shape(two) == 2 * shape(one), (shape(two), shape(one))
 assert sorted(two[0]) == sorted(one[0]), "the headers differ in their keys"
 PY
+    [ "$prog" = umb_latency ] && pair_files "$path"
     [ "$gpus" -eq 0 ] || continue
     run_mpi 2 "$path" -m 8:8 -i 5 -x 1 --format json --timeout 60 MH MD H H D D
     expect_rc 0 "$prog MH MD H H D D without a GPU"

@@ -218,7 +218,7 @@ def contradiction(path, n, o, rec, seen):
     second header or end, a row after the end. None where it can."""
     listed = _listed(path, rec)
     once = {"header": "headers", "end": "end records"}.get(o["type"])
-    if once and o["type"] in seen:  # one output per file: umb-run splits a launch of several pairs
+    if once and o["type"] in seen:  # one output per file: a launch of several pairs writes a file per pair
         return "%s: lines %d and %d are both %s; a run's output has one (one pair's output a file)" % (
             path, seen[o["type"]], n, once)
     if once:

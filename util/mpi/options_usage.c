@@ -63,8 +63,8 @@ void umb_usage(const umb_cli *cli, FILE *f)
                    "Several pairs (at most 32) run one after the other in one launch, each with its own header,\n"
                    "rows and (JSON) end record; a pair that cannot run here says why and the next one runs.\n\n"
                    "Options (pairs):\n"
-                   "      --pair-files PREFIX       each pair's output in its own file as it runs, PREFIXk-SRC-DST for\n"
-                   "                                the k-th pair (from 1), none on standard output (rank 0 writes them)\n\n");
+                   "      --pair-files PREFIX       each pair's output in its own file as it runs, PREFIXk-SRC-DST\n"
+                   "                                for the k-th pair (from 1), none on standard output\n\n");
     fprintf(f,
         "Options (OMB letters):\n"
         "  -m, --message-size [MIN:]MAX  message sizes: MIN, the powers of two between, MAX (default 1:%zu; K/M/G suffixes;\n"

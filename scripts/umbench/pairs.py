@@ -1,10 +1,9 @@
 """Several buffer pairs of one program in one launch (docs/decisions.md,
 "One launch for many pairs"): the program pays its launcher, MPI_Init and
-the GPU's context once, and writes each pair's header, rows and end record
-to a file of the pair's own (--pair-files), as a launch of its own would;
-umb-run gives each pair its record and progress line. A pair the launch
-did not reach (it died, or hit its limit) is launched again with the
-pairs after it."""
+the GPU's context once, and writes each pair's output to a file of its
+own (--pair-files), as a launch of its own would; umb-run gives each
+pair its record and progress line. A pair the launch did not reach (it
+died, or hit its limit) is launched again with the pairs after it."""
 import collections
 import contextlib
 import json
@@ -83,32 +82,21 @@ def command_args(items):
     return args[:slot] + [k for it in items for k in it[1].split()] + args[slot + 2:]
 
 
-# What gives a launch of several pairs a file per pair (util/mpi/pairs.c).
-PAIR_FILES = "--pair-files"
-
-
-def pair_file(prefix, k, pair):
-    """Pair k's file in a launch given --pair-files PREFIX, as pairs.c names it."""
-    return "%s%d-%s" % (prefix, k + 1, pair.replace(" ", "-"))
-
-
 def end_of(path):
-    """The end record that ends a pair's file; None where none does (the
-    pair did not end, or its file is not there)."""
+    """The end record that ends a pair's file; None where none does."""
     objs = results.read_objects(path, results.Problems())
     return objs[-1][1] if objs and objs[-1][1]["type"] == "end" else None
 
 
 class Seen:
     """A launch's pair files as they grow (watch.run_one's on_poll): when
-    the first file first grew (first) and each last grew (last); show(k)
-    for pair k once the file after its own is there (pairs.c makes it after
-    pair k's end record) and that record names pair k, in turn (shown: how
-    many pairs were shown)."""
+    the first grew first (first), each grew last (last); show(k), in turn
+    (shown: how many), once pair k's file ends with its end record and the
+    next pair's file is there (pairs.c makes it after that record)."""
 
     def __init__(self, paths, pairs, show):
         self.paths, self.pairs, self.show, self.first, self.shown = paths, pairs, show, None, 0
-        self.last, self.sizes = [None] * len(paths), [0] * len(paths)
+        self.last, self.sizes, self.started = [None] * len(paths), [0] * len(paths), time.time()  # the launch's start
 
     def __call__(self, now):
         for k, path in enumerate(self.paths):
@@ -123,17 +111,16 @@ class Seen:
                 self.shown += 1
 
 
-def pair_times(seen, started, ended, k, first_ran, last):
+def pair_times(seen, ended, k, first_ran, last):
     """Pair k's share of the launch's time, as its files grew (seen): the
-    start-up, to the first pair's first line, goes to the first pair that
-    ran; each pair measures from the last line of the one before it (or
-    from that first line) to its own last line; the last pair takes the
-    time after it."""
+    start-up, to the first line, goes to the first pair that ran; each
+    measures from the end before its own (or the first line); the last
+    takes the time after it."""
     first = seen.first or ended
     ends = [t or first for t in seen.last]
     share = {"measure": round(max(0.0, ends[k] - max(ends[k - 1] if k else first, first)), 1)}
     if k == first_ran:
-        share["start"] = round(first - started, 1)
+        share["start"] = round(first - seen.started, 1)
     if k == last:
         share["end"] = round(ended - ends[k], 1)
     return share
@@ -147,55 +134,51 @@ def run_launch(ex, group, rnd, plain, show):
     how = ex.how[cfg["name"]]
     fd, out = tempfile.mkstemp(prefix=".launch-", dir=ex.writer.folder)  # the launcher's words; the pairs' beside it
     os.close(fd)
-    files = [pair_file(out + ".", k, item[1]) for k, (item, _) in enumerate(group)]
-    cmd = how.command(cfg["launcher_flags"], prog, [PAIR_FILES, out + "."] + command_args([it for it, _ in group]))
-    seen = Seen(files, [item[1] for item, _ in group], show)
+    files = ["%s.%d-%s" % (out, k + 1, it[1].replace(" ", "-")) for k, (it, _) in enumerate(group)]  # pairs.c's names
+    cmd = how.command(cfg["launcher_flags"], prog, ["--pair-files", out + "."] + command_args([it for it, _ in group]))
+    seen = Seen(files, [it[1] for it, _ in group], show)
     try:
-        started = time.time()
         limit = ex.run_limit * len(group) if ex.run_limit else None
         try:
-            ran = watch.run_one(cmd, dict(how.env, **cfg["env"]), out, limit, ex.stop, seen)[:4]
+            ran = watch.run_one(cmd, dict(how.env, **cfg["env"]), out, limit, ex.stop, seen)
         except watch.CannotStart as e:
             name = ex.writer.new_file(run_file(prog, group[0][0][1], cfg, rnd, plain))
             return [cannot_start(group[0][0], cfg, rnd, name, cmd, str(e))]
         ex.writer.check_there()
-        return ended_pairs(ex, group, rnd, plain, cmd, ran, files, seen, started)
+        return ended_pairs(ex, group, rnd, plain, cmd, ran, seen)
     finally:
         for path in [out] + files:  # a pair's file that write_pair did not move: the launch ended before it
             with contextlib.suppress(OSError):  # gone with its folder: check_there says so
                 os.unlink(path)
 
 
-def ended_pairs(ex, group, rnd, plain, cmd, ran, files, seen, started):
-    """The pairs a launch reached, in order, each ended (write_pair): those
-    whose file ends with their end record, as it says, then the one in
-    progress when the launch ended (none where all ended), failed as the
-    launch did; the pairs after it are not returned (the caller launches
-    them again). A file whose end record names another pair fails with
-    why, and the files after it are not read."""
-    rc, err, over, asked = ran
-    prog, cfg, ended, n = group[0][0][0], group[0][1], time.time(), len(group)
+def ended_pairs(ex, group, rnd, plain, cmd, ran, seen):
+    """The pairs a launch reached, in order, ended (write_pair): each whose
+    file ends with its end record, as that says; then the one in progress
+    at the launch's end, failed as the launch, or with why where its end
+    record names another pair (the files after it are not read). The caller
+    launches the pairs after it again."""
+    rc, err, over, asked, _ = ran
+    prog, cfg, ended, n, files = group[0][0][0], group[0][1], time.time(), len(group), seen.paths
     ends = [end_of(path) for path in files]
     done = next((k for k, end in enumerate(ends) if end is None or end.get("buffers") != seen.pairs[k]), n)
     first_ran = next((k for k in range(done) if results.first_header(files[k])), 0)
     skips = {end.get("skipped") for end in ends if end}  # the skipped pairs' lines are theirs
+    words = [x for x in err.split("\n") if x.startswith(prog + ":") and x not in skips]  # the launch's
     kept = []
-    for k in range(done):
-        item, end = group[k][0], ends[k]
+    for k, end in enumerate(ends[:done]):
         status = end.get("status", 1)
-        said = [end["skipped"]] if status == 77 and isinstance(end.get("skipped"), str) else [
-            x for x in err.split("\n") if x.startswith(prog + ":") and x not in skips]  # a failed pair: the launch's words
-        share = pair_times(seen, started, ended, k, first_ran, k if done == n == k + 1 else -1)
-        kept.append(write_pair(ex, item, cfg, rnd, plain, files[k], status, cmd, share, said, k, n,
+        said = [end["skipped"]] if status == 77 and isinstance(end.get("skipped"), str) else words
+        share = pair_times(seen, ended, k, first_ran, k if done == n == k + 1 else -1)
+        kept.append(write_pair(ex, group[k][0], cfg, rnd, plain, files[k], status, cmd, share, said, k, n,
                                err if status not in (0, 77) else "", False, False, k >= seen.shown))
     if done < n:  # the pair in progress when the launch ended: the launch's end is its own
-        share = {"measure": round(ended - ((seen.last[done - 1] if done else None) or started), 1)}
-        said = [x for x in err.split("\n") if x.startswith(prog + ":") and x not in skips]
+        share = {"measure": round(ended - ((seen.last[done - 1] if done else None) or seen.started), 1)}
         if ends[done]:  # its end record names another pair: its own lines, failed with why
             why = "its end record names the pair %s: the launch's output is not read further" % (
                 json.dumps(ends[done].get("buffers"))[:80])
-            rc, said, err = 1, [why], why + "\n" + err
-        kept.append(write_pair(ex, group[done][0], cfg, rnd, plain, files[done], rc, cmd, share, said, done, n, err,
+            rc, words, err = 1, [why], why + "\n" + err
+        kept.append(write_pair(ex, group[done][0], cfg, rnd, plain, files[done], rc, cmd, share, words, done, n, err,
                                over, asked, done >= seen.shown))
     return kept
 

@@ -135,12 +135,7 @@ class Output:
     def grow(self, now):
         if self.on_poll:
             self.on_poll(now)
-        new = b""
-        while True:
-            chunk = self.f.read(1 << 20)
-            if not chunk:
-                break
-            new += chunk
+        new = self.f.read()
         if not new:
             return
         self.last = now

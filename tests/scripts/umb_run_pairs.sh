@@ -107,6 +107,9 @@ grep -q '^    umb_latency MH MH: FAILED (exit 1)' "$tmp/cut.log" && [ "$(grep -c
 rc=0; $RUN --out "$tmp/kinds" -- -m 8:64 H H >"$tmp/kinds.log" 2>&1 || rc=$?
 [ $rc = 1 ] && [ "$(wc -l <"$tmp/kinds.log")" = 1 ] && grep -q "^umb-run: -- H: umb-run gives each run its buffer kinds" "$tmp/kinds.log" \
     && [ ! -e "$tmp/kinds" ] || { cat "$tmp/kinds.log"; fail "umb-run: a buffer kind after -- (exit $rc)"; }
+# So would the user's --pair-files take the runs' output away from their files.
+one_line 1 "umb-run: -- --pair-f=x: umb-run sets it for a launch of several pairs" $RUN --out "$tmp/kinds" -- --pair-f=x
+[ ! -e "$tmp/kinds" ] || fail "umb-run -- --pair-files made --out"
 # Options the program takes for one pair per launch only (--measure-bound
 # observes the path, as --path does): each pair in a launch of its own.
 $RUN --out "$tmp/bound" -- -m 8:64 -i 20 -x 2 --measure-bound >"$tmp/bound.log" 2>&1 || { cat "$tmp/bound.log"; fail "umb-run --measure-bound"; }

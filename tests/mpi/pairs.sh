@@ -34,37 +34,32 @@ assert " ".join(ends) == want, (ends, want)
 PY
 }
 
-# pair_files PROGRAM (after launches of H H H H, in $tmp/two, and of H H
-# alone, in $tmp/out): with --pair-files PREFIX each pair's output is in a
-# file of its own, PREFIXk-SRC-DST: the lines the launch prints without it (the timings and
-# what they show apart), nothing on standard output; a pair that ran there
-# is a launch of it alone (its end record names it, as in any launch of
-# several). A prefix no file can be made with is refused in one line
-# before MPI_Init (--check-options: as the ranks refuse every bad option).
-pair_files() {
-    cp "$tmp/out" "$tmp/alone"
-    run_mpi 2 "$1" -m 8:64 -i 10 -x 1 --format json --timeout 60 --pair-files "$tmp/pf." H H H H
-    expect_rc 0 "$prog --pair-files"
+# With --pair-files PREFIX, umb_latency's pairs below each write to a file
+# of their own, PREFIXk-SRC-DST, and nothing to standard output:
+# pair_files_read puts the files in place of the standard output the
+# checks read. pair_files_alone: each file is a launch of its pair alone
+# (in $tmp/out; the timings and what they show apart; alone, the end
+# record names no pair). A prefix no file can be made with is refused in
+# one line before MPI_Init (--check-options: the ranks refuse every bad
+# option as it does).
+pair_files_read() {
     [ ! -s "$tmp/out" ] || { cat "$tmp/out"; fail "$prog --pair-files: output on standard output"; }
-    "$PYTHON3" - "$tmp" <<'PY' || fail "$prog --pair-files: a pair's file is not its part of the launch's output"
+    [ "$(cd "$tmp" && echo pf.*)" = "pf.1-H-H pf.2-H-H" ] || { ls "$tmp"; fail "$prog --pair-files: the files' names"; }
+    cat "$tmp/pf.1-H-H" "$tmp/pf.2-H-H" >"$tmp/out"
+}
+pair_files_alone() {
+    "$PYTHON3" - "$tmp" <<'PY' || fail "$prog --pair-files: a pair's file is not a launch of the pair alone"
 import json, os, sys
-d = sys.argv[1]
 # The timings apart: every number but a size, count or status, the date, and findings (of the timings).
 kept = ("size", "iterations", "status", "nranks")
 def masked(path):
-    objs = [json.loads(line) for line in open(os.path.join(d, path))]
+    objs = [json.loads(line) for line in open(os.path.join(sys.argv[1], path))]
+    if objs[-1]["type"] == "end":
+        objs[-1].pop("buffers", None)  # alone, the end record names no pair
     return [{k: "#" if k == "date" or isinstance(v, (int, float)) and k not in kept else v for k, v in o.items()}
             for o in objs if o["type"] != "finding"]
-stream, alone, at = masked("two"), masked("alone"), 0
-names = sorted(n for n in os.listdir(d) if n.startswith("pf."))
-assert names == ["pf.1-H-H", "pf.2-H-H"], names
-for name in names:
-    got = masked(name)
-    assert got == stream[at:at + len(got)] and got[-1]["type"] == "end", (name, got, stream[at:])
-    at += len(got)
-    named = lambda objs: objs[:-1] + [dict(objs[-1], buffers=None)]  # alone, the end record names no pair
-    assert named(got) == named(alone), (name, got, alone)
-assert at == len(stream), stream[at:]
+for name in ("pf.1-H-H", "pf.2-H-H"):
+    assert masked(name) == masked("out"), (name, masked(name), masked("out"))
 PY
     one_line 1 "umb_latency: --pair-files '': expected a path prefix" "$1" --check-options --pair-files "" H H
     one_line 1 "pair 1's file name would pass 4095 characters" "$1" --check-options --pair-files "$(printf %04100d 0)" H H
@@ -76,8 +71,11 @@ PY
 gpus=$(gpu_count)
 for path in $PT2PT/umb_latency $PT2PT/umb_bw; do
     prog=${path##*/}
-    run_mpi 2 "$path" -m 8:64 -i 10 -x 1 --format json --timeout 60 H H H H
+    files=; [ "$prog" != umb_latency ] || files="--pair-files $tmp/pf."
+    # shellcheck disable=SC2086 # the option and its value are two words
+    run_mpi 2 "$path" -m 8:64 -i 10 -x 1 --format json --timeout 60 $files H H H H
     expect_rc 0 "$prog H H H H"
+    [ -z "$files" ] || pair_files_read
     pairs_read "H H:0 H H:0" "$prog H H H H"
     # The same rows as a launch of one pair: the sizes, keys and iterations.
     cp "$tmp/out" "$tmp/two"
@@ -90,7 +88,7 @@ shape = lambda objs: [(o["type"], o.get("size"), sorted(k for k in o if k != "bu
 assert shape(two) == 2 * shape(one), (shape(two), shape(one))
 assert sorted(two[0]) == sorted(one[0]), "the headers differ in their keys"
 PY
-    [ "$prog" = umb_latency ] && pair_files "$path"
+    [ -z "$files" ] || pair_files_alone "$path"
     [ "$gpus" -eq 0 ] || continue
     run_mpi 2 "$path" -m 8:8 -i 5 -x 1 --format json --timeout 60 MH MD H H D D
     expect_rc 0 "$prog MH MD H H D D without a GPU"

@@ -96,7 +96,7 @@ class Seen:
 
     def __init__(self, paths, pairs, show):
         self.paths, self.pairs, self.show, self.first, self.shown = paths, pairs, show, None, 0
-        self.last, self.sizes, self.started = [None] * len(paths), [0] * len(paths), time.time()  # the launch's start
+        self.last, self.sizes, self.started = [None] * len(paths), [0] * len(paths), time.time()
 
     def __call__(self, now):
         for k, path in enumerate(self.paths):

@@ -123,8 +123,7 @@ OWN = {
                        "measure nothing; ask a program alone (e.g. umb_latency --check-options -m 8:64)",
     "--format": "umb-run reads the programs' JSON lines and sets --format itself; run a program alone for a table "
                 "or CSV (e.g. umb_latency --format csv)",
-    "--pair-files": "umb-run sets it for a launch of several pairs and reads each run's output in the results folder; "
-                    "run a program alone for files of your own"}
+    "--pair-files": "umb-run sets it for a launch of several pairs; run a program alone for files of your own"}
 
 
 def named(extra, option):

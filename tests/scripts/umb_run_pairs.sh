@@ -108,7 +108,7 @@ rc=0; $RUN --out "$tmp/kinds" -- -m 8:64 H H >"$tmp/kinds.log" 2>&1 || rc=$?
 [ $rc = 1 ] && [ "$(wc -l <"$tmp/kinds.log")" = 1 ] && grep -q "^umb-run: -- H: umb-run gives each run its buffer kinds" "$tmp/kinds.log" \
     && [ ! -e "$tmp/kinds" ] || { cat "$tmp/kinds.log"; fail "umb-run: a buffer kind after -- (exit $rc)"; }
 # So would the user's --pair-files take the runs' output away from their files.
-one_line 1 "umb-run: -- --pair-f=x: umb-run sets it for a launch of several pairs" $RUN --out "$tmp/kinds" -- --pair-f=x
+one_line 1 "umb-run: -- --pair-f=x: umb-run sets it for a launch of several pairs; run a program alone" $RUN --out "$tmp/kinds" -- --pair-f=x
 [ ! -e "$tmp/kinds" ] || fail "umb-run -- --pair-files made --out"
 # Options the program takes for one pair per launch only (--measure-bound
 # observes the path, as --path does): each pair in a launch of its own.

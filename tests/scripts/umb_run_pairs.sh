@@ -107,9 +107,19 @@ grep -q '^    umb_latency MH MH: FAILED (exit 1)' "$tmp/cut.log" && [ "$(grep -c
 rc=0; $RUN --out "$tmp/kinds" -- -m 8:64 H H >"$tmp/kinds.log" 2>&1 || rc=$?
 [ $rc = 1 ] && [ "$(wc -l <"$tmp/kinds.log")" = 1 ] && grep -q "^umb-run: -- H: umb-run gives each run its buffer kinds" "$tmp/kinds.log" \
     && [ ! -e "$tmp/kinds" ] || { cat "$tmp/kinds.log"; fail "umb-run: a buffer kind after -- (exit $rc)"; }
-# So would the user's --pair-files take the runs' output away from their files.
-one_line 1 "umb-run: -- --pair-f=x: umb-run sets it for a launch of several pairs; run a program alone" $RUN --out "$tmp/kinds" -- --pair-f=x
-[ ! -e "$tmp/kinds" ] || fail "umb-run -- --pair-files made --out"
+# So would the user's --pair-files take the runs' output away from their
+# files: refused as umb-run's own options are (sets.OWN; the command line's
+# one line: adversary_more.sh's --format).
+"$PYTHON3" - "$top_srcdir/scripts" <<'PY' || fail "umb-run -- --pair-files: not refused"
+import sys
+sys.path.insert(0, sys.argv[1])
+from umbench import fail, sets
+try:
+    sets.check_extra(["-m", "8", "--pair-f=x"])
+    sys.exit("taken")
+except fail.Fail as e:
+    assert str(e).startswith("-- --pair-f=x: umb-run sets it for a launch of several pairs; run a program alone"), e
+PY
 # Options the program takes for one pair per launch only (--measure-bound
 # observes the path, as --path does): each pair in a launch of its own.
 $RUN --out "$tmp/bound" -- -m 8:64 -i 20 -x 2 --measure-bound >"$tmp/bound.log" 2>&1 || { cat "$tmp/bound.log"; fail "umb-run --measure-bound"; }

@@ -124,7 +124,8 @@ LONG = {"message-size": ("m", 1), "iterations": ("i", 1), "warmup": ("x", 1), "f
         "win-option": ("w", 1), "sync-option": ("s", 1)}
 LONG.update({n: (n, 0) for n in ("assume-cuda-aware", "allow-oversubscription", "path", "measure-bound", "check-options")})
 LONG.update({n: (n, 1) for n in ("format", "place-with", "place", "place-check", "loop", "advise", "device", "timeout",
-                                 "precision", "size-budget", "launch-budget", "root-buffer", "buffer", "buffers")})
+                                 "precision", "size-budget", "launch-budget", "root-buffer", "buffer", "buffers",
+                                 "pair-files")})
 # A letter takes a value only where its long name requires one: the short
 # option string gives -U none ("-Ui 5" is -U -i 5), as getopt reads it.
 SHORT = {c: int(has == 1) for c, has in ((v[0], v[1]) for v in LONG.values()) if len(c) == 1}
@@ -217,7 +218,7 @@ def contradiction(path, n, o, rec, seen):
     second header or end, a row after the end. None where it can."""
     listed = _listed(path, rec)
     once = {"header": "headers", "end": "end records"}.get(o["type"])
-    if once and o["type"] in seen:  # one output per file: umb-run splits a launch of several pairs
+    if once and o["type"] in seen:  # one output per file: a launch of several pairs writes a file per pair
         return "%s: lines %d and %d are both %s; a run's output has one (one pair's output a file)" % (
             path, seen[o["type"]], n, once)
     if once:

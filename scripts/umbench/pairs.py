@@ -1,10 +1,9 @@
 """Several buffer pairs of one program in one launch (docs/decisions.md,
 "One launch for many pairs"): the program pays its launcher, MPI_Init and
-the GPU's context once, and writes each pair's header, rows and end record
-in turn; umb-run splits that output into one file per pair, as if each had
-had a launch of its own, and gives each pair its record and progress line.
-A pair the launch did not reach (it died, or hit its limit) is launched
-again with the pairs after it."""
+the GPU's context once, and writes each pair's output to a file of its
+own (--pair-files), as a launch of its own would; umb-run gives each
+pair its record and progress line. A pair the launch did not reach (it
+died, or hit its limit) is launched again with the pairs after it."""
 import collections
 import contextlib
 import json
@@ -13,7 +12,7 @@ import shlex
 import tempfile
 import time
 
-from . import launch, programs, sets, watch
+from . import launch, programs, results, sets, watch
 
 # What a run needs of umb-run, as plain data: the folder's writer (its
 # files; run.json is the top level's), each configuration's launcher
@@ -83,126 +82,115 @@ def command_args(items):
     return args[:slot] + [k for it in items for k in it[1].split()] + args[slot + 2:]
 
 
-def split(path):
-    """The launch's output as each pair's lines: [(lines, its end record)],
-    and the lines after the last end record (a pair that did not end)."""
-    done, part = [], []
-    with open(path, errors="replace") as f:
-        for line in f:
-            part.append(line)
-            if watch.END.search(line.encode()):
-                done.append((part, end_record(line)))
-                part = []
-    return done, part
+def end_of(path):
+    """The end record that ends a pair's file; None where none does."""
+    objs = results.read_objects(path, results.Problems())
+    return objs[-1][1] if objs and objs[-1][1]["type"] == "end" else None
 
 
-def pair_times(times, started, ends, k, first_ran, last):
-    """Pair k's share of the launch's times (watch.Output.times): the
-    start-up goes to the first pair that ran (its header was the launch's
-    first), each pair measures from the end of the one before it (or from
-    the first header), and the last pair takes the time after the last line."""
-    if "unsplit" in times:  # a launcher held the output back: not told apart
-        return dict(times) if k == first_ran else {}
-    first = started + times.get("start", 0.0)
-    since = max(ends[k - 1] if k else first, first)
-    share = {"measure": round(max(0.0, ends[k] - since), 1)}
+class Seen:
+    """A launch's pair files as they grow (watch.run_one's on_poll): when
+    the first grew first (first), each grew last (last); show(k), in turn
+    (shown: how many), once pair k's file ends with its end record and the
+    next pair's file is there (pairs.c makes it after that record)."""
+
+    def __init__(self, paths, pairs, show):
+        self.paths, self.pairs, self.show, self.first, self.shown = paths, pairs, show, None, 0
+        self.last, self.sizes, self.started = [None] * len(paths), [0] * len(paths), time.time()
+
+    def __call__(self, now):
+        for k, path in enumerate(self.paths):
+            try:
+                size = os.stat(path).st_size
+            except OSError:  # not begun, nor are the pairs after it
+                return
+            if size != self.sizes[k]:
+                self.sizes[k], self.last[k], self.first = size, now, self.first or now
+            while self.shown < k and (end_of(self.paths[self.shown]) or {}).get("buffers") == self.pairs[self.shown]:
+                self.show(self.shown)
+                self.shown += 1
+
+
+def pair_times(seen, ended, k, first_ran, last):
+    """Pair k's share of the launch's time, as its files grew (seen): the
+    start-up, to the first line, goes to the first pair that ran; each
+    measures from the end before its own (or the first line); the last
+    takes the time after it."""
+    first = seen.first or ended
+    ends = [t or first for t in seen.last]
+    share = {"measure": round(max(0.0, ends[k] - max(ends[k - 1] if k else first, first)), 1)}
     if k == first_ran:
-        share["start"] = times.get("start", 0.0)
+        share["start"] = round(first - seen.started, 1)
     if k == last:
-        share["end"] = times.get("end", 0.0)
+        share["end"] = round(ended - ends[k], 1)
     return share
-
-
-class Heard:
-    """A launch's end records as they arrive (watch.run_one's on_end): when
-    each came (ends), and shown(k) for pair k while the records name the
-    pairs in turn (shown: how many pairs were shown)."""
-
-    def __init__(self, group, show):
-        self.group, self.show = group, show
-        self.ends, self.shown = [], 0
-
-    def __call__(self, now, line):
-        self.ends.append(now)
-        k = len(self.ends) - 1
-        if self.shown == k < len(self.group) and end_record(line).get("buffers") == self.group[k][0][1]:
-            self.show(k)
-            self.shown += 1
 
 
 def run_launch(ex, group, rnd, plain, show):
     """One launch for the pairs of group ([(item, cfg)], one program and
-    configuration); returns the pairs it reached, in order, each ended
-    (write_pair), the last one failed where the launch failed; the pairs
-    after it are not returned (the caller launches them again). show(k):
-    pair k's progress line, as its end record arrives."""
+    configuration), each pair's output in a file of its own (--pair-files);
+    returns ended_pairs'. show(k): pair k's progress line, once it ended."""
     (prog, _, _), cfg = group[0]
     how = ex.how[cfg["name"]]
-    cmd = how.command(cfg["launcher_flags"], prog, command_args([it for it, _ in group]))
-    heard = Heard(group, show)
-    ends = heard.ends
-    fd, out = tempfile.mkstemp(prefix=".launch-", suffix=".part", dir=ex.writer.folder)
+    fd, out = tempfile.mkstemp(prefix=".launch-", dir=ex.writer.folder)  # the launcher's words; the pairs' beside it
     os.close(fd)
+    files = ["%s.%d-%s" % (out, k + 1, it[1].replace(" ", "-")) for k, (it, _) in enumerate(group)]  # pairs.c's names
+    cmd = how.command(cfg["launcher_flags"], prog, ["--pair-files", out + "."] + command_args([it for it, _ in group]))
+    seen = Seen(files, [it[1] for it, _ in group], show)
     try:
-        started = time.time()
         limit = ex.run_limit * len(group) if ex.run_limit else None
         try:
-            rc, err, over, asked, times = watch.run_one(cmd, dict(how.env, **cfg["env"]), out, limit, ex.stop, heard)
+            ran = watch.run_one(cmd, dict(how.env, **cfg["env"]), out, limit, ex.stop, seen)
         except watch.CannotStart as e:
             name = ex.writer.new_file(run_file(prog, group[0][0][1], cfg, rnd, plain))
             return [cannot_start(group[0][0], cfg, rnd, name, cmd, str(e))]
         ex.writer.check_there()
-        done, rest = split(out)
+        return ended_pairs(ex, group, rnd, plain, cmd, ran, seen)
     finally:
-        with contextlib.suppress(OSError):  # gone with its folder: check_there says so
-            os.unlink(out)
-    done = done[:len(group)]
-    ran = [k for k, (lines, _) in enumerate(done) if any(watch.HEADER.search(x.encode()) for x in lines)]
-    whole = len(done) == len(group)
-    kept, skips = [], {e.get("skipped") for _, e in done}  # the skipped pairs' lines are theirs
-    wrong = None
-    for k, (lines, end) in enumerate(done):
-        item = group[k][0]
-        if end.get("buffers") != item[1]:  # not the pair it should be: the launch is not to be read further
-            wrong = lines, "its end record names the pair %s: the launch's output is not read further" % (
-                json.dumps(end.get("buffers"))[:80])
-            break
-        share = pair_times(times, started, ends + [time.time()] * len(group), k, ran[0] if ran else 0,
-                           k if whole and k == len(group) - 1 else -1)
-        status = end.get("status") if isinstance(end.get("status"), int) else 1
-        said = [end["skipped"]] if status == 77 and isinstance(end.get("skipped"), str) else [
-            x for x in err.split("\n") if x.startswith(prog + ":") and x not in skips]  # a failed pair: the launch's words
-        kept.append(write_pair(ex, item, cfg, rnd, plain, lines, status, cmd, share, said, k, len(group),
-                               err if status not in (0, 77) else "", False, False, False))
-    if len(kept) < len(group):  # the pair in progress when the launch ended: the launch's end is its own
-        item = group[len(kept)][0]
-        late = heard.shown <= len(kept)  # its line is not out yet; those after it are launched again, and said then
-        share = {"measure": round(time.time() - (ends[len(kept) - 1] if kept and ends else started), 1)}
-        said = {x.said[0] for x in kept if x.rec["status"] == 77 and x.said}  # the reached pairs' own lines are theirs, not its
-        lines_said = [x for x in err.split("\n") if x.startswith(prog + ":") and x not in said]
-        if wrong:  # its own lines, failed with why
-            rest, rc, lines_said, err = wrong[0], 1, [wrong[1]], wrong[1] + "\n" + err
-        kept.append(write_pair(ex, item, cfg, rnd, plain, rest, rc, cmd, share, lines_said, len(kept), len(group),
-                               err, over, asked, late))
+        for path in [out] + files:  # a pair's file that write_pair did not move: the launch ended before it
+            with contextlib.suppress(OSError):  # gone with its folder: check_there says so
+                os.unlink(path)
+
+
+def ended_pairs(ex, group, rnd, plain, cmd, ran, seen):
+    """The pairs a launch reached, in order, ended (write_pair): each whose
+    file ends with its end record, as that says; then the one in progress
+    at the launch's end, failed as the launch, or with why where its end
+    record names another pair (the files after it are not read). The caller
+    launches the pairs after it again."""
+    rc, err, over, asked, _ = ran
+    prog, cfg, ended, n, files = group[0][0][0], group[0][1], time.time(), len(group), seen.paths
+    ends = [end_of(path) for path in files]
+    done = next((k for k, end in enumerate(ends) if end is None or end.get("buffers") != seen.pairs[k]), n)
+    first_ran = next((k for k in range(done) if results.first_header(files[k])), 0)
+    skips = {end.get("skipped") for end in ends if end}  # the skipped pairs' lines are theirs
+    words = [x for x in err.split("\n") if x.startswith(prog + ":") and x not in skips]  # the launch's
+    kept = []
+    for k, end in enumerate(ends[:done]):
+        status = end.get("status", 1)
+        said = [end["skipped"]] if status == 77 and isinstance(end.get("skipped"), str) else words
+        share = pair_times(seen, ended, k, first_ran, k if done == n == k + 1 else -1)
+        kept.append(write_pair(ex, group[k][0], cfg, rnd, plain, files[k], status, cmd, share, said, k, n,
+                               err if status not in (0, 77) else "", False, False, k >= seen.shown))
+    if done < n:  # the pair in progress when the launch ended: the launch's end is its own
+        share = {"measure": round(ended - ((seen.last[done - 1] if done else None) or seen.started), 1)}
+        if ends[done]:  # its end record names another pair: its own lines, failed with why
+            why = "its end record names the pair %s: the launch's output is not read further" % (
+                json.dumps(ends[done].get("buffers"))[:80])
+            rc, words, err = 1, [why], why + "\n" + err
+        kept.append(write_pair(ex, group[done][0], cfg, rnd, plain, files[done], rc, cmd, share, words, done, n, err,
+                               over, asked, done >= seen.shown))
     return kept
 
 
-def end_record(line):
-    """An end record's object; {} where the line is not one JSON object."""
-    try:
-        end = json.loads(line)
-    except ValueError:
-        return {}
-    return end if isinstance(end, dict) else {}
-
-
-def write_pair(ex, item, cfg, rnd, plain, lines, status, cmd, share, said, k, n, err, over, asked, late):
-    """A pair's file, its lines of the launch; returns it Ended. late: the
-    pair in progress at the launch's end whose progress line is not out yet."""
+def write_pair(ex, item, cfg, rnd, plain, path, status, cmd, share, said, k, n, err, over, asked, late):
+    """A pair's file, the one the launch wrote (path) under the pair's name;
+    returns it Ended. late: its progress line is not out yet."""
     name = ex.writer.new_file(run_file(item[0], item[1], cfg, rnd, plain))
     try:
-        with open(ex.writer.path(name), "w") as f:
-            f.writelines(lines)
+        os.replace(path, ex.writer.path(name))
+    except FileNotFoundError:  # the launch ended before the pair began: its file stays empty
+        pass
     except OSError as e:
         ex.writer.check_there()
         raise watch.Fail("%s: cannot write the run's output (%s)" % (ex.writer.path(name), e.strerror or e))

@@ -106,19 +106,24 @@ def check_extra(extra):
     if shown:
         raise Fail("-- %s: prints the program's help or version instead of measuring, in every run; see it with "
                        "PROGRAM %s (e.g. umb_latency %s), and umb-run's own with umb-run -h" % (shown[0], shown[0], shown[0]))
-    # umb-run asks each program's verdict itself: with the user's own, every
-    # run would check its options and measure nothing (pass 12).
-    asked = [w for w, _ in named(extra, "--check-options")]
-    if asked:
-        raise Fail("-- %s: umb-run asks each program whether it takes the options before any run; in the runs "
-                       "it would measure nothing; ask a program alone (e.g. umb_latency --check-options -m 8:64)" % asked[0])
-    # umb-run reads the programs' JSON: a --format of the user's (or a prefix
-    # getopt_long takes for it, --form) would now win, and every run be lost.
-    fmt = [w for w, _ in named(extra, "--format")]
-    if fmt:
-        raise Fail("-- %s: umb-run reads the programs' JSON lines and sets --format itself; run a program "
-                       "alone for a table or CSV (e.g. umb_latency --format csv)" % fmt[0])
+    # The user's options come last and win (named), so each of umb-run's own is refused.
+    for option, why in OWN.items():
+        given = named(extra, option)
+        if given:
+            raise Fail("-- %s: %s" % (given[0][0], why))
     return extra
+
+
+# The options umb-run gives the programs itself, and why the user's cannot
+# be taken: --check-options made every run check its options and measure
+# nothing (pass 12); --format (or --form) would lose every run's results,
+# --pair-files every run's output in a launch of several pairs.
+OWN = {
+    "--check-options": "umb-run asks each program whether it takes the options before any run; in the runs it would "
+                       "measure nothing; ask a program alone (e.g. umb_latency --check-options -m 8:64)",
+    "--format": "umb-run reads the programs' JSON lines and sets --format itself; run a program alone for a table "
+                "or CSV (e.g. umb_latency --format csv)",
+    "--pair-files": "umb-run sets it for a launch of several pairs; run a program alone for files of your own"}
 
 
 def named(extra, option):

@@ -53,7 +53,7 @@ class CannotStart(Fail):
     """The launcher could not be started at all (not found, not executable)."""
 
 
-def run_one(cmd, env, out_path, limit, stop_asked, on_end=None):
+def run_one(cmd, env, out_path, limit, stop_asked, on_poll=None):
     """Runs cmd with stdout into out_path, in a session of its own. Ends it
     when `limit` seconds pass or stop_asked() turns true (_watch): every
     process of the session, the launcher, a wrapper script that did not
@@ -61,8 +61,8 @@ def run_one(cmd, env, out_path, limit, stop_asked, on_end=None):
     of their own; SIGKILL to whatever is left after GRACE_S, or at once
     when stop_asked() > 1, then a wait of at most REAP_S. Returns
     (status, stderr, stopped at the limit, stopped on request, where its
-    time went: see Output.times). on_end(time, line), where given, hears
-    each "end" record as it arrives (a launch of several pairs: pairs.py)."""
+    time went: see Output.times). on_poll(time), where given, is called at
+    every poll (a launch of several pairs watches their files: pairs.py)."""
     try:
         with open(out_path, "w") as f, tempfile.TemporaryFile("w+b") as err:
             try:
@@ -71,7 +71,7 @@ def run_one(cmd, env, out_path, limit, stop_asked, on_end=None):
             except OSError as e:
                 raise CannotStart("%s: cannot start it (%s)" % (e.filename or cmd[0], e.strerror or e))
             with open(out_path, "rb") as seen:
-                over, asked, times = _watch(child, limit, stop_asked, Output(seen, on_end))
+                over, asked, times = _watch(child, limit, stop_asked, Output(seen, on_poll))
             err.seek(0)
             return (124 if over else child.returncode), decoded(err.read()), over, asked, times
     except CannotStart:
@@ -128,30 +128,26 @@ class Output:
     follows it (together). Read in any chunks: the header is looked for in
     every whole line until it is found."""
 
-    def __init__(self, f, on_end=None):
+    def __init__(self, f, on_poll=None):
         self.f, self.first, self.last, self.partial, self.header, self.together = f, None, None, b"", None, False
-        self.on_end = on_end
+        self.on_poll = on_poll
 
     def grow(self, now):
-        new = b""
-        while True:
-            chunk = self.f.read(1 << 20)
-            if not chunk:
-                break
-            new += chunk
+        if self.on_poll:
+            self.on_poll(now)
+        new = self.f.read()
         if not new:
             return
         self.last = now
-        if self.first is not None and not self.on_end:
+        if self.first is not None:
             return
         lines = (self.partial + new).split(b"\n")
         self.partial = lines.pop()[-LINE_MOST:]
         for k, line in enumerate(lines):
-            if self.first is None and HEADER.search(line):
+            if HEADER.search(line):
                 self.first, self.header = now, line
                 self.together = bool((b"\n".join(lines[k + 1:]) + self.partial).strip())
-            if self.on_end and END.search(line):
-                self.on_end(now, line)
+                break
 
     def times(self, start, end):
         """The run's parts, to the 0.1 s poll: `start` until the header (the
@@ -176,7 +172,6 @@ class Output:
 
 
 HEADER = re.compile(rb'"type" *: *"header"')
-END = re.compile(rb'^\{"type" *: *"end"')
 
 
 def _date(line):

@@ -3,7 +3,8 @@
 # pairs"): each pair writes its own header, rows and end record naming it, as
 # a launch of its own would; a pair that cannot run here ends with its reason
 # (status 77 in its end record) and the next one runs; the launch exits 0
-# when any pair ran, 77 when none could. Needs no GPU.
+# when any pair ran, 77 when none could; --pair-files puts each pair's
+# output in a file of its own. Needs no GPU.
 . "$top_srcdir/tests/lib.sh"
 [ -n "${PYTHON3:-}" ] || skip "python3 not found: cannot read the JSON"
 
@@ -33,11 +34,48 @@ assert " ".join(ends) == want, (ends, want)
 PY
 }
 
+# With --pair-files PREFIX, umb_latency's pairs below each write to a file
+# of their own, PREFIXk-SRC-DST, and nothing to standard output:
+# pair_files_read puts the files in place of the standard output the
+# checks read. pair_files_alone: each file is a launch of its pair alone
+# (in $tmp/out; the timings and what they show apart; alone, the end
+# record names no pair). A prefix no file can be made with is refused in
+# one line before MPI_Init (--check-options: the ranks refuse every bad
+# option as it does).
+pair_files_read() {
+    [ ! -s "$tmp/out" ] || { cat "$tmp/out"; fail "$prog --pair-files: output on standard output"; }
+    [ "$(cd "$tmp" && echo pf.*)" = "pf.1-H-H pf.2-H-H" ] || { ls "$tmp"; fail "$prog --pair-files: the files' names"; }
+    cat "$tmp/pf.1-H-H" "$tmp/pf.2-H-H" >"$tmp/out"
+}
+pair_files_alone() {
+    "$PYTHON3" - "$tmp" <<'PY' || fail "$prog --pair-files: a pair's file is not a launch of the pair alone"
+import json, os, sys
+# The timings apart: every number but a size, count or status, the date, and findings (of the timings).
+kept = ("size", "iterations", "status", "nranks")
+def masked(path):
+    objs = [json.loads(line) for line in open(os.path.join(sys.argv[1], path))]
+    if objs[-1]["type"] == "end":
+        objs[-1].pop("buffers", None)  # alone, the end record names no pair
+    return [{k: "#" if k == "date" or isinstance(v, (int, float)) and k not in kept else v for k, v in o.items()}
+            for o in objs if o["type"] != "finding"]
+for name in ("pf.1-H-H", "pf.2-H-H"):
+    assert masked(name) == masked("out"), (name, masked(name), masked("out"))
+PY
+    one_line 1 "umb_latency: --pair-files '': expected a path prefix" "$1" --check-options --pair-files "" H H
+    one_line 1 "pair 1's file name would pass 4095 characters" "$1" --check-options --pair-files "$(printf %04100d 0)" H H
+    one_line 1 "umb_latency: --pair-files $tmp/none/p.: cannot make files in $tmp/none/ (No such file or directory)" \
+        "$1" --check-options --pair-files "$tmp/none/p." H H MD MD
+    [ ! -e "$tmp/none" ] || fail "$prog --pair-files in no folder made it"
+}
+
 gpus=$(gpu_count)
 for path in $PT2PT/umb_latency $PT2PT/umb_bw; do
     prog=${path##*/}
-    run_mpi 2 "$path" -m 8:64 -i 10 -x 1 --format json --timeout 60 H H H H
+    files=; [ "$prog" != umb_latency ] || files="--pair-files $tmp/pf."
+    # shellcheck disable=SC2086 # the option and its value are two words
+    run_mpi 2 "$path" -m 8:64 -i 10 -x 1 --format json --timeout 60 $files H H H H
     expect_rc 0 "$prog H H H H"
+    [ -z "$files" ] || pair_files_read
     pairs_read "H H:0 H H:0" "$prog H H H H"
     # The same rows as a launch of one pair: the sizes, keys and iterations.
     cp "$tmp/out" "$tmp/two"
@@ -50,6 +88,7 @@ shape = lambda objs: [(o["type"], o.get("size"), sorted(k for k in o if k != "bu
 assert shape(two) == 2 * shape(one), (shape(two), shape(one))
 assert sorted(two[0]) == sorted(one[0]), "the headers differ in their keys"
 PY
+    [ -z "$files" ] || pair_files_alone "$path"
     [ "$gpus" -eq 0 ] || continue
     run_mpi 2 "$path" -m 8:8 -i 5 -x 1 --format json --timeout 60 MH MD H H D D
     expect_rc 0 "$prog MH MD H H D D without a GPU"

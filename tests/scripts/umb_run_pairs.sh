@@ -1,10 +1,11 @@
 #!/bin/sh
 # umb-run's launches of several pairs (docs/decisions.md, "One launch for
-# many pairs"): one launch for a program's pairs, one file and record per
-# pair as a launch of its own gives, the launch's time shared out; a launch
-# cut short keeps the pairs it ended, fails the one in progress and
-# launches the rest again; --launch-per pair launches each alone; a buffer
-# kind after -- is refused, options for one pair per launch get it.
+# many pairs"): one launch for a program's pairs, one file (the program's
+# --pair-files) and record per pair as a launch of its own gives, the
+# launch's time shared out; a launch cut short keeps the pairs it ended,
+# fails the one in progress and launches the rest again; --launch-per pair
+# launches each alone; a buffer kind after -- is refused, options for one
+# pair per launch get it.
 . "$top_srcdir/tests/lib.sh"
 [ -n "${PYTHON3:-}" ] || skip "python3 not found"
 RUN="$PYTHON3 $top_srcdir/scripts/umb-run --bindir $PT2PT --set quick --match ^umb_latency"
@@ -38,7 +39,7 @@ PY
 
 $RUN --out "$tmp/one" -- -m 8:64 -i 20 -x 2 >"$tmp/one.log" 2>&1 || { cat "$tmp/one.log"; fail "umb-run, one launch"; }
 check "$tmp/one" "4:1 4:2 4:3 4:4" "0 x x x"
-# Each pair's progress line as its end record arrives, numbered in the set.
+# Each pair's progress line as it ends, numbered in the set.
 [ "$(grep -c '^\[[1-4]/4 ' "$tmp/one.log")" = 4 ] || { cat "$tmp/one.log"; fail "umb-run: a progress line per pair"; }
 
 $RUN --launch-per pair --out "$tmp/one-each" -- -m 8:64 -i 20 -x 2 >"$tmp/one-each.log" 2>&1 || { cat "$tmp/one-each.log"; fail "umb-run --launch-per pair"; }
@@ -48,12 +49,25 @@ else
     check "$tmp/one-each" "- - - -" "0 0 0 0"
 fi
 
+# held: what a launcher below begins with: the launch's pair files
+# (--pair-files PREFIX) go to a folder of its own ($held), and are handed
+# over (to $prefix) only as it ends; rc: the launch's status.
+held='held=$(mktemp -d)/p. prefix= last=
+for a; do
+    shift
+    if [ "$last" = --pair-files ]; then prefix=$a a=$held; fi
+    set -- "$@" "$a"
+    last=$a
+done
+'"$MPIEXEC"' "$@"; rc=$?'
 # An end record that names another pair (adversarial pass 8): that pair
 # fails with why, its own lines kept; the launch is read no further, and
 # the pairs after it are launched again.
 cat >"$tmp/wrongend" <<EOS
 #!/bin/sh
-$MPIEXEC "\$@" | sed '0,/"type":"end"/s/"buffers":"H H"/"buffers":"X X"/'
+$held
+for f in "\$held"*; do sed '0,/"type":"end"/s/"buffers":"H H"/"buffers":"X X"/' "\$f" >"\$prefix\${f#\$held}"; done
+exit \$rc
 EOS
 chmod +x "$tmp/wrongend"
 MPIEXEC="$tmp/wrongend" $RUN --out "$tmp/wrong" -- -m 8:64 -i 20 -x 2 >"$tmp/wrong.log" 2>&1
@@ -65,12 +79,13 @@ grep -q '^    umb_latency H H: FAILED (exit 1): its end record names the pair "X
 [ "$(grep -c '^\[' "$tmp/wrong.log")" = 4 ] && [ "$(grep '^\[' "$tmp/wrong.log" | cut -c2-4 | sort -u | wc -l)" = 4 ] \
     || { cat "$tmp/wrong.log"; fail "umb-run: a progress line said twice after a launch cut"; }
 
-# A launcher that hands over its ranks' output up to the first pair's end
-# record, then fails: that pair is kept, the next fails with the launch's
-# word, and the two after it are launched again (and cut the same way).
+# A launcher that hands over the first pair's file alone, then fails: that
+# pair is kept, the next fails with the launch's word, and the two after
+# it are launched again (and cut the same way).
 cat >"$tmp/cutter" <<EOS
 #!/bin/sh
-$MPIEXEC "\$@" | awk '{ print } /^\{"type":"end"/ { exit }'
+$held
+for f in "\$held"1-*; do cp "\$f" "\$prefix\${f#\$held}"; done
 echo "cutter: the launch was cut after its first pair" >&2
 exit 1
 EOS
@@ -92,6 +107,19 @@ grep -q '^    umb_latency MH MH: FAILED (exit 1)' "$tmp/cut.log" && [ "$(grep -c
 rc=0; $RUN --out "$tmp/kinds" -- -m 8:64 H H >"$tmp/kinds.log" 2>&1 || rc=$?
 [ $rc = 1 ] && [ "$(wc -l <"$tmp/kinds.log")" = 1 ] && grep -q "^umb-run: -- H: umb-run gives each run its buffer kinds" "$tmp/kinds.log" \
     && [ ! -e "$tmp/kinds" ] || { cat "$tmp/kinds.log"; fail "umb-run: a buffer kind after -- (exit $rc)"; }
+# So would the user's --pair-files take the runs' output away from their
+# files: refused as umb-run's own options are (sets.OWN; the command line's
+# one line: adversary_more.sh's --format).
+"$PYTHON3" - "$top_srcdir/scripts" <<'PY' || fail "umb-run -- --pair-files: not refused"
+import sys
+sys.path.insert(0, sys.argv[1])
+from umbench import fail, sets
+try:
+    sets.check_extra(["-m", "8", "--pair-f=x"])
+    sys.exit("taken")
+except fail.Fail as e:
+    assert str(e).startswith("-- --pair-f=x: umb-run sets it for a launch of several pairs; run a program alone"), e
+PY
 # Options the program takes for one pair per launch only (--measure-bound
 # observes the path, as --path does): each pair in a launch of its own.
 $RUN --out "$tmp/bound" -- -m 8:64 -i 20 -x 2 --measure-bound >"$tmp/bound.log" 2>&1 || { cat "$tmp/bound.log"; fail "umb-run --measure-bound"; }

@@ -93,6 +93,7 @@ typedef struct {
     umb_kind pairs[UMB_MAX_PAIRS][2];
     unsigned m_given;      /* the pairs (bit k: pair k) with a buffer given as M */
     int pair;              /* point-to-point: the pair that runs (umb_options_select_pair) */
+    const char *pair_files;  /* --pair-files PREFIX: each pair's output in its own file (pairs.c); NULL: stdout */
     /* Collectives: --root-buffer, --buffer (or -d), --buffers, -k. */
     umb_kind root_kind, other_kind;
     const char *buffer_list;  /* one kind per rank; its length is checked at start */
@@ -103,6 +104,13 @@ typedef struct {
 /* Point-to-point: makes pair k (0..npairs-1) the one that runs: kinds and
    used_kinds become its own (docs/decisions.md, "One launch for many pairs"). */
 void umb_options_select_pair(umb_options *o, int k);
+
+/* --pair-files: pair k's file, PREFIX then k + 1 and its kinds ("3-MD-MH"). Returns snprintf's length. */
+int umb_pair_file_name(const umb_options *o, int k, char *buf, size_t n);
+/* --pair-files PREFIX where a file can be made of each pair's name: 0, else
+   1 and the line in err (a program without pairs, empty, too long, a folder
+   that cannot take files). */
+int umb_pair_files_check(const umb_options *o, const umb_cli *cli, char *err, size_t n);
 
 /* The i-th kind of a --buffers list, or -1 past its end. */
 int umb_list_kind(const char *list, int i, umb_kind *k);

@@ -34,8 +34,7 @@ static int parse_sizes(umb_options *o, const umb_cli *cli, const char *arg, char
 enum { OPT_FORMAT = 256, OPT_PLACE_WITH, OPT_PLACE, OPT_ADVISE, OPT_DEVICE, OPT_TIMEOUT,
        OPT_ASSUME_AWARE, OPT_ALLOW_OVERSUB, OPT_ROOT_BUFFER, OPT_BUFFER, OPT_BUFFERS, OPT_PLACE_CHECK, OPT_LOOP,
        OPT_PATH, OPT_MEASURE_BOUND, OPT_PRECISION, OPT_SIZE_BUDGET, OPT_LAUNCH_BUDGET,
-       OPT_CHECK_OPTIONS };
-
+       OPT_CHECK_OPTIONS, OPT_PAIR_FILES };
 
 /* -k fixed:N or rotate */
 static int parse_root(umb_options *o, const char *a, char *err, size_t n)
@@ -92,6 +91,7 @@ static const struct option long_options[] = {
     {"path", no_argument, 0, OPT_PATH},
     {"measure-bound", no_argument, 0, OPT_MEASURE_BOUND},
     {"check-options", no_argument, 0, OPT_CHECK_OPTIONS},
+    {"pair-files", required_argument, 0, OPT_PAIR_FILES},
     {"precision", required_argument, 0, OPT_PRECISION},
     {"size-budget", required_argument, 0, OPT_SIZE_BUDGET},
     {"launch-budget", required_argument, 0, OPT_LAUNCH_BUDGET},
@@ -254,6 +254,7 @@ static int parse_umbench_option(umb_options *o, int c, const char *a, char *err,
     case OPT_ALLOW_OVERSUB: o->allow_oversubscription = 1; return 0;
     case OPT_PATH: o->path = 1; return 0;
     case OPT_CHECK_OPTIONS: o->check_only = 1; return 0;
+    case OPT_PAIR_FILES: o->pair_files = a; return 0;  /* checked with the pairs (umb_pair_files_check) */
     case OPT_MEASURE_BOUND: o->measure_bound = o->path = 1; return 0;  /* a bound serves the path */
     default: return NOT_MINE;
     }
@@ -344,7 +345,9 @@ static int resolve_used_kinds(umb_options *o, const umb_cli *cli, const collecti
 /* What no single option can tell: kinds, loop, memory limit. */
 static int check_combinations(umb_options *o, const umb_cli *cli, const collective_given *given, char *err, size_t n)
 {
-    if (resolve_used_kinds(o, cli, given, err, n) || umb_options_check_shared(o, err, n)) return 1;
+    if (resolve_used_kinds(o, cli, given, err, n) || umb_options_check_shared(o, err, n) ||
+        umb_pair_files_check(o, cli, err, n))
+        return 1;
     if (o->loop == UMB_LOOP_CLASSIC && (o->validate || (o->place_when == UMB_PLACE_EACH &&
                                                         umb_options_uses(o, umb_kind_is_managed))))
         return umb_errf(err, n, "--loop classic: %s needs the handshake loop; drop %s, or use --loop handshake or auto",

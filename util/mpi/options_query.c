@@ -1,11 +1,14 @@
 /* What the parsed options mean (options.h): buffer kinds and lists, which
    kinds are in use, placement, precision, the loop, window buffers,
-   iteration counts, each rank's kind and the kinds as given; the parsing
-   itself is options_parse.c's. */
+   iteration counts, each rank's kind and the kinds as given, the pairs'
+   files; the parsing itself is options_parse.c's. */
 #include "options.h"
 
+#include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 int umb_buffer_kind_parse(const char *s, umb_kind *k, int *was_m)
 {
@@ -138,4 +141,36 @@ void umb_options_select_pair(umb_options *o, int k)
     o->kinds[0] = o->pairs[k][0];
     o->kinds[1] = o->pairs[k][1];
     o->used_kinds = 1u << o->kinds[0] | 1u << o->kinds[1];
+}
+
+int umb_pair_file_name(const umb_options *o, int k, char *buf, size_t n)
+{
+    return snprintf(buf, n, "%s%d-%s-%s", o->pair_files, k + 1, umb_kind_name(o->pairs[k][0]),
+                    umb_kind_name(o->pairs[k][1]));
+}
+
+/* Checked before MPI_Init on every rank, so that --check-options refuses it
+   too; rank 0 makes the files (pairs.c), where one that still cannot be
+   made ends the launch. */
+int umb_pair_files_check(const umb_options *o, const umb_cli *cli, char *err, size_t n)
+{
+    char path[PATH_MAX];
+    if (!o->pair_files) return 0;
+    if (cli->nbuffers != 2)
+        return umb_errf(err, n, "--pair-files %s: %s takes no buffer pairs; its output is standard output's",
+                        o->pair_files, cli->program);
+    if (!*o->pair_files)
+        return umb_errf(err, n, "--pair-files '': expected a path prefix (pair 1's output goes to PREFIX1-SRC-DST)");
+    for (int k = 0; k < o->npairs; k++)
+        if (umb_pair_file_name(o, k, path, sizeof path) >= (int)sizeof path)
+            return umb_errf(err, n, "--pair-files %s: pair %d's file name would pass %d characters, a path's most",
+                            o->pair_files, k + 1, PATH_MAX - 1);
+    /* The folder: the prefix up to its last slash (the files' own names follow it), else the current one. */
+    const char *slash = strrchr(o->pair_files, '/');
+    int len = slash ? (int)(slash - o->pair_files) + 1 : 1;
+    snprintf(path, sizeof path, "%.*s", len, slash ? o->pair_files : ".");
+    if (access(path, W_OK | X_OK) != 0)
+        return umb_errf(err, n, "--pair-files %s: cannot make files in %s (%s); give a prefix in a folder you can "
+                        "write, e.g. results/lat-", o->pair_files, path, strerror(errno));
+    return 0;
 }

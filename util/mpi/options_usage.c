@@ -61,7 +61,10 @@ void umb_usage(const umb_cli *cli, FILE *f)
                    "  D   device (cudaMalloc)           MH  managed, placed on the host\n"
                    "  MD  managed, placed on the device M   same as MH (OMB compatibility)\n"
                    "Several pairs (at most 32) run one after the other in one launch, each with its own header,\n"
-                   "rows and (JSON) end record; a pair that cannot run here says why and the next one runs.\n\n");
+                   "rows and (JSON) end record; a pair that cannot run here says why and the next one runs.\n\n"
+                   "Options (pairs):\n"
+                   "      --pair-files PREFIX       each pair's output in its own file as it runs, PREFIXk-SRC-DST\n"
+                   "                                for the k-th pair (from 1), none on standard output\n\n");
     fprintf(f,
         "Options (OMB letters):\n"
         "  -m, --message-size [MIN:]MAX  message sizes: MIN, the powers of two between, MAX (default 1:%zu; K/M/G suffixes;\n"

@@ -142,16 +142,14 @@ def report(findings, say=print, who="umb-run"):
     """The confirmed findings, then those seen in some rounds only, apart:
     their words from the files shown on one line each (cli.escaped)."""
     e = cli.escaped
-    if not findings:
-        return
-    say("%s: findings%s:" % (who, " (run.json has them whole)" if who == "umb-run" else ""))
     apart = [f for f in findings if not f.get("confirmed", True)]
-    for f in [f for f in findings if f.get("confirmed", True)] + apart:
-        seen = f.get("seen", [1, 1])
-        note = "" if f.get("confirmed", True) else "  (seen in %d of %d rounds%s; not confirmed)" % (
-            seen[0], seen[1], ", rows " + " / ".join(e(r) for r in sorted(f["rows_seen"])) if len(f.get("rows_seen", {})) > 1 else "")
+    for k, f in enumerate([f for f in findings if f.get("confirmed", True)] + apart):
+        if not k:
+            say("%s: findings%s:" % (who, " (run.json has them whole)" if who == "umb-run" else ""))
         if f is (apart[0] if apart else None):
             say("%s: findings seen in some rounds only:" % who)
+        rows = ", rows " + " / ".join(e(r) for r in sorted(f["rows_seen"])) if len(f.get("rows_seen", {})) > 1 else ""
+        note = "  (seen in %d of %d rounds%s; not confirmed)" % (*f["seen"], rows) if f in apart else ""
         say("  %s %s%s [%s] %s%s" % (e(f["program"]), e(f["buffers"]), "" if f["config"] == "default" else " (%s)" % e(f["config"]),
                                      e(f["rows"]), e(f["finding"]), note))
 
@@ -163,13 +161,11 @@ def of_side(side, problems):
         return {(f.get("program"), f.get("buffers"), f.get("finding")): f.get("rows")
                 for f in side.manifest["findings"] if f.get("config", "default") == side.config and f.get("confirmed", True)}
     found = {}
-    files, _ = results.finished_files(side.folder, side.manifest or None, problems)
-    for path in files:
+    for path in results.finished_files(side.folder, side.manifest or None, problems)[0]:
         objs = [o for _, o in results.read_objects(path, problems)]
-        cfg = next((o.get("config") for o in objs if o["type"] == "run"), None) or "default"
-        for o in objs:
-            if o["type"] == "finding" and cfg == side.config:
-                found[(o.get("program"), o.get("buffers"), o.get("finding"))] = o.get("rows")
+        if (next((o.get("config") for o in objs if o["type"] == "run"), None) or "default") == side.config:
+            found.update({(o.get("program"), o.get("buffers"), o.get("finding")): o.get("rows")
+                          for o in objs if o["type"] == "finding"})
     return found
 
 
@@ -229,10 +225,10 @@ def _pooled_runs(folders, problems):
         # As umb-compare: a folder whose finished runs hold no readable result
         # (a file cut short, unreadable) is no evidence; it was counted as
         # finished runs with "no findings" and exit 0.
-        unread, read = results.Problems(), {}
-        for k, r in enumerate(m["runs"]):  # each finished run read once: a file that contradicts itself or run.json is refused
-            if results.finished(r):
-                read[k] = results.read_results(os.path.join(folder, r["file"]), unread, (k, r) if listed else None)
+        unread = results.Problems()
+        # Each finished run read once: a file that contradicts itself or run.json is refused.
+        read = {k: results.read_results(os.path.join(folder, r["file"]), unread, (k, r) if listed else None)
+                for k, r in enumerate(m["runs"]) if results.finished(r)}
         if not any(got["metric"] for got in read.values()):
             raise cli.Fail("%s: no finished results (no result line of its finished runs could be read%s)"
                            % (folder, "; the first: %s" % clip(unread.first, 200) if unread.first else ""))

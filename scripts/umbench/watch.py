@@ -4,6 +4,7 @@ time went as its output shows it."""
 import contextlib
 import ctypes
 import datetime
+import glob
 import json
 import os
 import re
@@ -64,18 +65,15 @@ def run_one(cmd, env, out_path, limit, stop_asked, on_end=None):
     time went: see Output.times). on_end(time, line), where given, hears
     each "end" record as it arrives (a launch of several pairs: pairs.py)."""
     try:
-        with open(out_path, "w") as f, tempfile.TemporaryFile("w+b") as err:
+        with open(out_path, "w") as f, open(out_path, "rb") as seen, tempfile.TemporaryFile("w+b") as err:
             try:
                 child = subprocess.Popen(cmd, stdout=f, stderr=err, stdin=subprocess.DEVNULL, env=env, start_new_session=True,
                                          preexec_fn=_ends_with_parent(os.getpid()))
             except OSError as e:
                 raise CannotStart("%s: cannot start it (%s)" % (e.filename or cmd[0], e.strerror or e))
-            with open(out_path, "rb") as seen:
-                over, asked, times = _watch(child, limit, stop_asked, Output(seen, on_end))
+            over, asked, times = _watch(child, limit, stop_asked, Output(seen, on_end))
             err.seek(0)
             return (124 if over else child.returncode), decoded(err.read()), over, asked, times
-    except CannotStart:
-        raise
     except OSError as e:  # the output file: the folder moved or removed, a full disk
         raise Fail("%s: cannot write the run's output (%s)" % (e.filename or out_path, e.strerror or e))
 
@@ -104,22 +102,14 @@ def _watch(child, limit, stop_asked, out):
         if killed is not None and now - killed > REAP_S:
             break
         out.grow(now)
-        _poll_pause(child)
+        if child.returncode is None:  # the 0.1 s between polls, cut short where the launcher ends in it
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                child.wait(0.1)
+        else:  # ended: its session still being stopped
+            time.sleep(0.1)
     end = time.time()
     out.grow(end)
     return over, asked, out.times(start, end)
-
-
-def _poll_pause(child):
-    """The 0.1 s between polls, cut short where the launcher ends in it: a
-    run of a few milliseconds (a refusal, a stand-in) took a whole 0.1 s."""
-    if child.returncode is not None:  # ended: its session still being stopped
-        time.sleep(0.1)
-        return
-    try:
-        child.wait(0.1)
-    except subprocess.TimeoutExpired:
-        pass
 
 
 class Output:
@@ -133,12 +123,7 @@ class Output:
         self.on_end = on_end
 
     def grow(self, now):
-        new = b""
-        while True:
-            chunk = self.f.read(1 << 20)
-            if not chunk:
-                break
-            new += chunk
+        new = self.f.read()
         if not new:
             return
         self.last = now
@@ -189,38 +174,25 @@ def _date(line):
         return None
 
 
+def _running(sid, group=False):
+    """Whether a process of session sid (or of its first process group) still
+    runs, as /proc tells (none without it). A zombie does not: one whose
+    parent died waits for init to reap it."""
+    return any(not group or pgid == sid for _, pgid in _session(sid))
+
+
 def _session(sid):
-    """The processes of session sid that still run (not zombies), as
-    (pid, process group); None where /proc cannot tell."""
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return None
+    """The processes of session sid that still run, as (pid, process group)."""
     found = []
-    for pid in (int(n) for n in names if n.isdigit()):
+    for stat in glob.glob("/proc/[0-9]*/stat"):
         try:
-            with open("/proc/%d/stat" % pid, "rb") as f:
+            with open(stat, "rb") as f:
                 fields = f.read().rsplit(b")", 1)[1].split()
+            if fields[3] == b"%d" % sid and fields[0] != b"Z":
+                found.append((int(stat.split("/")[2]), int(fields[2])))
         except (OSError, IndexError):
             continue  # gone meanwhile
-        if len(fields) > 3 and fields[3] == str(sid).encode() and fields[0] != b"Z":
-            found.append((pid, int(fields[2])))
     return found
-
-
-def _running(sid, group=False):
-    """Whether a process of the session (or of its first process group) still
-    runs. A zombie does not: one whose parent died waits for init to reap it."""
-    members = _session(sid)
-    if members is not None:
-        return any(not group or pgid == sid for _, pgid in members)
-    try:  # no /proc: the launcher's process group stands for the session
-        os.killpg(sid, 0)
-        return True
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # a rank that changed its user: still there
-        return True
 
 
 def _signal_group(pgid, sig):
@@ -232,6 +204,6 @@ def signal_all(sid, sig):
     """sig to every process of the session sid started (the child of
     start_new_session: its pid is the session's and its group's)."""
     _signal_group(sid, sig)
-    for pid, _ in _session(sid) or []:
+    for pid, _ in _session(sid):
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, sig)

@@ -83,7 +83,8 @@ def compare(base, other, higher_better, floor=0.0, level=LEVEL):
     if len(ratios) == 1:
         verdict = "no verdict (1 round: nothing to tell noise from)"
     elif not iv:
-        verdict = "no verdict (%d rounds; a %d%% interval needs %d)" % (len(ratios), round(level * 100), rounds_needed(level))
+        verdict = "no verdict (%d rounds; a %d%% interval needs %d)" % (
+            len(ratios), round(level * 100), rounds_needed(level))
     elif iv[0] > 1 + floor or iv[1] < 1 / (1 + floor):
         verdict = "faster" if (iv[0] > 1) == higher_better else "slower"
     else:

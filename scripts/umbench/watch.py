@@ -55,12 +55,8 @@ class CannotStart(Fail):
 
 
 def run_one(cmd, env, out_path, limit, stop_asked, on_end=None):
-    """Runs cmd with stdout into out_path, in a session of its own. Ends it
-    when `limit` seconds pass or stop_asked() turns true (_watch): every
-    process of the session, the launcher, a wrapper script that did not
-    exec it, and the ranks, which Open MPI's mpirun puts in process groups
-    of their own; SIGKILL to whatever is left after GRACE_S, or at once
-    when stop_asked() > 1, then a wait of at most REAP_S. Returns
+    """Runs cmd with stdout into out_path, in a session of its own, until it
+    ends, `limit` seconds pass or stop_asked() turns true (_watch). Returns
     (status, stderr, stopped at the limit, stopped on request, where its
     time went: see Output.times). on_end(time, line), where given, hears
     each "end" record as it arrives (a launch of several pairs: pairs.py)."""
@@ -79,21 +75,22 @@ def run_one(cmd, env, out_path, limit, stop_asked, on_end=None):
 
 
 def _watch(child, limit, stop_asked, out):
-    """Waits for the child to end, and after a stop for its whole session,
-    stopping it as run_one says: SIGTERM first to the launcher's process
-    group, so that it ends its ranks its own way; whatever of the session
-    outlives the group (ranks whose launcher died before it could end them,
-    in groups of their own) gets SIGTERM at once; SIGKILL to all after
-    GRACE_S. stderr goes to a file, not a pipe: a rank that outlives the
-    launcher cannot hold umb-run up."""
+    """Waits for the child to end, and after a stop for its whole session:
+    the launcher, a wrapper script that did not exec it, and the ranks,
+    which Open MPI's mpirun puts in process groups of their own. SIGTERM
+    first to the launcher's group, so that it ends its ranks its own way;
+    to what outlives the group (ranks whose launcher died before it could
+    end them) at once; SIGKILL to all after GRACE_S, or at once when
+    stop_asked() > 1, then a wait of at most REAP_S. stderr goes to a file,
+    not a pipe: a rank that outlives the launcher cannot hold umb-run up."""
     start, termed, orphans, killed, over, asked = time.time(), None, False, None, False, False
-    while child.poll() is None or (termed is not None and _running(child.pid)):
+    while child.poll() is None or (termed is not None and _session(child.pid)):
         now = time.time()
         if termed is None and (stop_asked() or (limit and now - start > limit)):
             over, asked = not stop_asked(), bool(stop_asked())
-            _signal_group(child.pid, signal.SIGTERM)
+            signal_all(child.pid, signal.SIGTERM, group_only=True)
             termed = now
-        if termed is not None and not orphans and not _running(child.pid, group=True):
+        if termed is not None and not orphans and all(group != child.pid for _, group in _session(child.pid)):
             signal_all(child.pid, signal.SIGTERM)
             orphans = True
         if termed is not None and killed is None and (now - termed > GRACE_S or stop_asked() > 1):
@@ -174,15 +171,9 @@ def _date(line):
         return None
 
 
-def _running(sid, group=False):
-    """Whether a process of session sid (or of its first process group) still
-    runs, as /proc tells (none without it). A zombie does not: one whose
-    parent died waits for init to reap it."""
-    return any(not group or pgid == sid for _, pgid in _session(sid))
-
-
 def _session(sid):
-    """The processes of session sid that still run, as (pid, process group)."""
+    """The processes of session sid that still run, as (pid, process group).
+    A zombie does not: one whose parent died waits for init to reap it."""
     found = []
     for stat in glob.glob("/proc/[0-9]*/stat"):
         try:
@@ -195,15 +186,10 @@ def _session(sid):
     return found
 
 
-def _signal_group(pgid, sig):
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, sig)
-
-
-def signal_all(sid, sig):
-    """sig to every process of the session sid started (the child of
-    start_new_session: its pid is the session's and its group's)."""
-    _signal_group(sid, sig)
-    for pid, _ in _session(sid):
+def signal_all(sid, sig, group_only=False):
+    """sig to the process group sid (the child of start_new_session: its pid
+    is the session's and its group's), and unless group_only, to every
+    process of the session."""
+    for send, pid in [(os.killpg, sid)] + ([] if group_only else [(os.kill, pid) for pid, _ in _session(sid)]):
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, sig)
+            send(pid, sig)

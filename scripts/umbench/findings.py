@@ -120,22 +120,20 @@ def gather(folder, runs, problems):
         if "M" not in pair or not dev:
             continue
         sizes = sorted(s for s, (p, _) in rows.items() if p == "staged" and dev.get(s, ("",))[0] == "direct")
-        if sizes:
-            found[(prog, pair, cfg, "staged-where-device-direct")] = _staged_where_direct(prog, pair, cfg, sizes, rows, dev)
-    return [found[k] for k in sorted(found)]
-
-
-def _staged_where_direct(prog, pair, cfg, sizes, rows, dev):
-    big = sizes[-1]
-    (_, mv), (_, dv) = rows[big], dev[big]
-    ratio = ("; at %d bytes %s %.6g against D D %.6g" % (big, pair, mv, dv)) if mv and dv else ""
-    span = "%d-%d" % (sizes[0], big) if len(sizes) > 1 else str(big)
-    return {"finding": "staged-where-device-direct", "program": prog, "buffers": pair, "config": cfg, "source": "umb-run",
-            "rows": span,
+        if not sizes:
+            continue
+        big = sizes[-1]
+        (_, mv), (_, dv) = rows[big], dev[big]
+        ratio = ("; at %d bytes %s %.6g against D D %.6g" % (big, pair, mv, dv)) if mv and dv else ""
+        span = "%d-%d" % (sizes[0], big) if len(sizes) > 1 else str(big)
+        found[(prog, pair, cfg, "staged-where-device-direct")] = {
+            "finding": "staged-where-device-direct", "program": prog, "buffers": pair, "config": cfg,
+            "source": "umb-run", "rows": span,
             "what": "managed buffers (%s) went through host memory at sizes %s, where D buffers of the same ranks went "
                     "GPU to GPU%s" % (pair, span, ratio),
             "try": "the library classes managed pages apart from device memory: see the staged-managed finding's advice, "
                    "or umb-tune over this pair"}
+    return [found[k] for k in sorted(found)]
 
 
 def report(findings, say=print, who="umb-run"):
@@ -263,7 +261,8 @@ def _findings():
     problems = results.Problems()
     folders, twice = paths.distinct_folders(a.folders)
     runs = [r for r in _pooled_runs(folders, problems) if want.search("%s %s" % (r.get("program"), r.get("buffers")))]
-    if not any(results.finished(r) for r in runs):
+    done = [r for r in runs if results.finished(r)]
+    if not done:
         raise cli.Fail("--match %s: no finished run of %s matches" % (pattern.said(a.match), clip(" ".join(folders), 200)))
     for note in twice:  # once the folders are read: a refusal stays one line (the property found it)
         print("umb-findings: " + note, file=sys.stderr)
@@ -271,9 +270,8 @@ def _findings():
     if a.json:
         print(json.dumps(found, indent=1))
     else:
-        done = sum(1 for r in runs if results.finished(r))
         print("# umb-findings: %d folders, %d finished runs of %d benchmarks and pairs" % (
-            len(folders), done, len({(r["program"], r["buffers"], r.get("config")) for r in runs if results.finished(r)})))
+            len(folders), len(done), len({(r["program"], r["buffers"], r.get("config")) for r in done})))
         report(found, who="umb-findings") if found else print("umb-findings: no findings")
     if problems.count:
         print("# umb-findings: %s" % problems.summary(), file=sys.stderr)

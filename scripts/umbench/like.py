@@ -48,10 +48,10 @@ def extra_of(command):
 def env_words(env, header=None):
     """The tuning variables (TUNING) of run.json's env and of a run's header
     (its mpi_env, "K=V K=V" or "none") as sorted "K=V" words, each value as
-    the programs read it. Where run.json names a variable, its
-    value is run.json's: the header joins values with blanks, so a value
-    with a blank or a newline does not come back whole from it. A header
-    cut (HEADER_ENV_CUT) ends in CUT in place of its last, partial word."""
+    the programs read it. Where run.json names a variable, its value is
+    run.json's: the header joins values with blanks, so a value with a
+    blank or a newline does not come back whole from it. A header cut
+    (HEADER_ENV_CUT) ends in CUT in place of its last, partial word."""
     words = {k: "%s=%s" % (k, v) for k, v in (env or {}).items() if isinstance(v, str) and (k + "=").startswith(TUNING)}
     said = (header or {}).get("mpi_env")
     cut = isinstance(said, str) and len(said) >= HEADER_ENV_CUT

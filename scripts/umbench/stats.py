@@ -134,22 +134,19 @@ def comparisons(sides, keys, min_effect=0.0):
     twin = next((i for i in range(1, len(sides)) if sides[i].settings and sides[i].settings == sides[0].settings), None)
     out = []
     for prog, bufs in keys:
-        base = sides[0].runs.get((prog, bufs))
-        if not base:
-            continue
-        higher = METRICS[base["metric"]]
-        for size in sorted(base["rows"]):
-            b, aa = base["rows"][size], None
+        rows = [side.runs.get((prog, bufs), {"rows": {}})["rows"] for side in sides]
+        for size in sorted(rows[0]):
+            metric, b, aa = sides[0].runs[(prog, bufs)]["metric"], rows[0][size], None
             if twin is not None:
-                c = compare(b, _rows(sides[twin], prog, bufs).get(size, {}), higher)
+                c = compare(b, rows[twin].get(size, {}), METRICS[metric])
                 aa = c["ratio"] if c["n"] > 1 else None
             for i in range(1, len(sides)):
-                o = _rows(sides[i], prog, bufs).get(size)
+                o = rows[i].get(size)
                 if not o:
                     continue
                 floor = max(min_effect, stray(aa) if aa and i != twin else 0)
-                c = compare(b, o, higher, floor)
-                c.update(program=prog, buffers=bufs, size=size, side=i, metric=base["metric"], aa=aa if i != twin else None,
+                c = compare(b, o, METRICS[metric], floor)
+                c.update(program=prog, buffers=bufs, size=size, side=i, metric=metric, aa=aa if i != twin else None,
                          is_aa=i == twin)
                 out.append(c)
     return over_table(out)
@@ -167,7 +164,3 @@ def over_table(rows):
             r["alone"] = r["verdict"]
             r["verdict"] = "same within the noise"
     return rows
-
-
-def _rows(side, prog, bufs):
-    return side.runs.get((prog, bufs), {"rows": {}})["rows"]

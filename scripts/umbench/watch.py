@@ -124,8 +124,6 @@ class Output:
         if not new:
             return
         self.last = now
-        if self.first is not None and not self.on_end:
-            return
         lines = (self.partial + new).split(b"\n")
         self.partial = lines.pop()[-LINE_MOST:]
         for k, line in enumerate(lines):

@@ -153,16 +153,12 @@ def _value(what, v):
     would take them (a value with a blank or a newline stays one word), by
     the one escaping rule; clipped only where too long, since clip() also
     makes a run of blanks one."""
-    if what in ("options", "launcher flags"):
-        return '"%s"' % _words([shlex.quote(w) for w in v], 200)
-    if what == "environment":
-        return _words([w if w == CUT else shlex.quote(w) for w in v], 300) or "none"
-    return escaped(clip(v.split(",")[0] if what == "library" else v, 200))
-
-
-def _words(words, width):
-    text = escaped(" ".join(words))
-    return text if len(text) <= width else clip(text, width)
+    width = {"options": 200, "launcher flags": 200, "environment": 300}.get(what)
+    if not width:
+        return escaped(clip(v.split(",")[0] if what == "library" else v, 200))
+    text = escaped(" ".join(w if w == CUT and what == "environment" else shlex.quote(w) for w in v))
+    text = text if len(text) <= width else clip(text, width)
+    return (text or "none") if what == "environment" else '"%s"' % text
 
 
 def differences(diffs):

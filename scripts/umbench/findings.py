@@ -242,13 +242,9 @@ def _pooled_runs(folders, problems):
 def own_outputs(folder, problems):
     """A folder without run.json (a user's own --format json outputs,
     docs/output.md): each finished file with results is a run of round 1."""
-    runs = []
-    for path in results.finished_files(folder, None, problems)[0]:
-        r = results.read_results(path, problems)
-        if r["metric"]:
-            runs.append({"file": os.path.basename(path), "program": r["program"], "buffers": r["buffers"], "status": 0, "config": "default",
-                         "findings": of_file(path, problems)})
-    return runs
+    read = [(path, results.read_results(path, problems)) for path in results.finished_files(folder, None, problems)[0]]
+    return [{"file": os.path.basename(path), "program": r["program"], "buffers": r["buffers"], "status": 0,
+             "config": "default", "findings": of_file(path, problems)} for path, r in read if r["metric"]]
 
 
 def _findings():

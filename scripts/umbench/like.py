@@ -88,6 +88,7 @@ def alike(a, b):
     out = []
     for k in ALIKE:
         x, y = a.get(k), b.get(k)
+        # Options alike as the programs read them; where options_read cannot (None), only as written.
         if x is None or y is None or x == y or (k == "options" and None != options_read(x) == options_read(y)):
             continue
         if k == "environment":

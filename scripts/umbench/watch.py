@@ -99,7 +99,9 @@ def _watch(child, limit, stop_asked, out):
         if killed is not None and now - killed > REAP_S:
             break
         out.grow(now)
-        if child.returncode is None:  # the 0.1 s between polls, cut short where the launcher ends in it
+        # The 0.1 s between polls, cut short where the launcher ends in it: a
+        # run of a few milliseconds (a refusal, a stand-in) took a whole 0.1 s.
+        if child.returncode is None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 child.wait(0.1)
         else:  # ended: its session still being stopped

@@ -120,38 +120,34 @@ def gather(folder, runs, problems):
         if "M" not in pair or not dev:
             continue
         sizes = sorted(s for s, (p, _) in rows.items() if p == "staged" and dev.get(s, ("",))[0] == "direct")
-        if sizes:
-            found[(prog, pair, cfg, "staged-where-device-direct")] = _staged_where_direct(prog, pair, cfg, sizes, rows, dev)
-    return [found[k] for k in sorted(found)]
-
-
-def _staged_where_direct(prog, pair, cfg, sizes, rows, dev):
-    big = sizes[-1]
-    (_, mv), (_, dv) = rows[big], dev[big]
-    ratio = ("; at %d bytes %s %.6g against D D %.6g" % (big, pair, mv, dv)) if mv and dv else ""
-    span = "%d-%d" % (sizes[0], big) if len(sizes) > 1 else str(big)
-    return {"finding": "staged-where-device-direct", "program": prog, "buffers": pair, "config": cfg, "source": "umb-run",
-            "rows": span,
+        if not sizes:
+            continue
+        big = sizes[-1]
+        (_, mv), (_, dv) = rows[big], dev[big]
+        ratio = ("; at %d bytes %s %.6g against D D %.6g" % (big, pair, mv, dv)) if mv and dv else ""
+        span = "%d-%d" % (sizes[0], big) if len(sizes) > 1 else str(big)
+        found[(prog, pair, cfg, "staged-where-device-direct")] = {
+            "finding": "staged-where-device-direct", "program": prog, "buffers": pair, "config": cfg,
+            "source": "umb-run", "rows": span,
             "what": "managed buffers (%s) went through host memory at sizes %s, where D buffers of the same ranks went "
                     "GPU to GPU%s" % (pair, span, ratio),
             "try": "the library classes managed pages apart from device memory: see the staged-managed finding's advice, "
                    "or umb-tune over this pair"}
+    return [found[k] for k in sorted(found)]
 
 
 def report(findings, say=print, who="umb-run"):
     """The confirmed findings, then those seen in some rounds only, apart:
     their words from the files shown on one line each (cli.escaped)."""
     e = cli.escaped
-    if not findings:
-        return
-    say("%s: findings%s:" % (who, " (run.json has them whole)" if who == "umb-run" else ""))
     apart = [f for f in findings if not f.get("confirmed", True)]
-    for f in [f for f in findings if f.get("confirmed", True)] + apart:
-        seen = f.get("seen", [1, 1])
-        note = "" if f.get("confirmed", True) else "  (seen in %d of %d rounds%s; not confirmed)" % (
-            seen[0], seen[1], ", rows " + " / ".join(e(r) for r in sorted(f["rows_seen"])) if len(f.get("rows_seen", {})) > 1 else "")
+    for k, f in enumerate([f for f in findings if f.get("confirmed", True)] + apart):
+        if not k:
+            say("%s: findings%s:" % (who, " (run.json has them whole)" if who == "umb-run" else ""))
         if f is (apart[0] if apart else None):
             say("%s: findings seen in some rounds only:" % who)
+        rows = ", rows " + " / ".join(e(r) for r in sorted(f["rows_seen"])) if len(f.get("rows_seen", {})) > 1 else ""
+        note = "  (seen in %d of %d rounds%s; not confirmed)" % (*f["seen"], rows) if f in apart else ""
         say("  %s %s%s [%s] %s%s" % (e(f["program"]), e(f["buffers"]), "" if f["config"] == "default" else " (%s)" % e(f["config"]),
                                      e(f["rows"]), e(f["finding"]), note))
 
@@ -163,13 +159,11 @@ def of_side(side, problems):
         return {(f.get("program"), f.get("buffers"), f.get("finding")): f.get("rows")
                 for f in side.manifest["findings"] if f.get("config", "default") == side.config and f.get("confirmed", True)}
     found = {}
-    files, _ = results.finished_files(side.folder, side.manifest or None, problems)
-    for path in files:
+    for path in results.finished_files(side.folder, side.manifest or None, problems)[0]:
         objs = [o for _, o in results.read_objects(path, problems)]
-        cfg = next((o.get("config") for o in objs if o["type"] == "run"), None) or "default"
-        for o in objs:
-            if o["type"] == "finding" and cfg == side.config:
-                found[(o.get("program"), o.get("buffers"), o.get("finding"))] = o.get("rows")
+        if (next((o.get("config") for o in objs if o["type"] == "run"), None) or "default") == side.config:
+            found.update({(o.get("program"), o.get("buffers"), o.get("finding")): o.get("rows")
+                          for o in objs if o["type"] == "finding"})
     return found
 
 
@@ -229,10 +223,10 @@ def _pooled_runs(folders, problems):
         # As umb-compare: a folder whose finished runs hold no readable result
         # (a file cut short, unreadable) is no evidence; it was counted as
         # finished runs with "no findings" and exit 0.
-        unread, read = results.Problems(), {}
-        for k, r in enumerate(m["runs"]):  # each finished run read once: a file that contradicts itself or run.json is refused
-            if results.finished(r):
-                read[k] = results.read_results(os.path.join(folder, r["file"]), unread, (k, r) if listed else None)
+        unread = results.Problems()
+        # Each finished run read once: a file that contradicts itself or run.json is refused.
+        read = {k: results.read_results(os.path.join(folder, r["file"]), unread, (k, r) if listed else None)
+                for k, r in enumerate(m["runs"]) if results.finished(r)}
         if not any(got["metric"] for got in read.values()):
             raise cli.Fail("%s: no finished results (no result line of its finished runs could be read%s)"
                            % (folder, "; the first: %s" % clip(unread.first, 200) if unread.first else ""))
@@ -248,13 +242,9 @@ def _pooled_runs(folders, problems):
 def own_outputs(folder, problems):
     """A folder without run.json (a user's own --format json outputs,
     docs/output.md): each finished file with results is a run of round 1."""
-    runs = []
-    for path in results.finished_files(folder, None, problems)[0]:
-        r = results.read_results(path, problems)
-        if r["metric"]:
-            runs.append({"file": os.path.basename(path), "program": r["program"], "buffers": r["buffers"], "status": 0, "config": "default",
-                         "findings": of_file(path, problems)})
-    return runs
+    read = [(path, results.read_results(path, problems)) for path in results.finished_files(folder, None, problems)[0]]
+    return [{"file": os.path.basename(path), "program": r["program"], "buffers": r["buffers"], "status": 0,
+             "config": "default", "findings": of_file(path, problems)} for path, r in read if r["metric"]]
 
 
 def _findings():
@@ -267,7 +257,8 @@ def _findings():
     problems = results.Problems()
     folders, twice = paths.distinct_folders(a.folders)
     runs = [r for r in _pooled_runs(folders, problems) if want.search("%s %s" % (r.get("program"), r.get("buffers")))]
-    if not any(results.finished(r) for r in runs):
+    done = [r for r in runs if results.finished(r)]
+    if not done:
         raise cli.Fail("--match %s: no finished run of %s matches" % (pattern.said(a.match), clip(" ".join(folders), 200)))
     for note in twice:  # once the folders are read: a refusal stays one line (the property found it)
         print("umb-findings: " + note, file=sys.stderr)
@@ -275,9 +266,8 @@ def _findings():
     if a.json:
         print(json.dumps(found, indent=1))
     else:
-        done = sum(1 for r in runs if results.finished(r))
         print("# umb-findings: %d folders, %d finished runs of %d benchmarks and pairs" % (
-            len(folders), done, len({(r["program"], r["buffers"], r.get("config")) for r in runs if results.finished(r)})))
+            len(folders), len(done), len({(r["program"], r["buffers"], r.get("config")) for r in done})))
         report(found, who="umb-findings") if found else print("umb-findings: no findings")
     if problems.count:
         print("# umb-findings: %s" % problems.summary(), file=sys.stderr)

@@ -4,6 +4,7 @@ the contradictions between a run's file and run.json that no reader
 takes (contradiction). umb-compare shows what differs between its sides;
 umb-findings, the readers' load and umb-run --append refuse rounds of
 one another that differ."""
+import getopt
 import json
 import os
 import re
@@ -47,10 +48,10 @@ def extra_of(command):
 def env_words(env, header=None):
     """The tuning variables (TUNING) of run.json's env and of a run's header
     (its mpi_env, "K=V K=V" or "none") as sorted "K=V" words, each value as
-    the programs read it (_as_read). Where run.json names a variable, its
-    value is run.json's: the header joins values with blanks, so a value
-    with a blank or a newline does not come back whole from it. A header
-    cut (HEADER_ENV_CUT) ends in CUT in place of its last, partial word."""
+    the programs read it. Where run.json names a variable, its value is
+    run.json's: the header joins values with blanks, so a value with a
+    blank or a newline does not come back whole from it. A header cut
+    (HEADER_ENV_CUT) ends in CUT in place of its last, partial word."""
     words = {k: "%s=%s" % (k, v) for k, v in (env or {}).items() if isinstance(v, str) and (k + "=").startswith(TUNING)}
     said = (header or {}).get("mpi_env")
     cut = isinstance(said, str) and len(said) >= HEADER_ENV_CUT
@@ -58,14 +59,9 @@ def env_words(env, header=None):
     for w in heard[:-1] if cut else heard:
         if w.startswith(TUNING):
             words.setdefault(w.split("=", 1)[0], w)
-    kept = [_as_read(w) for w in words.values() if not w.startswith(NOT_TUNING)]
-    return sorted(w for w in kept if w) + ([CUT] if cut else [])
-
-
-def _as_read(word):
-    """A variable as the programs read it: UMB_LAPS_CLOCK only as "wtime"
-    (util/mpi/laps.c), any other value the same as none (None)."""
-    return None if word.startswith("UMB_LAPS_CLOCK=") and word != "UMB_LAPS_CLOCK=wtime" else word
+    laps = ("UMB_LAPS_CLOCK=",)  # counts only as "wtime", the one value the programs read (util/mpi/laps.c)
+    kept = [w for w in words.values() if not w.startswith(NOT_TUNING + laps) or w == "UMB_LAPS_CLOCK=wtime"]
+    return sorted(kept) + ([CUT] if cut else [])
 
 
 def ran(manifest, config, header):
@@ -92,7 +88,8 @@ def alike(a, b):
     out = []
     for k in ALIKE:
         x, y = a.get(k), b.get(k)
-        if x is None or y is None or x == y or (k == "options" and _same_options(x, y)):
+        # Options alike as the programs read them; where options_read cannot (None), only as written.
+        if x is None or y is None or x == y or (k == "options" and None != options_read(x) == options_read(y)):
             continue
         if k == "environment":
             x, y = _env_only(x, y), _env_only(y, x)
@@ -108,11 +105,6 @@ def _env_only(x, y):
     a variable y shows: y's cut part may hold the others."""
     names = {w.split("=", 1)[0] for w in y if w != CUT}
     return [w for w in x if w not in y and w != CUT and (CUT not in y or w.split("=", 1)[0] in names)]
-
-
-def _same_options(x, y):
-    rx, ry = options_read(x), options_read(y)
-    return rx is not None and rx == ry
 
 
 # The programs' options (util/mpi/options_parse.c's table, util/mpi/rma's
@@ -133,53 +125,29 @@ SHORT = {c: int(has == 1) for c, has in ((v[0], v[1]) for v in LONG.values()) if
 
 def options_read(words):
     """Benchmark options as the programs' parser (GNU getopt_long) reads
-    them: {option: its last value} (each option sets a value, the last one
-    given wins) and the other words in order; None where a word is not one
-    the table knows (then the words compare as written)."""
-    got, rest, i = {}, [], 0
-    while i < len(words):
-        w, i = words[i], i + 1
-        if w == "--":
-            rest += words[i:]
-            break
-        if w.startswith("--"):
-            name, eq, val = w[2:].partition("=")
-            hits = [n for n in LONG if n == name] or [n for n in LONG if n.startswith(name)]
-            if len(hits) != 1 or (eq and LONG[hits[0]][1] == 0):
-                return None
-            key, has = LONG[hits[0]]
-            if has == 1 and not eq:
-                if i == len(words):
-                    return None
-                val, i = words[i], i + 1
-            got[key] = val if has else ""
-        elif w.startswith("-") and w != "-":
-            i = _shorts(w[1:], words, i, got)
-            if i is None:
-                return None
-        else:
-            rest.append(w)
-    read = {k: read_value(k, v) for k, v in got.items()}
+    them, through Python's getopt: {option: its last value} (each option
+    sets a value, the last one given wins) and the other words in order;
+    None where a word is not one the table knows (then the words compare
+    as written)."""
+    shorts = "".join(c + ":" * has for c, has in SHORT.items())
+    longs = [n + "=" * (has == 1) for n, (_, has) in LONG.items()]
+    longs += ["\0%s=" % n for n, (_, has) in LONG.items() if has == 2]  # _optional's
+    try:
+        got, rest = getopt.gnu_getopt([_optional(w) for w in words], shorts, longs)
+    except getopt.GetoptError:
+        return None
+    last = {LONG[o.lstrip("-\0")][0] if o[1] == "-" else o[1:]: v for o, v in got}
+    read = {k: read_value(k, v) for k, v in last.items()}
     return sorted((k, v) for k, v in read.items() if k not in DEFAULT or DEFAULT[k] != v), rest
 
 
-def _shorts(letters, words, i, got):
-    """A cluster of short options ("-cf", "-i5", "-i 5") into got; the index
-    of the next word, or None."""
-    for j, c in enumerate(letters):
-        if c not in SHORT:
-            return None
-        if SHORT[c] == 0:
-            got[c] = ""
-            continue
-        if letters[j + 1:]:
-            got[c] = letters[j + 1:]
-        elif i < len(words):
-            got[c], i = words[i], i + 1
-        else:
-            return None
-        break
-    return i
+def _optional(word):
+    """getopt has no optional values (--counters=light): such a word goes
+    to it as "--\0counters=light", a name that takes one. No argument holds
+    a NUL, so no other word reads as it."""
+    name, eq, _ = word[2:].partition("=")
+    hits = [n for n in LONG if n == name] or [n for n in LONG if n.startswith(name)]
+    return "--\0" + word[2:] if word.startswith("--") and eq and len(hits) == 1 and LONG[hits[0]][1] == 2 else word
 
 
 def _value(what, v):
@@ -187,16 +155,12 @@ def _value(what, v):
     would take them (a value with a blank or a newline stays one word), by
     the one escaping rule; clipped only where too long, since clip() also
     makes a run of blanks one."""
-    if what in ("options", "launcher flags"):
-        return '"%s"' % _words([shlex.quote(w) for w in v], 200)
-    if what == "environment":
-        return _words([w if w == CUT else shlex.quote(w) for w in v], 300) or "none"
-    return escaped(clip(v.split(",")[0] if what == "library" else v, 200))
-
-
-def _words(words, width):
-    text = escaped(" ".join(words))
-    return text if len(text) <= width else clip(text, width)
+    width = {"options": 200, "launcher flags": 200, "environment": 300}.get(what)
+    if not width:
+        return escaped(clip(v.split(",")[0] if what == "library" else v, 200))
+    text = escaped(" ".join(w if w == CUT and what == "environment" else shlex.quote(w) for w in v))
+    text = text if len(text) <= width else clip(text, width)
+    return (text or "none") if what == "environment" else '"%s"' % text
 
 
 def differences(diffs):

@@ -8,6 +8,7 @@ rule as util/core/precision.c. With few rounds a percentile bootstrap of the
 median claims more than it holds (at 7 rounds its "95%" interval covers
 87.5%), and these machines give few rounds (docs/decisions.md).
 """
+import itertools
 import math
 import statistics
 
@@ -18,14 +19,10 @@ METRICS = {"avg_latency_us": False, "avg_bandwidth_mbs": True}
 
 def median_interval_rank(n, level=LEVEL):
     """The lower rank k (1-based) of the interval that covers the median of n
-    samples with at least `level`; 0 when n is too small (n < 6 at 95%)."""
-    tail, cdf, k = (1 - level) / 2, 0.0, 0
-    for j in range(n // 2 + 1):
-        cdf += math.comb(n, j) / 2 ** n  # integers: exact for any n
-        if cdf > tail:
-            break
-        k = j + 1
-    return k
+    samples with at least `level`; 0 when n is too small (n < 6 at 95%):
+    the count of binomial tails P(X <= j), j <= n/2, within (1 - level) / 2."""
+    tails = itertools.accumulate(math.comb(n, j) / 2 ** n for j in range(n // 2 + 1))  # integers: exact for any n
+    return sum(tail <= (1 - level) / 2 for tail in tails)
 
 
 def rounds_needed(level=LEVEL):
@@ -80,20 +77,19 @@ def compare(base, other, higher_better, floor=0.0, level=LEVEL):
            "other": statistics.median([other[r] for r in paired]) if paired else None,
            "spread_base": spread([base[r] for r in paired]), "spread_other": spread([other[r] for r in paired])}
     if not ratios:
-        out["verdict"] = "no verdict (%s)" % ("a value of 0 in every round they share: no ratio" if rounds else "no round has both")
-        return out
+        return dict(out, verdict="no verdict (%s)" % (
+            "a value of 0 in every round they share: no ratio" if rounds else "no round has both"))
     out["interval"] = iv = median_interval(ratios, level)
     if len(ratios) == 1:
-        out["verdict"] = "no verdict (1 round: nothing to tell noise from)"
+        verdict = "no verdict (1 round: nothing to tell noise from)"
     elif not iv:
-        out["verdict"] = "no verdict (%d rounds; a %d%% interval needs %d)" % (len(ratios), round(level * 100), rounds_needed(level))
+        verdict = "no verdict (%d rounds; a %d%% interval needs %d)" % (
+            len(ratios), round(level * 100), rounds_needed(level))
     elif iv[0] > 1 + floor or iv[1] < 1 / (1 + floor):
-        bigger = iv[0] > 1
-        out["verdict"] = "faster" if bigger == higher_better else "slower"
+        verdict = "faster" if (iv[0] > 1) == higher_better else "slower"
     else:
-        out["verdict"] = "same within the noise"
-    out["p"] = sign_p(ratios, floor)
-    return out
+        verdict = "same within the noise"
+    return dict(out, verdict=verdict, p=sign_p(ratios, floor))
 
 
 def sign_p(ratios, floor=0.0):
@@ -101,8 +97,6 @@ def sign_p(ratios, floor=0.0):
     [1/(1+floor), 1+floor]": the test that the order-statistic interval
     inverts (its interval clears the floor exactly when p <= 1 - level)."""
     n = len(ratios)
-    if not n:
-        return 1.0
     up = sum(1 for r in ratios if r > 1 + floor)
     down = sum(1 for r in ratios if r < 1 / (1 + floor))
 
@@ -140,22 +134,19 @@ def comparisons(sides, keys, min_effect=0.0):
     twin = next((i for i in range(1, len(sides)) if sides[i].settings and sides[i].settings == sides[0].settings), None)
     out = []
     for prog, bufs in keys:
-        base = sides[0].runs.get((prog, bufs))
-        if not base:
-            continue
-        higher = METRICS[base["metric"]]
-        for size in sorted(base["rows"]):
-            b, aa = base["rows"][size], None
+        rows = [side.runs.get((prog, bufs), {"rows": {}})["rows"] for side in sides]
+        for size in sorted(rows[0]):
+            metric, b, aa = sides[0].runs[(prog, bufs)]["metric"], rows[0][size], None
             if twin is not None:
-                c = compare(b, _rows(sides[twin], prog, bufs).get(size, {}), higher)
+                c = compare(b, rows[twin].get(size, {}), METRICS[metric])
                 aa = c["ratio"] if c["n"] > 1 else None
             for i in range(1, len(sides)):
-                o = _rows(sides[i], prog, bufs).get(size)
+                o = rows[i].get(size)
                 if not o:
                     continue
                 floor = max(min_effect, stray(aa) if aa and i != twin else 0)
-                c = compare(b, o, higher, floor)
-                c.update(program=prog, buffers=bufs, size=size, side=i, metric=base["metric"], aa=aa if i != twin else None,
+                c = compare(b, o, METRICS[metric], floor)
+                c.update(program=prog, buffers=bufs, size=size, side=i, metric=metric, aa=aa if i != twin else None,
                          is_aa=i == twin)
                 out.append(c)
     return over_table(out)
@@ -173,7 +164,3 @@ def over_table(rows):
             r["alone"] = r["verdict"]
             r["verdict"] = "same within the noise"
     return rows
-
-
-def _rows(side, prog, bufs):
-    return side.runs.get((prog, bufs), {"rows": {}})["rows"]

@@ -4,6 +4,7 @@ time went as its output shows it."""
 import contextlib
 import ctypes
 import datetime
+import glob
 import json
 import os
 import re
@@ -54,48 +55,42 @@ class CannotStart(Fail):
 
 
 def run_one(cmd, env, out_path, limit, stop_asked, on_poll=None):
-    """Runs cmd with stdout into out_path, in a session of its own. Ends it
-    when `limit` seconds pass or stop_asked() turns true (_watch): every
-    process of the session, the launcher, a wrapper script that did not
-    exec it, and the ranks, which Open MPI's mpirun puts in process groups
-    of their own; SIGKILL to whatever is left after GRACE_S, or at once
-    when stop_asked() > 1, then a wait of at most REAP_S. Returns
+    """Runs cmd with stdout into out_path, in a session of its own, until it
+    ends, `limit` seconds pass or stop_asked() turns true (_watch). Returns
     (status, stderr, stopped at the limit, stopped on request, where its
     time went: see Output.times). on_poll(time), where given, is called at
     every poll (a launch of several pairs watches their files: pairs.py)."""
     try:
-        with open(out_path, "w") as f, tempfile.TemporaryFile("w+b") as err:
+        with open(out_path, "w") as f, open(out_path, "rb") as seen, tempfile.TemporaryFile("w+b") as err:
             try:
                 child = subprocess.Popen(cmd, stdout=f, stderr=err, stdin=subprocess.DEVNULL, env=env, start_new_session=True,
                                          preexec_fn=_ends_with_parent(os.getpid()))
             except OSError as e:
                 raise CannotStart("%s: cannot start it (%s)" % (e.filename or cmd[0], e.strerror or e))
-            with open(out_path, "rb") as seen:
-                over, asked, times = _watch(child, limit, stop_asked, Output(seen, on_poll))
+            over, asked, times = _watch(child, limit, stop_asked, Output(seen, on_poll))
             err.seek(0)
             return (124 if over else child.returncode), decoded(err.read()), over, asked, times
-    except CannotStart:
-        raise
     except OSError as e:  # the output file: the folder moved or removed, a full disk
         raise Fail("%s: cannot write the run's output (%s)" % (e.filename or out_path, e.strerror or e))
 
 
 def _watch(child, limit, stop_asked, out):
-    """Waits for the child to end, and after a stop for its whole session,
-    stopping it as run_one says: SIGTERM first to the launcher's process
-    group, so that it ends its ranks its own way; whatever of the session
-    outlives the group (ranks whose launcher died before it could end them,
-    in groups of their own) gets SIGTERM at once; SIGKILL to all after
-    GRACE_S. stderr goes to a file, not a pipe: a rank that outlives the
-    launcher cannot hold umb-run up."""
+    """Waits for the child to end, and after a stop for its whole session:
+    the launcher, a wrapper script that did not exec it, and the ranks,
+    which Open MPI's mpirun puts in process groups of their own. SIGTERM
+    first to the launcher's group, so that it ends its ranks its own way;
+    to what outlives the group (ranks whose launcher died before it could
+    end them) at once; SIGKILL to all after GRACE_S, or at once when
+    stop_asked() > 1, then a wait of at most REAP_S. stderr goes to a file,
+    not a pipe: a rank that outlives the launcher cannot hold umb-run up."""
     start, termed, orphans, killed, over, asked = time.time(), None, False, None, False, False
-    while child.poll() is None or (termed is not None and _running(child.pid)):
+    while child.poll() is None or (termed is not None and _session(child.pid)):
         now = time.time()
         if termed is None and (stop_asked() or (limit and now - start > limit)):
             over, asked = not stop_asked(), bool(stop_asked())
-            _signal_group(child.pid, signal.SIGTERM)
+            signal_all(child.pid, signal.SIGTERM, group_only=True)
             termed = now
-        if termed is not None and not orphans and not _running(child.pid, group=True):
+        if termed is not None and not orphans and all(group != child.pid for _, group in _session(child.pid)):
             signal_all(child.pid, signal.SIGTERM)
             orphans = True
         if termed is not None and killed is None and (now - termed > GRACE_S or stop_asked() > 1):
@@ -104,22 +99,16 @@ def _watch(child, limit, stop_asked, out):
         if killed is not None and now - killed > REAP_S:
             break
         out.grow(now)
-        _poll_pause(child)
+        # The 0.1 s between polls, cut short where the launcher ends in it: a
+        # run of a few milliseconds (a refusal, a stand-in) took a whole 0.1 s.
+        if child.returncode is None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                child.wait(0.1)
+        else:  # ended: its session still being stopped
+            time.sleep(0.1)
     end = time.time()
     out.grow(end)
     return over, asked, out.times(start, end)
-
-
-def _poll_pause(child):
-    """The 0.1 s between polls, cut short where the launcher ends in it: a
-    run of a few milliseconds (a refusal, a stand-in) took a whole 0.1 s."""
-    if child.returncode is not None:  # ended: its session still being stopped
-        time.sleep(0.1)
-        return
-    try:
-        child.wait(0.1)
-    except subprocess.TimeoutExpired:
-        pass
 
 
 class Output:
@@ -185,48 +174,24 @@ def _date(line):
 
 
 def _session(sid):
-    """The processes of session sid that still run (not zombies), as
-    (pid, process group); None where /proc cannot tell."""
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return None
+    """The processes of session sid that still run, as (pid, process group).
+    A zombie does not: one whose parent died waits for init to reap it."""
     found = []
-    for pid in (int(n) for n in names if n.isdigit()):
+    for stat in glob.glob("/proc/[0-9]*/stat"):
         try:
-            with open("/proc/%d/stat" % pid, "rb") as f:
+            with open(stat, "rb") as f:
                 fields = f.read().rsplit(b")", 1)[1].split()
+            if fields[3] == b"%d" % sid and fields[0] != b"Z":
+                found.append((int(stat.split("/")[2]), int(fields[2])))
         except (OSError, IndexError):
             continue  # gone meanwhile
-        if len(fields) > 3 and fields[3] == str(sid).encode() and fields[0] != b"Z":
-            found.append((pid, int(fields[2])))
     return found
 
 
-def _running(sid, group=False):
-    """Whether a process of the session (or of its first process group) still
-    runs. A zombie does not: one whose parent died waits for init to reap it."""
-    members = _session(sid)
-    if members is not None:
-        return any(not group or pgid == sid for _, pgid in members)
-    try:  # no /proc: the launcher's process group stands for the session
-        os.killpg(sid, 0)
-        return True
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # a rank that changed its user: still there
-        return True
-
-
-def _signal_group(pgid, sig):
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, sig)
-
-
-def signal_all(sid, sig):
-    """sig to every process of the session sid started (the child of
-    start_new_session: its pid is the session's and its group's)."""
-    _signal_group(sid, sig)
-    for pid, _ in _session(sid) or []:
+def signal_all(sid, sig, group_only=False):
+    """sig to the process group sid (the child of start_new_session: its pid
+    is the session's and its group's), and unless group_only, to every
+    process of the session."""
+    for send, pid in [(os.killpg, sid)] + ([] if group_only else [(os.kill, pid) for pid, _ in _session(sid)]):
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, sig)
+            send(pid, sig)

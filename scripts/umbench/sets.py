@@ -59,12 +59,8 @@ def commands(name, want, extra):
     items = []
     for prog, kind, opts, pairs in (full() if name == "full" else SETS[name]):
         for pair in (p for p in pairs if want.search("%s %s" % (prog, p))):
-            if kind == "pt2pt":
-                bufs = pair.split()
-            elif " " in pair:
-                bufs = ["--root-buffer", pair.split()[0], "--buffer", pair.split()[1]]
-            else:
-                bufs = ["--buffer", pair]
+            root, _, others = pair.rpartition(" ")
+            bufs = pair.split() if kind == "pt2pt" else (["--root-buffer", root] if root else []) + ["--buffer", others]
             # The user's options last: their --timeout wins over umb-run's
             # default (it was silently replaced by 120), and an option left
             # without its value ("-- -m") finds none to take, where it took
@@ -87,11 +83,8 @@ def pair_slot(item):
     arguments (commands puts them right after FIXED), or None: the runs
     that may share a launch with their program's other pairs (pairs.py)."""
     prog, pair, args = item
-    kinds, n = pair.split(), len(FIXED)
-    for s in range(len(args) - n - 1):
-        if args[s:s + n] == FIXED:
-            return s + n if len(kinds) == 2 and args[s + n:s + n + 2] == kinds else None
-    return None
+    s = next((s + len(FIXED) for s in range(len(args)) if args[s:s + len(FIXED)] == FIXED), None)
+    return s if s is not None and len(pair.split()) == 2 and args[s:s + 2] == pair.split() else None
 
 
 # Benchmark options that make a program print and exit 0 without results:
@@ -102,22 +95,20 @@ PRINT_ONLY = ("-h", "--help", "-v", "--version")
 def check_extra(extra):
     """The user's benchmark options (after "--"), or one line refusing
     those that would leave every run without results."""
-    shown = [w for w in extra if w in PRINT_ONLY]
-    if shown:
-        raise Fail("-- %s: prints the program's help or version instead of measuring, in every run; see it with "
-                       "PROGRAM %s (e.g. umb_latency %s), and umb-run's own with umb-run -h" % (shown[0], shown[0], shown[0]))
-    # umb-run asks each program's verdict itself: with the user's own, every
-    # run would check its options and measure nothing (pass 12).
-    asked = [w for w, _ in named(extra, "--check-options")]
-    if asked:
-        raise Fail("-- %s: umb-run asks each program whether it takes the options before any run; in the runs "
-                       "it would measure nothing; ask a program alone (e.g. umb_latency --check-options -m 8:64)" % asked[0])
-    # umb-run reads the programs' JSON: a --format of the user's (or a prefix
-    # getopt_long takes for it, --form) would now win, and every run be lost.
-    fmt = [w for w, _ in named(extra, "--format")]
-    if fmt:
-        raise Fail("-- %s: umb-run reads the programs' JSON lines and sets --format itself; run a program "
-                       "alone for a table or CSV (e.g. umb_latency --format csv)" % fmt[0])
+    for words, why in [
+            ([w for w in extra if w in PRINT_ONLY], "-- {0}: prints the program's help or version instead of measuring, in every "
+             "run; see it with PROGRAM {0} (e.g. umb_latency {0}), and umb-run's own with umb-run -h"),
+            # umb-run asks each program's verdict itself: with the user's own,
+            # every run would check its options and measure nothing (pass 12).
+            ([w for w, _ in named(extra, "--check-options")], "-- {0}: umb-run asks each program whether it takes the options "
+             "before any run; in the runs it would measure nothing; ask a program alone (e.g. umb_latency --check-options -m 8:64)"),
+            # umb-run reads the programs' JSON: a --format of the user's (or a
+            # prefix getopt_long takes for it, --form) would now win, and every
+            # run be lost.
+            ([w for w, _ in named(extra, "--format")], "-- {0}: umb-run reads the programs' JSON lines and sets --format itself; "
+             "run a program alone for a table or CSV (e.g. umb_latency --format csv)")]:
+        if words:
+            raise Fail(why.format(words[0]))
     return extra
 
 

@@ -96,10 +96,13 @@ def no_blanks(ap, a):
     return a
 
 
-# Plain decimals only, in ASCII digits: Python's float and int also took
-# '1_0' (10), ' 5 ', '+3', 'infinity' and digits of other scripts.
-PERCENT = re.compile(r"^(\d+(\.\d*)?|\.\d+)%$", re.ASCII)
-NUMBER = re.compile(r"^(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$", re.ASCII)
+# Plain decimals only, in ASCII digits, matched whole (fullmatch: "$" also
+# matched before a final newline, and '5%\n' was an internal error):
+# Python's float and int also took '1_0' (10), ' 5 ', '+3', 'infinity' and
+# digits of other scripts.
+PERCENT = re.compile(r"(\d+(\.\d*)?|\.\d+)%", re.ASCII)
+NUMBER = re.compile(r"(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?", re.ASCII)
+WHOLE = re.compile(r"[0-9]+")
 # The most seconds any option takes: the programs' own (--timeout,
 # --launch-budget: options_parse.c's SECONDS_MAX), about 11 days. A --budget
 # or --run-limit past it was taken (1e300) where neither a program nor
@@ -111,7 +114,7 @@ def percent(text, option, low=0.0, high=10.0, low_open=False):
     """'5%' -> 0.05, within [low, high) (or (low, high)), with its % sign: a
     bare 5 was read as 500% and a bare 0.5 as 50%, where the programs read
     --precision 0.5 as 0.5%."""
-    v = float(text[:-1]) / 100 if PERCENT.match(text) else math.nan
+    v = float(text[:-1]) / 100 if PERCENT.fullmatch(text) else math.nan
     if not (math.isfinite(v) and (v > low if low_open else v >= low) and v < high):
         # "in plain digits": 1e-9% is within the bounds, refused for its form.
         raise Fail("%s %s: expected a percentage with its %% sign, %s %g%% and below %g%%, in plain digits, e.g. 5%%"
@@ -122,7 +125,7 @@ def percent(text, option, low=0.0, high=10.0, low_open=False):
 def seconds(text, option, low=0.0, high=SECONDS_MAX, low_open=True, also=""):
     """A number of seconds within (low, high] (or [low, high]); the refusal
     states the range, in the programs' words."""
-    v = float(text) if isinstance(text, str) and NUMBER.match(text) else math.nan
+    v = float(text) if isinstance(text, str) and NUMBER.fullmatch(text) else math.nan
     if not (math.isfinite(v) and (v > low if low_open else v >= low) and v <= high):
         raise Fail("%s %s: expected seconds %s %g %s %d%s" % (option, text, "above" if low_open else "from", low,
                                                            "and at most" if low_open else "to", high, also))
@@ -132,7 +135,7 @@ def seconds(text, option, low=0.0, high=SECONDS_MAX, low_open=True, also=""):
 def count(text, option, low=1, high=None):
     """A whole number from low (to high, where given: a bound of the file
     it goes into, so that what is accepted here is what its readers read)."""
-    v = int(text) if isinstance(text, str) and re.match(r"^[0-9]+$", text) else low - 1
+    v = int(text) if isinstance(text, str) and WHOLE.fullmatch(text) else low - 1
     if v < low or high is not None and v > high:
         raise Fail("%s %s: expected a whole number %s" % (option, text, "of at least %d" % low if high is None else
                                                            "from %d to %d" % (low, high)))

@@ -72,10 +72,9 @@ def _dashed(ap, message):
 EXPECTED = {"PNG": "a file name ending in .png, .pdf or .svg", "DIR": "a folder", "FILE": "a file", "REGEX": "a regular expression",
             "P%": "a percentage with its % sign, e.g. 5%", "SECONDS": "a number of seconds above 0", "N": "a whole number",
             "folders": "a results folder", "folder": "a results folder", "out": "a folder", "bindir": "a folder, or folders separated by ':'",
-            "only": "catalogue names separated by commas", "catalogue": "a settings file", "precision": "a percentage with its % sign",
-            "budget": "a number of seconds above 0", "run_limit": "a number of seconds above 0", "rounds": "a whole number",
-            "np": "a whole number", "config": "NAME[:ENV=VALUE,...][:LAUNCHER FLAGS]", "build": "NAME=DIR[:LAUNCHER FLAGS]",
-            "min_effect": "a percentage with its % sign, e.g. 5%", "report": "the folder of an earlier search"}
+            "only": "catalogue names separated by commas", "precision": "a percentage with its % sign", "rounds": "a whole number",
+            "budget": "a number of seconds above 0", "run_limit": "a number of seconds above 0", "np": "a whole number",
+            "config": "NAME[:ENV=VALUE,...][:LAUNCHER FLAGS]", "build": "NAME=DIR[:LAUNCHER FLAGS]"}
 
 
 def no_blanks(ap, a):

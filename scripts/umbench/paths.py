@@ -14,8 +14,6 @@ from .shown import clip, escaped, shown
 
 def out_folder(path, option="--out"):
     """Makes the folder a command writes into, or says in one line why not."""
-    if not path:
-        raise Fail("%s '': expected a folder" % option)
     if os.path.exists(path) and not os.path.isdir(path):
         raise Fail("%s %s: not a folder" % (option, path))
     # A link that leads nowhere (dangling, or a loop) is neither a folder nor

@@ -57,7 +57,8 @@ def _dashed(ap, message):
     for name in m.group(1).split("/") if m else []:
         if name in args and args.index(name) + 1 < len(args) and args[args.index(name) + 1].startswith("-"):
             value = shown(args[args.index(name) + 1])
-            return "%s %s: a value that starts with '-' reads as an option; give it as %s=%s" % (name, value, name, value)
+            return ("%s %s: a value that starts with '-' reads as an option; give it as %s=%s"
+                    % (name, value, name, value))
     if not message.startswith(("the following arguments are required", "unrecognized arguments")):
         return None
     known = {o for action in ap._actions for o in action.option_strings}
@@ -69,11 +70,12 @@ def _dashed(ap, message):
 
 # What a value names, by its metavar, else by its option's name: the words
 # of the line that refuses an empty one.
-EXPECTED = {"PNG": "a file name ending in .png, .pdf or .svg", "DIR": "a folder", "FILE": "a file", "REGEX": "a regular expression",
-            "P%": "a percentage with its % sign, e.g. 5%", "SECONDS": "a number of seconds above 0", "N": "a whole number",
-            "folders": "a results folder", "folder": "a results folder", "out": "a folder", "bindir": "a folder, or folders separated by ':'",
-            "only": "catalogue names separated by commas", "precision": "a percentage with its % sign", "rounds": "a whole number",
-            "budget": "a number of seconds above 0", "run_limit": "a number of seconds above 0", "np": "a whole number",
+EXPECTED = {"PNG": "a file name ending in .png, .pdf or .svg", "DIR": "a folder", "FILE": "a file",
+            "REGEX": "a regular expression", "P%": "a percentage with its % sign, e.g. 5%", "N": "a whole number",
+            "SECONDS": "a number of seconds above 0", "folders": "a results folder", "folder": "a results folder",
+            "out": "a folder", "bindir": "a folder, or folders separated by ':'", "np": "a whole number",
+            "only": "catalogue names separated by commas", "precision": "a percentage with its % sign",
+            "budget": "a number of seconds above 0", "run_limit": "a number of seconds above 0", "rounds": "a whole number",
             "config": "NAME[:ENV=VALUE,...][:LAUNCHER FLAGS]", "build": "NAME=DIR[:LAUNCHER FLAGS]"}
 
 
@@ -88,7 +90,8 @@ def no_blanks(ap, a):
         for v in values if isinstance(values, list) else [values]:
             if not (isinstance(v, str) and not v.strip()):
                 continue
-            what, option = EXPECTED.get(action.metavar) or EXPECTED.get(action.dest, "a value"), action.option_strings[-1:]
+            what = EXPECTED.get(action.metavar) or EXPECTED.get(action.dest, "a value")
+            option = action.option_strings[-1:]
             if option:
                 raise Fail("%s %s: empty; expected %s, or give no %s" % (option[0], shown(v), what, option[0]))
             raise Fail("%s: an empty name; expected %s" % (shown(v), what))

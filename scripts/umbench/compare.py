@@ -54,8 +54,9 @@ def print_table(keys, rows):
         print("\n## %s %s: %s" % (prog, bufs, TITLES[mine[0]["metric"]] if mine else "not in [0]"))
         aa = any(r["aa"] for r in mine)
         if mine:
-            print("%-9s %5s %13s %13s %8s %17s %9s %9s%s  %s" % ("size", "side", "[0] median", "[i] median", "ratio", "95% interval",
-                                                              "[0] sprd", "[i] sprd", "      A/A" if aa else "", "verdict"))
+            print("%-9s %5s %13s %13s %8s %17s %9s %9s%s  %s" % ("size", "side", "[0] median", "[i] median", "ratio",
+                                                              "95% interval", "[0] sprd", "[i] sprd",
+                                                              "      A/A" if aa else "", "verdict"))
         for r in mine:
             verdict = ("A/A: " if r["is_aa"] else "") + r["verdict"]
             if r["verdict"] in ("faster", "slower") or r.get("alone"):
@@ -63,7 +64,8 @@ def print_table(keys, rows):
                                         stats.change(r["ratio"], stats.METRICS[r["metric"]]))
             print("%-9d %5s %13s %13s %8s %17s %9s %9s%s  %s" % (
                 r["size"], "[%d]" % r["side"], *("-" if v is None else "%.2f" % v for v in (r["base"], r["other"])),
-                "-" if r["ratio"] is None else "%8.3f" % r["ratio"], "%7.3f - %7.3f" % r["interval"] if r["interval"] else "-",
+                "-" if r["ratio"] is None else "%8.3f" % r["ratio"],
+                "%7.3f - %7.3f" % r["interval"] if r["interval"] else "-",
                 *("-" if v is None else "%8.1f%%" % (100 * v) for v in (r["spread_base"], r["spread_other"])),
                 ("%9.3f" % r["aa"] if r["aa"] else "%9s" % "-") if aa else "", verdict))
 

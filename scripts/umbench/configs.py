@@ -144,7 +144,8 @@ def check_append(old, a):
         raise cli.Fail("--append --out %s: its runs and these differ in %s (its | these); add to it only runs like its "
                        "own, or use a new --out" % (cli.escaped(a.out), like.differences(differ)))
     def settings(c):  # what a configuration emulates is one of its settings: its runs' label
-        return c.get("env", {}), c.get("launcher_flags", []), (c.get("build") or {}).get("dir"), c.get("emulates") or None
+        return (c.get("env", {}), c.get("launcher_flags", []), (c.get("build") or {}).get("dir"),
+                c.get("emulates") or None)
     for c in a.config:
         same = [x for x in old.get("configs", []) if x.get("name") == c["name"]]
         if same and settings(same[0]) != settings(c):

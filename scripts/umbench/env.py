@@ -44,7 +44,8 @@ _once = functools.lru_cache(maxsize=None)
 mpiexec = _once(lambda: _words("MPIEXEC"))
 mpiexec_flags = _once(lambda: _words("MPIEXEC_FLAGS"))
 # MPIEXEC_NP_FLAG=none: add no rank count to MPIEXEC.
-np_flag_none = _once(lambda: _whole("MPIEXEC_NP_FLAG", "(none)?", "none (add no rank count), or leave it unset") == "none")
+np_flag_none = _once(lambda: _whole("MPIEXEC_NP_FLAG", "(none)?",
+                                    "none (add no rank count), or leave it unset") == "none")
 # The batch job's number, None outside a job: digits only ([0-9], not \d).
 slurm_job = _once(lambda: _whole("SLURM_JOB_ID", "[0-9]*", "a job number (digits), or leave it unset") or None)
 lsf_job = _once(lambda: _whole("LSB_JOBID", "[0-9]*", "a job number (digits), or leave it unset") or None)

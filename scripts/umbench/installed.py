@@ -16,6 +16,13 @@ def output(cmd):
         return ""
 
 
+# The lines of ompi_info --all --parsable that name a parameter's value
+# (the value may hold ':'), a component, and the version.
+PARAM = re.compile(r"^mca:[^:\n]*:[^:\n]*:param:([^:\n]*):value:(.*)$", re.M)
+COMPONENT = re.compile(r"^mca:([^:\n]*):([^:\n]*):version(?::|$)", re.M)
+VERSION = re.compile(r"^ompi:version:full:.*?([^:\n]*)$", re.M)
+
+
 def _first(pattern, text, otherwise):
     return (re.findall(pattern, text, re.M) or [otherwise])[0]
 
@@ -31,9 +38,9 @@ class Installed:
         self.known, self.components, self.why, mpich = {}, set(), {}, ""
         if self.mpi == "openmpi":
             text = output(["ompi_info", "--all", "--parsable"])
-            self.known = {"OMPI_MCA_" + k: v for k, v in re.findall(r"^mca:[^:\n]*:[^:\n]*:param:([^:\n]*):value:(.*)$", text, re.M)}
-            self.components = set(re.findall(r"^mca:([^:\n]*):([^:\n]*):version(?::|$)", text, re.M))
-            self.names["openmpi"] = " ".join(["Open MPI"] + re.findall(r"^ompi:version:full:.*?([^:\n]*)$", text, re.M)[-1:])
+            self.known = {"OMPI_MCA_" + k: v for k, v in PARAM.findall(text)}
+            self.components = set(COMPONENT.findall(text))
+            self.names["openmpi"] = " ".join(["Open MPI"] + VERSION.findall(text)[-1:])
             self.why["openmpi"] = "ompi_info" if text else "ompi_info gave nothing"
         elif self.mpi == "mpich":
             self.known = dict(re.findall(r"(MPIR_CVAR_\w+)\s*=(\S*)", output(["mpivars"])))
@@ -45,7 +52,8 @@ class Installed:
         if self.ucx:
             text = output(["ucx_info", "-c"])
             self.known.update(re.findall(r"^(UCX_[^=\n]*)=(.*)$", text, re.M))
-            self.names["ucx"] = "UCX " + _first(r"Library version: (\S+)", output(["ucx_info", "-v"]), "(ucx_info not found)")
+            version = output(["ucx_info", "-v"])
+            self.names["ucx"] = "UCX " + _first(r"Library version: (\S+)", version, "(ucx_info not found)")
             self.why["ucx"] = "ucx_info -c" if text else "ucx_info not found"
         self.gpus = len([line for line in output(["nvidia-smi", "-L"]).splitlines() if line.startswith("GPU ")])
 

@@ -35,7 +35,8 @@ class Missing(Fail):
 def _schema(kind):
     """KIND's schema as a value: read without jsonschema, whose import is
     most of a command's start-up (a refused option needs only a bound)."""
-    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "schemas", "%s.schema.json" % kind), encoding="utf-8") as f:
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "schemas", "%s.schema.json" % kind), encoding="utf-8") as f:
         return json.load(f)
 
 
@@ -136,8 +137,8 @@ def _where(path):
     return "".join("[%d]" % p if isinstance(p, int) else ".%s" % p for p in path).lstrip(".") or "the top"
 
 
-TYPES = {"integer": "a whole number", "number": "a number", "string": "a string", "array": "a list", "object": "an object",
-         "boolean": "true or false", "null": "null"}
+TYPES = {"integer": "a whole number", "number": "a number", "string": "a string", "array": "a list",
+         "object": "an object", "boolean": "true or false", "null": "null"}
 BOUNDS = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "above", "exclusiveMaximum": "below"}
 SIZES = ("maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties")
 

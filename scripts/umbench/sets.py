@@ -96,16 +96,19 @@ def check_extra(extra):
     """The user's benchmark options (after "--"), or one line refusing
     those that would leave every run without results."""
     for words, why in [
-            ([w for w in extra if w in PRINT_ONLY], "-- {0}: prints the program's help or version instead of measuring, in every "
-             "run; see it with PROGRAM {0} (e.g. umb_latency {0}), and umb-run's own with umb-run -h"),
+            ([w for w in extra if w in PRINT_ONLY],
+             "-- {0}: prints the program's help or version instead of measuring, in every run; "
+             "see it with PROGRAM {0} (e.g. umb_latency {0}), and umb-run's own with umb-run -h"),
             # umb-run asks each program's verdict itself: with the user's own,
             # every run would check its options and measure nothing (pass 12).
-            ([w for w, _ in named(extra, "--check-options")], "-- {0}: umb-run asks each program whether it takes the options "
-             "before any run; in the runs it would measure nothing; ask a program alone (e.g. umb_latency --check-options -m 8:64)"),
+            ([w for w, _ in named(extra, "--check-options")],
+             "-- {0}: umb-run asks each program whether it takes the options before any run; in the runs it would "
+             "measure nothing; ask a program alone (e.g. umb_latency --check-options -m 8:64)"),
             # umb-run reads the programs' JSON: a --format of the user's (or a
             # prefix getopt_long takes for it, --form) would now win, and every
             # run be lost.
-            ([w for w, _ in named(extra, "--format")], "-- {0}: umb-run reads the programs' JSON lines and sets --format itself; "
+            ([w for w, _ in named(extra, "--format")],
+             "-- {0}: umb-run reads the programs' JSON lines and sets --format itself; "
              "run a program alone for a table or CSV (e.g. umb_latency --format csv)")]:
         if words:
             raise Fail(why.format(words[0]))

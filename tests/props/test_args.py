@@ -74,7 +74,8 @@ def odd_form(n, how, zero, percent):
 
 def odd_number(percent):
     """A number a user might mean, written in a form no number option takes."""
-    return st.tuples(st.integers(1, 99), st.sampled_from(FORMS), st.sampled_from(ZEROS)).map(lambda t: odd_form(*t, percent))
+    return st.tuples(st.integers(1, 99), st.sampled_from(FORMS), st.sampled_from(ZEROS)).map(
+        lambda t: odd_form(*t, percent))
 
 
 class Args(unittest.TestCase):
@@ -165,7 +166,8 @@ class Args(unittest.TestCase):
                 text = odd_form(7, how, zero, percent)
                 with self.assertRaises(cli.Fail, msg="%s took %r" % (parse.__name__, text)) as e:
                     parse(text, "--x")
-                self.assertTrue(str(e.exception).startswith("--x ") and "expected" in str(e.exception), str(e.exception))
+                said = str(e.exception)
+                self.assertTrue(said.startswith("--x ") and "expected" in said, said)
 
     def test_number_edges(self):
         """Every number option states its range when it refuses a value, and

@@ -180,10 +180,8 @@ def main(prog, body):
     # LANG=C) is written with backslash escapes, not a UnicodeEncodeError;
     # and every line goes through the one rule (shown.py).
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with contextlib.suppress(AttributeError, ValueError, OSError):
             stream.reconfigure(errors="backslashreplace")
-        except (AttributeError, ValueError, OSError):
-            pass
     shown_streams()
     interrupts(_interrupted)  # until the body installs its own handler
     try:
@@ -223,11 +221,9 @@ def _interrupted(signum):
 
 
 def _say(prog, text, status):
-    try:
+    with contextlib.suppress(OSError):
         sys.stderr.write("%s: %s\n" % (prog, escaped(text)))  # the message is one line: its own newlines too
         sys.stderr.flush()
-    except OSError:
-        pass
     return status
 
 

@@ -61,10 +61,9 @@ def in_folders(text, option):
 
 
 def distinct_folders(folders):
-    """The folders, each once however it is named (DIR, ./DIR, a link to
-    it): a folder named again would count its runs twice. Returns them and
-    a note for each one left out; what is not a folder is kept, for the
-    command to name it."""
+    """(the folders, each once however it is named: DIR, ./DIR, a link to
+    it; a note for each one left out): a folder named again would count its
+    runs twice. What is not a folder is kept, for the command to name it."""
     seen, out, notes = {}, [], []
     for i, f in enumerate(folders):
         st = os.stat(f) if os.path.isdir(f) else None
@@ -78,12 +77,11 @@ def distinct_folders(folders):
 
 
 def hold_lock(folder, name, who):
-    """Holds FOLDER/NAME locked (flock) for the life of the process, with
-    its pid in it for the line of a second writer; the lock dies with its
-    holder: a killed writer leaves none behind. Never through a link
-    (O_NOFOLLOW: ELOOP) or into a FIFO, a socket or a folder planted under
-    the lock's name: the pid went into the link's target, and a FIFO was
-    taken for a folder moved away (docs/hardening.md, "What a writer opens")."""
+    """FOLDER/NAME locked (flock) while the process lives, its pid in it for
+    a second writer's line: a killed writer leaves no lock. Never through a
+    link (O_NOFOLLOW) or into a FIFO or a folder planted under its name: the
+    pid went into the link's target, and a FIFO was taken for a folder
+    moved away (docs/hardening.md, "What a writer opens")."""
     path = os.path.join(folder, name)
     not_regular = "--out %s: %s is not a regular file (a link, a FIFO or a folder); remove it, or choose another folder" % (folder, name)
     try:
@@ -101,7 +99,7 @@ def hold_lock(folder, name, who):
     except OSError as e:
         raise Fail(not_regular if e.errno in (errno.ELOOP, errno.EISDIR, errno.ENXIO) else
                    "--out %s: cannot lock it (%s)" % (folder, e.strerror or e))
-    with contextlib.suppress(OSError):  # the lock holds without the pid
+    with contextlib.suppress(OSError):  # the lock holds without it
         os.ftruncate(fd, 0)
         os.write(fd, ("%d\n" % os.getpid()).encode())
     return fd
@@ -156,19 +154,18 @@ def not_elsewhere(folder, ours, results):
 
 
 def write_whole(path, data, kind, kept=""):
-    """A JSON file of a valid KIND (its readers' schema: what they would
-    refuse is not written, schema.dumps), whole or not at all (whole_file)."""
+    """A JSON file, whole (whole_file), once it is a valid KIND: what its
+    readers would refuse is not written (schema.dumps)."""
     text = schema.dumps(data, kind, path, indent=1) + "\n"
     whole_file(path, lambda f: f.write(text.encode("utf-8")), kept)
 
 
 def whole_file(path, write, kept=""):
-    """Makes PATH whole or not at all: write(f) into a temporary file,
-    synced, then a rename over the old one (run.json, tune.json, a figure:
-    a full disk left an empty plot behind). `kept` ends the message when it
-    cannot be written."""
+    """PATH whole or not at all: write(f) into a temporary file, synced,
+    renamed over the old one (a full disk left an empty plot behind);
+    `kept` ends the refusal."""
     tmp = None
-    try:  # a name of its own, made new (mkstemp: O_EXCL, never through a planted link), mode 644
+    try:  # a new name of its own (mkstemp: O_EXCL, never through a planted link)
         fd, tmp = tempfile.mkstemp(prefix=".%s." % os.path.basename(path), suffix=".tmp", dir=os.path.dirname(path) or ".")
         os.fchmod(fd, 0o644)
         with os.fdopen(fd, "wb") as f:

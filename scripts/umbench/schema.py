@@ -54,9 +54,7 @@ def bound(kind, *path):
     """(minimum, maximum) of a field, from its schema: the one place a bound
     is written (umb-run's --rounds and --np take exactly what run.json may
     hold). path: property names, from the top."""
-    node = _schema(kind)
-    for key in path:
-        node = node["properties"][key]
+    node = functools.reduce(lambda node, key: node["properties"][key], path, _schema(kind))
     return node["minimum"], node["maximum"]
 
 

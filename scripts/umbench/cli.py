@@ -2,6 +2,7 @@
 exit 1 (130 on an interrupt), never a traceback (docs/output.md, "Exit
 statuses of the scripts")."""
 import argparse
+import contextlib
 import errno
 import importlib.util
 import math
@@ -29,7 +30,7 @@ class Parser(argparse.ArgumentParser):
                          formatter_class=argparse.RawDescriptionHelpFormatter, epilog=rest or None)
 
     def error(self, message):
-        raise Fail(_dash_value(message) or _dash_operand(self, message) or message)
+        raise Fail(_dashed(self, message) or message)
 
     def parse_known_args(self, args=None, namespace=None):  # parse_args calls it too
         a, rest = super().parse_known_args(args, namespace)
@@ -46,29 +47,22 @@ class Parser(argparse.ArgumentParser):
         return super().parse_intermixed_args(args, namespace)
 
 
-def _dash_value(message):
-    """argparse's "expected one argument" where the value given starts with
-    '-' (--precision -0%): it took the value for an option. Said with the
-    value and the way to give it, so the option's own check can judge it."""
-    m = re.match(r"argument (\S+): expected one argument$", message)
-    args = sys.argv[1:]
+def _dashed(ap, message):
+    """argparse's line where a word starts with '-', said with the word and
+    the way to give it: a value (--precision -0%) was taken for an option
+    ("expected one argument"), so that the option's own check can judge it;
+    an operand (a folder named -dash) too ("arguments are required",
+    "unrecognized"). None for any other line."""
+    args, m = sys.argv[1:], re.match(r"argument (\S+): expected one argument$", message)
     for name in m.group(1).split("/") if m else []:
         if name in args and args.index(name) + 1 < len(args) and args[args.index(name) + 1].startswith("-"):
-            value = args[args.index(name) + 1]
-            return "%s %s: a value that starts with '-' reads as an option; give it as %s=%s" % (name, shown(value), name, shown(value))
-    return None
-
-
-def _dash_operand(ap, message):
-    """argparse's "arguments are required" or "unrecognized" where an
-    operand starts with '-' (a folder named -dash): it was taken for an
-    option, and the line named neither it nor the way to give it."""
+            value = shown(args[args.index(name) + 1])
+            return ("%s %s: a value that starts with '-' reads as an option; give it as %s=%s"
+                    % (name, value, name, value))
     if not message.startswith(("the following arguments are required", "unrecognized arguments")):
         return None
     known = {o for action in ap._actions for o in action.option_strings}
-    for arg in sys.argv[1:]:
-        if arg == "--":
-            break
+    for arg in args[:args.index("--")] if "--" in args else args:
         if arg.startswith("-") and arg != "-" and arg.split("=", 1)[0] not in known:
             return "%s: not an option of %s; a name that starts with '-' is given as ./%s" % (shown(arg), ap.prog, arg)
     return None
@@ -76,13 +70,13 @@ def _dash_operand(ap, message):
 
 # What a value names, by its metavar, else by its option's name: the words
 # of the line that refuses an empty one.
-EXPECTED = {"PNG": "a file name ending in .png, .pdf or .svg", "DIR": "a folder", "FILE": "a file", "REGEX": "a regular expression",
-            "P%": "a percentage with its % sign, e.g. 5%", "SECONDS": "a number of seconds above 0", "N": "a whole number",
-            "folders": "a results folder", "folder": "a results folder", "out": "a folder", "bindir": "a folder, or folders separated by ':'",
-            "only": "catalogue names separated by commas", "catalogue": "a settings file", "precision": "a percentage with its % sign",
+EXPECTED = {"PNG": "a file name ending in .png, .pdf or .svg", "DIR": "a folder", "FILE": "a file",
+            "REGEX": "a regular expression", "P%": "a percentage with its % sign, e.g. 5%", "N": "a whole number",
+            "SECONDS": "a number of seconds above 0", "folders": "a results folder", "folder": "a results folder",
+            "out": "a folder", "bindir": "a folder, or folders separated by ':'", "np": "a whole number",
+            "only": "catalogue names separated by commas", "precision": "a percentage with its % sign",
             "budget": "a number of seconds above 0", "run_limit": "a number of seconds above 0", "rounds": "a whole number",
-            "np": "a whole number", "config": "NAME[:ENV=VALUE,...][:LAUNCHER FLAGS]", "build": "NAME=DIR[:LAUNCHER FLAGS]",
-            "min_effect": "a percentage with its % sign, e.g. 5%", "report": "the folder of an earlier search"}
+            "config": "NAME[:ENV=VALUE,...][:LAUNCHER FLAGS]", "build": "NAME=DIR[:LAUNCHER FLAGS]"}
 
 
 def no_blanks(ap, a):
@@ -97,32 +91,20 @@ def no_blanks(ap, a):
             if not (isinstance(v, str) and not v.strip()):
                 continue
             what = EXPECTED.get(action.metavar) or EXPECTED.get(action.dest, "a value")
-            if action.option_strings:
-                raise Fail("%s %s: empty; expected %s, or give no %s" % (action.option_strings[-1], shown(v), what,
-                                                                           action.option_strings[-1]))
+            option = action.option_strings[-1:]
+            if option:
+                raise Fail("%s %s: empty; expected %s, or give no %s" % (option[0], shown(v), what, option[0]))
             raise Fail("%s: an empty name; expected %s" % (shown(v), what))
     return a
 
 
-PERCENT = re.compile(r"^(\d+(\.\d*)?|\.\d+)%$", re.ASCII)  # \d: ASCII digits only, as count() reads
-
-
-def percent(text, option, low=0.0, high=10.0, low_open=False):
-    """'5%' -> 0.05, within [low, high) (or (low, high)). Only a plain
-    decimal with its % sign: a bare 5 was read as 500% and a bare 0.5 as
-    50%, where the programs read --precision 0.5 as 0.5%; Python's float
-    also took '1_0' and '1e1'."""
-    v = float(text[:-1]) / 100 if PERCENT.match(text) else math.nan
-    if not (math.isfinite(v) and (v > low if low_open else v >= low) and v < high):
-        # "in plain digits": 1e-9% is within the bounds, refused for its form.
-        raise Fail("%s %s: expected a percentage with its %% sign, %s %g%% and below %g%%, in plain digits, e.g. 5%%"
-                   % (option, text, "above" if low_open else "at least", 100 * low, 100 * high))
-    return v
-
-
-NUMBER = re.compile(r"^(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$", re.ASCII)
-
-
+# Plain decimals only, in ASCII digits, matched whole (fullmatch: "$" also
+# matched before a final newline, and '5%\n' was an internal error):
+# Python's float and int also took '1_0' (10), ' 5 ', '+3', 'infinity' and
+# digits of other scripts.
+PERCENT = re.compile(r"(\d+(\.\d*)?|\.\d+)%", re.ASCII)
+NUMBER = re.compile(r"(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?", re.ASCII)
+WHOLE = re.compile(r"[0-9]+")
 # The most seconds any option takes: the programs' own (--timeout,
 # --launch-budget: options_parse.c's SECONDS_MAX), about 11 days. A --budget
 # or --run-limit past it was taken (1e300) where neither a program nor
@@ -130,11 +112,22 @@ NUMBER = re.compile(r"^(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$", re.ASCII)
 SECONDS_MAX = 1e6
 
 
+def percent(text, option, low=0.0, high=10.0, low_open=False):
+    """'5%' -> 0.05, within [low, high) (or (low, high)), with its % sign: a
+    bare 5 was read as 500% and a bare 0.5 as 50%, where the programs read
+    --precision 0.5 as 0.5%."""
+    v = float(text[:-1]) / 100 if PERCENT.fullmatch(text) else math.nan
+    if not (math.isfinite(v) and (v > low if low_open else v >= low) and v < high):
+        # "in plain digits": 1e-9% is within the bounds, refused for its form.
+        raise Fail("%s %s: expected a percentage with its %% sign, %s %g%% and below %g%%, in plain digits, e.g. 5%%"
+                   % (option, text, "above" if low_open else "at least", 100 * low, 100 * high))
+    return v
+
+
 def seconds(text, option, low=0.0, high=SECONDS_MAX, low_open=True, also=""):
-    """A number of seconds within (low, high] (or [low, high]), written as
-    a number: Python's float also took '1_0' (10), ' 5 ' and 'infinity'.
-    The refusal states the range, in the programs' words."""
-    v = float(text) if isinstance(text, str) and NUMBER.match(text) else math.nan
+    """A number of seconds within (low, high] (or [low, high]); the refusal
+    states the range, in the programs' words."""
+    v = float(text) if isinstance(text, str) and NUMBER.fullmatch(text) else math.nan
     if not (math.isfinite(v) and (v > low if low_open else v >= low) and v <= high):
         raise Fail("%s %s: expected seconds %s %g %s %d%s" % (option, text, "above" if low_open else "from", low,
                                                            "and at most" if low_open else "to", high, also))
@@ -143,10 +136,8 @@ def seconds(text, option, low=0.0, high=SECONDS_MAX, low_open=True, also=""):
 
 def count(text, option, low=1, high=None):
     """A whole number from low (to high, where given: a bound of the file
-    it goes into, so that what is accepted here is what its readers read),
-    in decimal digits: Python's int also took '1_0' (10), '+3' and digits
-    of other scripts."""
-    v = int(text) if isinstance(text, str) and re.match(r"^[0-9]+$", text) else low - 1
+    it goes into, so that what is accepted here is what its readers read)."""
+    v = int(text) if isinstance(text, str) and WHOLE.fullmatch(text) else low - 1
     if v < low or high is not None and v > high:
         raise Fail("%s %s: expected a whole number %s" % (option, text, "of at least %d" % low if high is None else
                                                            "from %d to %d" % (low, high)))
@@ -156,22 +147,15 @@ def count(text, option, low=1, high=None):
 SYSTEM_PYTHON = "/usr/bin/python3"
 
 
-def pip_line(what):
-    """What a user without root runs for a missing module, for the Python
-    that runs: python3 where it is the first on PATH, else its file; no
-    --user in a venv, where pip refuses it."""
-    exe, first = sys.executable or "python3", shutil.which("python3")
-    name = "python3" if first and os.path.abspath(first) == os.path.abspath(exe) else exe
-    return "%s -m pip install %s%s" % (name, "" if sys.prefix != sys.base_prefix else "--user ", what)
-
-
-def need_module(module, package, prog):
+def need_module(module):
     """Returns when MODULE imports. python3 on PATH may be a pyenv, conda or
     venv one that does not see the distribution's packages: then the
     system's Python runs the command again, before any output, where it
-    imports MODULE; else one line naming the package (Fail). A venv's
-    python3 is a link to the system's with packages of its own: only the
-    system's own Python, outside a venv, is not asked again (issue 67)."""
+    imports MODULE; else one line naming the package and what a user
+    without root runs: python3 where it is the first on PATH, else its
+    file; no --user in a venv, where pip refuses it. A venv's python3 is a
+    link to the system's with packages of its own: only the system's own
+    Python, outside a venv, is not asked again (issue 67)."""
     if importlib.util.find_spec(module):
         return
     system_itself = (os.path.realpath(sys.executable or "") == os.path.realpath(SYSTEM_PYTHON)
@@ -180,20 +164,28 @@ def need_module(module, package, prog):
             and subprocess.call([SYSTEM_PYTHON, "-c", "import " + module], stderr=subprocess.DEVNULL) == 0):
         sys.stdout.flush()
         os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON, os.path.abspath(sys.argv[0])] + sys.argv[1:])
-    raise Fail("needs Python's %s (%s)" % (module, package))
+    exe, first = sys.executable or "python3", shutil.which("python3")
+    name = "python3" if first and os.path.abspath(first) == os.path.abspath(exe) else exe
+    raise Fail("needs Python's %s (%s -m pip install %s%s, or Debian/Ubuntu's python3-%s)"
+               % (module, name, "" if sys.prefix != sys.base_prefix else "--user ", module, module))
 
 
 def main(prog, body):
     """Runs a command's body: its status, or one line and 1 on a failure,
-    130 on an interrupt; what it printed is flushed here, so that a full
+    128 + N on signal N; what it printed is flushed here, so that a full
     disk is a failure too. UMB_DEBUG=1 shows the traceback of a bug. Every
     command reads or writes files checked by their schemas: jsonschema first."""
     status, debug = 0, False
-    _readable_streams()
-    for s in STOPS:  # an interrupt, until the body installs its own handler
-        signal.signal(s, _interrupted)
+    # A name the terminal's encoding cannot show (a folder called 結果 under
+    # LANG=C) is written with backslash escapes, not a UnicodeEncodeError;
+    # and every line goes through the one rule (shown.py).
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            stream.reconfigure(errors="backslashreplace")
+    shown_streams()
+    interrupts(_interrupted)  # until the body installs its own handler
     try:
-        need_module("jsonschema", pip_line("jsonschema") + ", or Debian/Ubuntu's python3-jsonschema", prog)
+        need_module("jsonschema")
         debug = env.debug()  # read before the body: a malformed value is refused, not met in a bug
         if sys.stdout is None:
             raise Fail("standard output is closed: nowhere to write")
@@ -215,49 +207,24 @@ def main(prog, body):
         if debug:
             raise
         status = _say(prog, "internal error: %s: %s (UMB_DEBUG=1 shows where)" % (type(e).__name__, e), 1)
-    _quiet_stdout()
+    # After a failed write, Python would print its own error at exit
+    # (AttributeError: no sys.stdout).
+    with contextlib.suppress(AttributeError, OSError, ValueError):
+        sys.stdout.flush()
+    with contextlib.suppress(AttributeError, OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     sys.exit(status)
 
 
-def _interrupted(signum, frame):
+def _interrupted(signum):
     raise KeyboardInterrupt(signum)
 
 
-def _readable_streams():
-    """A name the terminal's encoding cannot show (a folder called 結果 under
-    LANG=C) is written with backslash escapes, not a UnicodeEncodeError;
-    and every line goes through the one rule (shown.py)."""
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.reconfigure(errors="backslashreplace")
-        except (AttributeError, ValueError, OSError):
-            pass
-    shown_streams()
-
-
 def _say(prog, text, status):
-    text = escaped(text)  # the message is one line: its own newlines too
-    try:
-        sys.stderr.write("%s: %s\n" % (prog, text))
+    with contextlib.suppress(OSError):
+        sys.stderr.write("%s: %s\n" % (prog, escaped(text)))  # the message is one line: its own newlines too
         sys.stderr.flush()
-    except OSError:
-        pass
     return status
-
-
-def _quiet_stdout():
-    """After a failed write, Python would print its own error at exit."""
-    if sys.stdout is None:
-        return
-    try:
-        sys.stdout.flush()
-    except OSError:
-        pass
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
 
 
 # Every signal whose default would end the command at once: each stops it

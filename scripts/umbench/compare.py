@@ -48,34 +48,26 @@ def load_sides(folders, problems):
     return sides
 
 
-def _pct(v):
-    return "%9s" % "-" if v is None else "%8.1f%%" % (100 * v)
-
-
-def _median(v):
-    return "-" if v is None else "%.2f" % v
-
-
 def print_table(keys, rows):
     for prog, bufs in keys:
         mine = [r for r in rows if (r["program"], r["buffers"]) == (prog, bufs)]
-        if not mine:
-            print("\n## %s %s: not in [0]" % (prog, bufs))
-            continue
-        print("\n## %s %s: %s" % (prog, bufs, TITLES[mine[0]["metric"]]))
+        print("\n## %s %s: %s" % (prog, bufs, TITLES[mine[0]["metric"]] if mine else "not in [0]"))
         aa = any(r["aa"] for r in mine)
-        print("%-9s %5s %13s %13s %8s %17s %9s %9s%s  %s" % ("size", "side", "[0] median", "[i] median", "ratio", "95% interval",
-                                                          "[0] sprd", "[i] sprd", "      A/A" if aa else "", "verdict"))
+        if mine:
+            print("%-9s %5s %13s %13s %8s %17s %9s %9s%s  %s" % ("size", "side", "[0] median", "[i] median", "ratio",
+                                                              "95% interval", "[0] sprd", "[i] sprd",
+                                                              "      A/A" if aa else "", "verdict"))
         for r in mine:
-            iv = "%7.3f - %7.3f" % r["interval"] if r["interval"] else "-"
-            ratio = "%8s" % "-" if r["ratio"] is None else "%8.3f" % r["ratio"]
             verdict = ("A/A: " if r["is_aa"] else "") + r["verdict"]
             if r["verdict"] in ("faster", "slower") or r.get("alone"):
                 verdict += " (%s%s)" % ("alone " + r["alone"] + " " if r.get("alone") else "",
                                         stats.change(r["ratio"], stats.METRICS[r["metric"]]))
-            print("%-9d %5s %13s %13s %s %17s %s %s%s  %s" % (
-                r["size"], "[%d]" % r["side"], _median(r["base"]), _median(r["other"]), ratio, iv, _pct(r["spread_base"]),
-                _pct(r["spread_other"]), ("%9.3f" % r["aa"] if r["aa"] else "%9s" % "-") if aa else "", verdict))
+            print("%-9d %5s %13s %13s %8s %17s %9s %9s%s  %s" % (
+                r["size"], "[%d]" % r["side"], *("-" if v is None else "%.2f" % v for v in (r["base"], r["other"])),
+                "-" if r["ratio"] is None else "%8.3f" % r["ratio"],
+                "%7.3f - %7.3f" % r["interval"] if r["interval"] else "-",
+                *("-" if v is None else "%8.1f%%" % (100 * v) for v in (r["spread_base"], r["spread_other"])),
+                ("%9.3f" % r["aa"] if r["aa"] else "%9s" % "-") if aa else "", verdict))
 
 
 def print_summary(sides, rows):
@@ -106,8 +98,7 @@ def _compare():
     want = pattern.regex(a.match)
     min_effect = cli.percent(a.min_effect, "--min-effect")
     if a.plot:
-        plot.out_name(a.plot, "--plot")
-        plot.need_matplotlib("umb-compare")
+        plot.out_picture(a.plot, "--plot")
     problems = results.Problems()
     folders, twice = paths.distinct_folders(a.folders)
     sides = load_sides(folders, problems)

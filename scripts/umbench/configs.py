@@ -109,11 +109,6 @@ def flag_words(flags, option, text):
         raise cli.Fail("%s %s: its launcher flags cannot be split into words (%s)" % (option, text, e))
 
 
-def quoted(value):
-    """VALUE as a --config value that stays one value, whatever it holds."""
-    return "'%s'" % value.replace("'", "'\\''")
-
-
 def parse_build(text):
     """NAME=DIR[:LAUNCHER FLAGS] -> a configuration that runs DIR's programs
     with the launcher its configure recorded (umbench-build.json)."""
@@ -148,11 +143,12 @@ def check_append(old, a):
     if differ:  # rounds of one another: what the folder's runs ran, and nothing else
         raise cli.Fail("--append --out %s: its runs and these differ in %s (its | these); add to it only runs like its "
                        "own, or use a new --out" % (cli.escaped(a.out), like.differences(differ)))
-    for c in a.config:  # what a configuration emulates is one of its settings: its runs' label
+    def settings(c):  # what a configuration emulates is one of its settings: its runs' label
+        return (c.get("env", {}), c.get("launcher_flags", []), (c.get("build") or {}).get("dir"),
+                c.get("emulates") or None)
+    for c in a.config:
         same = [x for x in old.get("configs", []) if x.get("name") == c["name"]]
-        if same and (same[0].get("env", {}), same[0].get("launcher_flags", []), (same[0].get("build") or {}).get("dir"),
-                     same[0].get("emulates") or None) != \
-                (c["env"], c["launcher_flags"], (c.get("build") or {}).get("dir"), c.get("emulates") or None):
+        if same and settings(same[0]) != settings(c):
             raise cli.Fail("--append --config %s: the folder's configuration of that name has other settings (%s)"
                            % (c["name"], clip(same[0], 300)))  # clipped: a hand-edited run.json may hold 1 MB
 

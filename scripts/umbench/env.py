@@ -19,12 +19,8 @@ RECORDED = ("OMPI_MCA_", "UCX_", "HWLOC_", "MPIR_CVAR_", "MV2_", "I_MPI_", "FI_"
             "LOADEDMODULES", "UMB_")
 
 
-def _raw(name):
-    return os.environ.get(name, "")
-
-
 def _words(name):
-    text = _raw(name)
+    text = os.environ.get(name, "")
     try:
         return shlex.split(text)
     except ValueError as e:
@@ -32,56 +28,29 @@ def _words(name):
                    % (name, text, e))
 
 
-@functools.lru_cache(maxsize=None)
-def mpiexec():
-    """MPIEXEC: the launcher command with its options, as words; [] when unset or blank."""
-    return _words("MPIEXEC")
+def _whole(name, form, expected):
+    """NAME's value, "" where unset, where FORM matches it whole (fullmatch:
+    "$" also matched before a final newline), else one line."""
+    v = os.environ.get(name, "")
+    if not re.fullmatch(form, v):
+        raise Fail("%s %r: expected %s" % (name, v, expected))
+    return v
 
 
-@functools.lru_cache(maxsize=None)
-def mpiexec_flags():
-    """MPIEXEC_FLAGS: launcher options as words; [] when unset."""
-    return _words("MPIEXEC_FLAGS")
-
-
-@functools.lru_cache(maxsize=None)
-def np_flag_none():
-    """MPIEXEC_NP_FLAG: 'none' (add no rank count to MPIEXEC) or unset/empty."""
-    v = _raw("MPIEXEC_NP_FLAG")
-    if v not in ("", "none"):
-        raise Fail("MPIEXEC_NP_FLAG %r: expected none (add no rank count), or leave it unset" % v)
-    return v == "none"
-
-
-JOB_ID = re.compile(r"[0-9]+")  # whole (fullmatch): "$" also matched before a final newline
-
-
-def _job(name):
-    v = _raw(name)
-    if v and not JOB_ID.fullmatch(v):
-        raise Fail("%s %r: expected a job number (digits), or leave it unset" % (name, v))
-    return v or None
-
-
-@functools.lru_cache(maxsize=None)
-def slurm_job():
-    """SLURM_JOB_ID: the Slurm job's number, None outside a job."""
-    return _job("SLURM_JOB_ID")
-
-
-@functools.lru_cache(maxsize=None)
-def lsf_job():
-    """LSB_JOBID: the LSF job's number, None outside a job."""
-    return _job("LSB_JOBID")
-
-
-@functools.lru_cache(maxsize=None)
-def debug():
-    """UMB_DEBUG: 1 shows a bug's traceback; 0 or unset does not."""
-    v = _raw("UMB_DEBUG")
-    if v not in ("", "0", "1"):
-        raise Fail("UMB_DEBUG %r: expected 1 (show a bug's traceback) or 0" % v)
-    return v == "1"
+# Each accessor reads its variable once (cache_clear() reads it again).
+_once = functools.lru_cache(maxsize=None)
+# MPIEXEC: the launcher command with its options, as words; MPIEXEC_FLAGS:
+# launcher options as words; [] when unset or blank.
+mpiexec = _once(lambda: _words("MPIEXEC"))
+mpiexec_flags = _once(lambda: _words("MPIEXEC_FLAGS"))
+# MPIEXEC_NP_FLAG=none: add no rank count to MPIEXEC.
+np_flag_none = _once(lambda: _whole("MPIEXEC_NP_FLAG", "(none)?",
+                                    "none (add no rank count), or leave it unset") == "none")
+# The batch job's number, None outside a job: digits only ([0-9], not \d).
+slurm_job = _once(lambda: _whole("SLURM_JOB_ID", "[0-9]*", "a job number (digits), or leave it unset") or None)
+lsf_job = _once(lambda: _whole("LSB_JOBID", "[0-9]*", "a job number (digits), or leave it unset") or None)
+# UMB_DEBUG=1 shows a bug's traceback; 0 or unset does not.
+debug = _once(lambda: _whole("UMB_DEBUG", "[01]?", "1 (show a bug's traceback) or 0") == "1")
 
 
 def recorded():

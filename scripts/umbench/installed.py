@@ -16,6 +16,17 @@ def output(cmd):
         return ""
 
 
+# The lines of ompi_info --all --parsable that name a parameter's value
+# (the value may hold ':'), a component, and the version.
+PARAM = re.compile(r"^mca:[^:\n]*:[^:\n]*:param:([^:\n]*):value:(.*)$", re.M)
+COMPONENT = re.compile(r"^mca:([^:\n]*):([^:\n]*):version(?::|$)", re.M)
+VERSION = re.compile(r"^ompi:version:full:.*?([^:\n]*)$", re.M)
+
+
+def _first(pattern, text, otherwise):
+    return (re.findall(pattern, text, re.M) or [otherwise])[0]
+
+
 class Installed:
     """What the installed libraries know: their settings and current values."""
 
@@ -24,36 +35,27 @@ class Installed:
         banner = output([launcher[0], "--version"])
         self.mpi = "openmpi" if "Open MPI" in banner else "mpich" if "HYDRA" in banner or "MPICH" in banner else None
         self.names = {"openmpi": "Open MPI", "mpich": "MPICH", "ucx": "UCX", "mps": "MPS"}
-        self.known, self.components, self.why = {}, set(), {}
+        self.known, self.components, self.why, mpich = {}, set(), {}, ""
         if self.mpi == "openmpi":
             text = output(["ompi_info", "--all", "--parsable"])
-            for line in text.splitlines():
-                f = line.split(":", 6)
-                if line.startswith("mca:") and len(f) >= 7 and f[3] == "param" and f[5] == "value":
-                    self.known["OMPI_MCA_" + f[4]] = f[6]
-                elif line.startswith("mca:") and len(f) >= 4 and f[3] == "version":
-                    self.components.add((f[1], f[2]))
-                elif line.startswith("ompi:version:full:"):
-                    self.names["openmpi"] = "Open MPI " + line.split(":")[-1]
+            self.known = {"OMPI_MCA_" + k: v for k, v in PARAM.findall(text)}
+            self.components = set(COMPONENT.findall(text))
+            self.names["openmpi"] = " ".join(["Open MPI"] + VERSION.findall(text)[-1:])
             self.why["openmpi"] = "ompi_info" if text else "ompi_info gave nothing"
         elif self.mpi == "mpich":
-            for m in re.finditer(r"(MPIR_CVAR_\w+)\s*=(\S*)", output(["mpivars"])):
-                self.known[m.group(1)] = m.group(2)
-            self.names["mpich"] = "MPICH " + (re.findall(r"MPICH Version:\s*(\S+)", output(["mpichversion"])) or ["?"])[0]
+            self.known = dict(re.findall(r"(MPIR_CVAR_\w+)\s*=(\S*)", output(["mpivars"])))
+            mpich = output(["mpichversion"])
+            self.names["mpich"] = "MPICH " + _first(r"MPICH Version:\s*(\S+)", mpich, "?")
             self.why["mpich"] = "mpivars"
         # UCX matters only where the MPI can hand messages to it.
-        self.ucx = (self.mpi == "openmpi" and ("pml", "ucx") in self.components) or \
-            (self.mpi == "mpich" and "ch4:ucx" in output(["mpichversion"]))
+        self.ucx = ("pml", "ucx") in self.components or "ch4:ucx" in mpich
         if self.ucx:
             text = output(["ucx_info", "-c"])
-            for line in text.splitlines():
-                if line.startswith("UCX_") and "=" in line:
-                    k, v = line.split("=", 1)
-                    self.known[k] = v
-            version = re.findall(r"Library version: (\S+)", output(["ucx_info", "-v"]))
-            self.names["ucx"] = "UCX " + (version[0] if version else "(ucx_info not found)")
+            self.known.update(re.findall(r"^(UCX_[^=\n]*)=(.*)$", text, re.M))
+            version = output(["ucx_info", "-v"])
+            self.names["ucx"] = "UCX " + _first(r"Library version: (\S+)", version, "(ucx_info not found)")
             self.why["ucx"] = "ucx_info -c" if text else "ucx_info not found"
-        self.gpus = len([l for l in output(["nvidia-smi", "-L"]).splitlines() if l.startswith("GPU ")])
+        self.gpus = len([line for line in output(["nvidia-smi", "-L"]).splitlines() if line.startswith("GPU ")])
 
     def check(self, entry, value, np):
         """None when the setting can be tried, else why not (one line)."""
@@ -66,12 +68,10 @@ class Installed:
             return "the MPI in use (%s) does not use UCX" % (self.names.get(self.mpi) or "unknown")
         if lib in ("openmpi", "mpich") and lib != self.mpi:
             return "the MPI in use is %s" % (self.names.get(self.mpi) or "not Open MPI or MPICH")
-        if var == "OMPI_MCA_pml" or var == "OMPI_MCA_btl":
+        if var in ("OMPI_MCA_pml", "OMPI_MCA_btl"):
             fw = var[len("OMPI_MCA_"):]
             missing = [c for c in value.lstrip("^").split(",") if (fw, c) not in self.components]
             return "%s has no %s component %s (ompi_info)" % (self.names[lib], fw, ", ".join(missing)) if missing else None
         if var not in self.known:
             return "%s does not know %s (%s)" % (self.names[lib], var, self.why.get(lib, "not asked"))
-        if self.known[var] == value:
-            return "already the default"
-        return None
+        return "already the default" if self.known[var] == value else None

@@ -14,8 +14,6 @@ from .shown import clip, escaped, shown
 
 def out_folder(path, option="--out"):
     """Makes the folder a command writes into, or says in one line why not."""
-    if not path:
-        raise Fail("%s '': expected a folder" % option)
     if os.path.exists(path) and not os.path.isdir(path):
         raise Fail("%s %s: not a folder" % (option, path))
     # A link that leads nowhere (dangling, or a loop) is neither a folder nor
@@ -44,10 +42,8 @@ def out_file(path, option):
         raise Fail("%s %s: no folder %s" % (option, path, folder))
     if not os.access(folder, os.W_OK | os.X_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
         raise Fail("%s %s: not writable" % (option, path))
-    probe = os.path.join(folder, ".%s.probe.%d" % (os.path.basename(path), os.getpid()))
     try:  # access() answers for permissions only (root may "write" in /proc): a file made there says
-        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-        os.remove(probe)
+        tempfile.TemporaryFile(dir=folder).close()
     except OSError as e:
         raise Fail("%s %s: cannot write a file in %s (%s)" % (option, path, folder, e.strerror or e))
     return path
@@ -57,42 +53,36 @@ def in_folders(text, option):
     """Folders separated by ':' (--bindir), each one a folder: checked
     before any work, so that a search does not start (and leave a folder
     behind) only for umb-run to refuse its first run."""
-    parts = text.split(os.pathsep)
-    for p in parts:
+    for p in text.split(os.pathsep):
         if not p.strip() or not os.path.isdir(p):
             raise Fail("%s %s: %s; expected a build folder, or folders separated by '%s'"
                        % (option, shown(text), "an empty folder name" if not p.strip() else "%s is not a folder" % p, os.pathsep))
-    return parts
+    return text.split(os.pathsep)
 
 
 def distinct_folders(folders):
-    """The folders, each once however it is named (DIR, ./DIR, a link to
-    it): a folder named again would count its runs twice. Returns them and
-    a note for each one left out."""
+    """(the folders, each once however it is named: DIR, ./DIR, a link to
+    it; a note for each one left out): a folder named again would count its
+    runs twice. What is not a folder is kept, for the command to name it."""
     seen, out, notes = {}, [], []
     for i, f in enumerate(folders):
-        try:
-            st = os.stat(f)
-            key = (st.st_dev, st.st_ino) if stat.S_ISDIR(st.st_mode) else i
-        except OSError:
-            key = i  # not a folder: kept, for the command to name it
+        st = os.stat(f) if os.path.isdir(f) else None
+        key = (st.st_dev, st.st_ino) if st else i
         if key in seen:
             notes.append("%s is the same folder as %s: counted once" % (f, seen[key]))
-            continue
-        seen[key] = f
-        out.append(f)
+        else:
+            seen[key] = f
+            out.append(f)
     return out, notes
 
 
 def hold_lock(folder, name, who):
-    """Holds FOLDER/NAME locked (flock) for the life of the process, with
-    its pid in it; when another holds it, says which in one line. The lock
-    dies with its holder: a killed writer leaves none behind."""
+    """FOLDER/NAME locked (flock) while the process lives, its pid in it for
+    a second writer's line: a killed writer leaves no lock. Never through a
+    link (O_NOFOLLOW) or into a FIFO or a folder planted under its name: the
+    pid went into the link's target, and a FIFO was taken for a folder
+    moved away (docs/hardening.md, "What a writer opens")."""
     path = os.path.join(folder, name)
-    # Never through a link (O_NOFOLLOW: ELOOP) or into a FIFO, a socket or a
-    # folder planted under the lock's name: the pid went into the link's
-    # target, and a FIFO was taken for a folder moved away (docs/hardening.md,
-    # "What a writer opens").
     not_regular = "--out %s: %s is not a regular file (a link, a FIFO or a folder); remove it, or choose another folder" % (folder, name)
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
@@ -101,15 +91,17 @@ def hold_lock(folder, name, who):
             raise Fail(not_regular)
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        raise Fail("--out %s: in use by %s; wait for it to end, or choose another folder" % (folder, _holder(path, who)))
+        pid = ""
+        with contextlib.suppress(OSError), open(path) as f:
+            pid = f.read().strip()  # its holder writes it just after locking
+        raise Fail("--out %s: in use by %s; wait for it to end, or choose another folder"
+                   % (folder, "%s pid %s" % (who, pid) if pid else "another %s (its pid not yet written)" % who))
     except OSError as e:
         raise Fail(not_regular if e.errno in (errno.ELOOP, errno.EISDIR, errno.ENXIO) else
                    "--out %s: cannot lock it (%s)" % (folder, e.strerror or e))
-    try:  # the pid is for the message of a second writer; the lock holds without it
+    with contextlib.suppress(OSError):  # the lock holds without it
         os.ftruncate(fd, 0)
         os.write(fd, ("%d\n" % os.getpid()).encode())
-    except OSError:
-        pass
     return fd
 
 
@@ -120,16 +112,6 @@ def same(path, st):
         return os.path.samestat(os.stat(path), st)
     except OSError:
         return False
-
-
-def _holder(path, who):
-    """The pid in the lock file; its holder writes it just after locking."""
-    try:
-        with open(path) as f:
-            pid = f.read().strip()
-    except OSError:
-        pid = ""
-    return "%s pid %s" % (who, pid) if pid else "another %s (its pid not yet written)" % who
 
 
 def first_missing(path):
@@ -172,18 +154,26 @@ def not_elsewhere(folder, ours, results):
 
 
 def write_whole(path, data, kind, kept=""):
-    """A JSON file, whole or not at all: a temporary file, synced, then a
-    rename over the old one (run.json, tune.json). `kept` ends the message
-    when it cannot be written. It must be a valid KIND first (its readers'
-    schema): what they would refuse is not written (schema.dumps)."""
-    text, tmp = schema.dumps(data, kind, path, indent=1) + "\n", None
-    try:  # a name of its own, made new (mkstemp: O_EXCL, never through a planted link), mode 644
+    """A JSON file, whole (whole_file), once it is a valid KIND: what its
+    readers would refuse is not written (schema.dumps)."""
+    text = schema.dumps(data, kind, path, indent=1) + "\n"
+    whole_file(path, lambda f: f.write(text.encode("utf-8")), kept)
+
+
+def whole_file(path, write, kept=""):
+    """PATH whole or not at all: write(f) into a temporary file, synced,
+    renamed over the old one (a full disk left an empty plot behind);
+    `kept` ends the refusal."""
+    tmp = None
+    try:  # a new name of its own (mkstemp: O_EXCL, never through a planted link)
         fd, tmp = tempfile.mkstemp(prefix=".%s." % os.path.basename(path), suffix=".tmp", dir=os.path.dirname(path) or ".")
         os.fchmod(fd, 0o644)
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            write(f)
             f.flush()
             os.fsync(f.fileno())
+            if not f.tell():
+                raise OSError(errno.ENOSPC, "nothing was written: a full disk?")
         os.replace(tmp, path)
     except OSError as e:
         if tmp:  # mkstemp made it

@@ -7,21 +7,19 @@ one that uses it up is refused, saying why: a bound on re, not a second
 regex engine (docs/decisions.md, "--match"). CPU time, not the wall clock:
 a loaded machine gives the child less of each second, not less work, so a
 pattern's verdict does not depend on the load (pass 13, kind 14)."""
+import functools
 import os
 import re
 import resource
 import signal
 
+from .cli import STOPS
 from .fail import Fail
 from .shown import clip, shown
 
 LIMIT_S = 1  # CPU seconds (RLIMIT_CPU counts whole ones): re answers a sane pattern on a name in microseconds
 HELP = ("; Python's regular expressions: a pattern that takes re over %g s of CPU time on a name "
         "(repeats inside repeats) is refused" % LIMIT_S)
-# The signals a user ends a command with: blocked from before fork() until
-# the parent is inside the try that kills the child, so that one coming in
-# between never leaves the child running (pass 13, kind 13).
-STOPS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
 
 
 class Bounded:
@@ -29,15 +27,14 @@ class Bounded:
     time or raises Fail; each name is searched once."""
 
     def __init__(self, text, option):
-        self.compiled, self.text, self.option, self.seen = re.compile(text), text, option, {}
-
-    def search(self, name):
-        if name not in self.seen:
-            self.seen[name] = self._child(name)
-        return self.seen[name]
+        self.compiled, self.text, self.option = re.compile(text), text, option
+        self.search = functools.lru_cache(maxsize=None)(self._child)
 
     def _child(self, name):
         r, w = os.pipe()
+        # The signals that stop a command are blocked from before fork() until
+        # the parent is inside the try that kills the child, so that one
+        # coming in between never leaves the child running (pass 13, kind 13).
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
         try:
             pid = os.fork()
@@ -47,7 +44,7 @@ class Bounded:
             raise
         if pid == 0:  # no handler and no clean-up of the parent's (a lock, run.json) may run here
             try:
-                for s in STOPS | {signal.SIGXCPU}:
+                for s in STOPS + (signal.SIGXCPU,):
                     signal.signal(s, signal.SIG_DFL)
                 resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # SIGXCPU dumps core by default
                 resource.setrlimit(resource.RLIMIT_CPU, (LIMIT_S, LIMIT_S + 1))
@@ -67,8 +64,8 @@ class Bounded:
             os.waitpid(pid, 0)
         if not answer:
             raise Fail("%s %s: no answer within %g s of CPU time on the name %s: repeats inside repeats make "
-                           "Python's matcher try every way to split a name; write it without them"
-                           % (self.option, said(self.text), LIMIT_S, shown(name)))
+                       "Python's matcher try every way to split a name; write it without them"
+                       % (self.option, said(self.text), LIMIT_S, shown(name)))
         return answer == b"1"
 
 

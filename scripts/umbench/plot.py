@@ -8,8 +8,6 @@ Reads the JSON Lines the programs wrote, never their tables, and only the
 runs that finished. Needs matplotlib; umb-compare draws the same picture
 for several folders.
 """
-import contextlib
-import errno
 import os
 import statistics
 import textwrap
@@ -22,17 +20,14 @@ PANELS = [("avg_latency_us", "avg latency, us (lower is better)"), ("avg_bandwid
 FORMATS = (".png", ".pdf", ".svg")
 
 
-def out_name(path, option):
-    """A file the picture can be written to, in a format its name says."""
+def out_picture(path, option):
+    """A file the picture can be written to, in a format its name says, and
+    matplotlib to draw it: checked before any output (cli.need_module)."""
     paths.out_file(path, option)
     if os.path.splitext(path)[1].lower() not in FORMATS:
         raise cli.Fail("%s %s: expected a name ending in %s (the picture's format)" % (option, path, ", ".join(FORMATS)))
+    cli.need_module("matplotlib")
     return path
-
-
-def need_matplotlib(who):
-    """Called before any output (cli.need_module)."""
-    cli.need_module("matplotlib", cli.pip_line("matplotlib") + ", or Debian/Ubuntu's python3-matplotlib", who)
 
 
 def draw(sides, keys, path, who):
@@ -65,20 +60,7 @@ def draw(sides, keys, path, who):
     fig.suptitle(textwrap.fill(" vs ".join("[%d] %s" % (i, " ".join((s.label + (": " + s.lib if s.lib else "")).split()))
                                            for i, s in enumerate(sides)), 170), fontsize=9)
     fig.tight_layout()
-    # Whole or not at all, as run.json: a full disk left an empty plot behind.
-    tmp = os.path.join(os.path.dirname(path) or ".", ".%s.%d.tmp" % (os.path.basename(path), os.getpid()))
-    try:
-        with open(tmp, "wb") as f:
-            fig.savefig(f, dpi=100, format=os.path.splitext(path)[1][1:].lower())
-            f.flush()
-            os.fsync(f.fileno())
-        if not os.path.getsize(tmp):
-            raise OSError(errno.ENOSPC, "nothing was written: a full disk?")
-        os.replace(tmp, path)
-    except OSError as e:
-        with contextlib.suppress(OSError):
-            os.remove(tmp)
-        raise cli.Fail("%s: cannot write it (%s)" % (path, e.strerror or e))
+    paths.whole_file(path, lambda f: fig.savefig(f, dpi=100, format=os.path.splitext(path)[1][1:].lower()))
     print("\n%s: wrote %s" % (who, cli.escaped(path)))
 
 
@@ -106,8 +88,7 @@ def _plot():
     a = ap.parse_intermixed_args()  # a folder after an option too (it was refused)
     if not os.path.isdir(a.folder):
         raise cli.Fail("%s: not a folder" % a.folder)
-    out = out_name(a.out or os.path.join(a.folder, "plot.png"), "--out")
-    need_matplotlib("umb-plot")
+    out = out_picture(a.out or os.path.join(a.folder, "plot.png"), "--out")
     problems = results.Problems()
     sides, _ = results.load(a.folder, problems)
     keys = sorted({k for s in sides for k in s.runs})

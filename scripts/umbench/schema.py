@@ -11,6 +11,7 @@ before the open (stat), and again after it (fstat of a non-blocking open:
 the name may have changed between the two), and a file over MOST_BYTES
 is not read into memory."""
 import errno
+import functools
 import json
 import math
 import os
@@ -19,65 +20,56 @@ import stat
 from .fail import Fail
 from .shown import clip
 
-FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schemas")
-KINDS = ("run", "result", "tune", "settings", "references", "build")
 MANIFEST = "run.json"  # a results folder's manifest, of the "run" schema (read_manifest)
 # A results file, run.json or a catalogue larger than this is not umbench's
 # (a link to a disk image, say): refused rather than read into memory.
 MOST_BYTES = 256 << 20
-_schemas, _validators = {}, {}
+MOST_DIGITS = 300  # past 1e300, the bound of every figure
 
 
 class Missing(Fail):
     """The file is not there: some readers go on without it."""
 
 
+@functools.lru_cache(maxsize=None)
 def _schema(kind):
     """KIND's schema as a value: read without jsonschema, whose import is
     most of a command's start-up (a refused option needs only a bound)."""
-    if kind not in _schemas:
-        with open(os.path.join(FOLDER, "%s.schema.json" % kind), encoding="utf-8") as f:
-            _schemas[kind] = json.load(f)
-    return _schemas[kind]
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "schemas", "%s.schema.json" % kind), encoding="utf-8") as f:
+        return json.load(f)
 
 
-def validator(kind):
-    if kind not in _validators:
-        import jsonschema.validators  # the commands make sure it is there (cli.need_module)
-        # A whole number is an int: Draft 7 would take 1.0, which a round's
-        # file name (NAME.r1.0.jsonl) or a count would not.
-        whole = jsonschema.Draft7Validator.TYPE_CHECKER.redefine(
-            "integer", lambda checker, v: isinstance(v, int) and not isinstance(v, bool))
-        strict = jsonschema.validators.extend(jsonschema.Draft7Validator, type_checker=whole)
-        _validators[kind] = strict(_schema(kind))
-    return _validators[kind]
+@functools.lru_cache(maxsize=None)
+def _validator(kind):
+    import jsonschema.validators  # the commands make sure it is there (cli.need_module)
+    # A whole number is an int: Draft 7 would take 1.0, which a round's
+    # file name (NAME.r1.0.jsonl) or a count would not.
+    whole = jsonschema.Draft7Validator.TYPE_CHECKER.redefine(
+        "integer", lambda checker, v: isinstance(v, int) and not isinstance(v, bool))
+    return jsonschema.validators.extend(jsonschema.Draft7Validator, type_checker=whole)(_schema(kind))
 
 
 def bound(kind, *path):
     """(minimum, maximum) of a field, from its schema: the one place a bound
     is written (umb-run's --rounds and --np take exactly what run.json may
     hold). path: property names, from the top."""
-    node = _schema(kind)
-    for key in path:
-        node = node["properties"][key]
+    node = functools.reduce(lambda node, key: node["properties"][key], path, _schema(kind))
     return node["minimum"], node["maximum"]
 
 
 def read_bytes(path):
-    """A regular file's bytes. Anything else (a FIFO, a device, a folder, a
-    link to one) is refused before a read that could block or never end, as
-    is a file over MOST_BYTES: OSError, its strerror saying why."""
-    if not stat.S_ISREG(os.stat(path).st_mode):
+    """A regular file's bytes, else OSError, its strerror saying why: not
+    a regular file (a read could block or never end), or larger than
+    MOST_BYTES (at the open, or grown while read)."""
+    st = os.stat(path)
+    if stat.S_ISREG(st.st_mode):
+        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY), "rb") as f:
+            st = os.fstat(f.fileno())
+            data = f.read(MOST_BYTES + 1) if stat.S_ISREG(st.st_mode) and st.st_size <= MOST_BYTES else b""
+    if not stat.S_ISREG(st.st_mode):
         raise OSError(errno.EINVAL, "not a regular file", path)
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
-    with os.fdopen(fd, "rb") as f:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", path)
-        if st.st_size > MOST_BYTES:
-            raise OSError(errno.EFBIG, "larger than %d MiB: not umbench's" % (MOST_BYTES >> 20), path)
-        data = f.read(MOST_BYTES + 1)
-    if len(data) > MOST_BYTES:  # it grew while read
+    if st.st_size > MOST_BYTES or len(data) > MOST_BYTES:
         raise OSError(errno.EFBIG, "larger than %d MiB: not umbench's" % (MOST_BYTES >> 20), path)
     return data
 
@@ -104,24 +96,14 @@ class Beyond(int):
         return clip(self.text, 40)
 
 
-MOST_DIGITS = 300  # past 1e300, the bound of every figure
-
-
-def _int(text):
-    return Beyond(text) if len(text) > MOST_DIGITS else int(text)
-
-
-def _float(text):
-    v = float(text)
-    return Beyond(text) if v in (math.inf, -math.inf) else v
-
-
 def parse(data):
     """JSON text (bytes) -> a value; ValueError on anything that is not
     strict JSON (NaN and Infinity included: every figure is finite). A
     number past every bound is a Beyond, which problem() refuses."""
     try:
-        return json.loads(data.decode("utf-8"), parse_constant=_no_constant, parse_int=_int, parse_float=_float)
+        return json.loads(data.decode("utf-8"), parse_constant=_no_constant,
+                          parse_int=lambda t: Beyond(t) if len(t) > MOST_DIGITS else int(t),
+                          parse_float=lambda t: Beyond(t) if math.isinf(float(t)) else float(t))
     except UnicodeDecodeError:
         raise ValueError("not UTF-8")
     except RecursionError:
@@ -132,11 +114,10 @@ def problem(data, kind):
     """None where data is a valid KIND, else one phrase: the field (e.g.
     runs[2].round) and what it must be."""
     import jsonschema.exceptions
-    errors = list(validator(kind).iter_errors(data))
+    errors = list(_validator(kind).iter_errors(data))
     beyond = next(_beyond(data, []), None)
     if beyond is not None:  # the field it is in, and that field's range where the schema gives one
-        at = [e for e in errors if list(e.absolute_path) == beyond[0] and e.validator in ("minimum", "maximum", "exclusiveMinimum",
-                                                                                          "exclusiveMaximum", "type")]
+        at = [e for e in errors if list(e.absolute_path) == beyond[0] and e.validator in ("type",) + tuple(BOUNDS)]
         return _said(at[0]) if at else "%s must be within -1e300 and 1e300, found %s" % (_where(beyond[0]), beyond[1].said())
     err = jsonschema.exceptions.best_match(errors)
     return None if err is None else _said(err)
@@ -146,20 +127,21 @@ def _beyond(v, path):
     """(path, value) of each Beyond in v."""
     if isinstance(v, Beyond):
         yield path, v
-    elif isinstance(v, dict):
-        for k, x in v.items():
-            yield from _beyond(x, path + [k])
-    elif isinstance(v, list):
-        for i, x in enumerate(v):
-            yield from _beyond(x, path + [i])
+    for k, x in v.items() if isinstance(v, dict) else enumerate(v) if isinstance(v, list) else ():
+        yield from _beyond(x, path + [k])
 
 
 def _where(path):
     return "".join("[%d]" % p if isinstance(p, int) else ".%s" % p for p in path).lstrip(".") or "the top"
 
 
+TYPES = {"integer": "a whole number", "number": "a number", "string": "a string", "array": "a list",
+         "object": "an object", "boolean": "true or false", "null": "null"}
+BOUNDS = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "above", "exclusiveMaximum": "below"}
+SIZES = ("maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties")
+
+
 def _said(err):
-    where = _where(err.absolute_path)
     v, rule, shown = err.validator, err.validator_value, _shown(err.instance)
     if v == "type":
         what = "must be %s, found %s" % (" or ".join(TYPES[t] for t in (rule if isinstance(rule, list) else [rule])), shown)
@@ -167,29 +149,22 @@ def _said(err):
         what = "has no \"%s\"" % next((k for k in rule if k not in err.instance), rule[0])
     elif v == "additionalProperties":
         what = "holds an unknown field (%s)" % ", ".join(sorted(set(err.instance) - set(err.schema.get("properties", {})))[:3])
-    elif v in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-        what = "must be %s %s, found %s" % ({"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "above",
-                                             "exclusiveMaximum": "below"}[v], rule, shown)
+    elif v in BOUNDS:
+        what = "must be %s %s, found %s" % (BOUNDS[v], rule, shown)
     elif v in ("minLength", "minItems") and rule == 1:
         what = "must not be empty"
-    elif v in ("maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties"):
+    elif v in SIZES:
         what = "must have %s %d %s, found %d" % ("at most" if v.startswith("max") else "at least", rule,
                                                  "characters" if v.endswith("Length") else "entries", len(err.instance))
-    elif v == "pattern" and rule == "\\S":
-        what = "must not be blank"
+    elif v == "pattern":
+        what = "must not be blank" if rule == "\\S" else "must match %s, found %s" % (rule, shown)
     elif v == "enum":
         what = "must be one of %s, found %s" % (", ".join(json.dumps(x) for x in rule), shown)
     elif v == "uniqueItems":
         what = "holds a value twice (%s); each once" % _shown(next(x for i, x in enumerate(err.instance) if x in err.instance[:i]))
-    elif v == "pattern":
-        what = "must match %s, found %s" % (rule, shown)
     else:
         what = "is not as expected: %s" % " ".join(err.message.split())[:160]
-    return "%s %s" % (where, what)
-
-
-TYPES = {"integer": "a whole number", "number": "a number", "string": "a string", "array": "a list", "object": "an object",
-         "boolean": "true or false", "null": "null"}
+    return "%s %s" % (_where(err.absolute_path), what)
 
 
 def _shown(v):
@@ -203,7 +178,6 @@ def load(path, kind, label=None, what=None):
     line: LABEL (default: the path), and why. Missing (a Fail) where there
     is no file."""
     label = label or path
-    what = what or "a %s file" % kind
     try:
         data = parse(read_bytes(path))
     except FileNotFoundError:
@@ -214,7 +188,7 @@ def load(path, kind, label=None, what=None):
         raise Fail("%s: not JSON (%s)" % (label, e))
     why = problem(data, kind)
     if why:
-        raise Fail("%s: not %s: %s" % (label, what, why))
+        raise Fail("%s: not %s: %s" % (label, what or "a %s file" % kind, why))
     return data
 
 
@@ -228,25 +202,20 @@ def lines(path, kind="result"):
             continue
         try:
             o = parse(raw)
+            why = problem(o, kind)
         except ValueError as e:
-            bad.append((n, "not JSON (%s)" % e if str(e) != "not UTF-8" else "not UTF-8", _kind(raw)))
-            continue
-        why = problem(o, kind)
+            why = "not JSON (%s)" % e if str(e) != "not UTF-8" else "not UTF-8"
+            # Its "type" where it was refused only for a NaN or an infinity
+            # in it (a result that is not one, not a stray line).
+            try:
+                o = json.loads(raw.decode("utf-8"))
+            except (ValueError, RecursionError):
+                o = None
         if why:
             bad.append((n, why, o.get("type") if isinstance(o, dict) else None))
         else:
             good.append((n, o))
     return good, bad
-
-
-def _kind(raw):
-    """The "type" of a line refused as JSON only for a NaN or an infinity in
-    it (a result that is not one, not a stray line), else None."""
-    try:
-        o = json.loads(raw.decode("utf-8"))
-    except (ValueError, RecursionError):
-        return None
-    return o.get("type") if isinstance(o, dict) else None
 
 
 def dumps(data, kind, path, what=None, indent=None):

@@ -59,12 +59,8 @@ def commands(name, want, extra):
     items = []
     for prog, kind, opts, pairs in (full() if name == "full" else SETS[name]):
         for pair in (p for p in pairs if want.search("%s %s" % (prog, p))):
-            if kind == "pt2pt":
-                bufs = pair.split()
-            elif " " in pair:
-                bufs = ["--root-buffer", pair.split()[0], "--buffer", pair.split()[1]]
-            else:
-                bufs = ["--buffer", pair]
+            root, _, others = pair.rpartition(" ")
+            bufs = pair.split() if kind == "pt2pt" else (["--root-buffer", root] if root else []) + ["--buffer", others]
             # The user's options last: their --timeout wins over umb-run's
             # default (it was silently replaced by 120), and an option left
             # without its value ("-- -m") finds none to take, where it took
@@ -87,11 +83,8 @@ def pair_slot(item):
     arguments (commands puts them right after FIXED), or None: the runs
     that may share a launch with their program's other pairs (pairs.py)."""
     prog, pair, args = item
-    kinds, n = pair.split(), len(FIXED)
-    for s in range(len(args) - n - 1):
-        if args[s:s + n] == FIXED:
-            return s + n if len(kinds) == 2 and args[s + n:s + n + 2] == kinds else None
-    return None
+    s = next((s + len(FIXED) for s in range(len(args)) if args[s:s + len(FIXED)] == FIXED), None)
+    return s if s is not None and len(pair.split()) == 2 and args[s:s + 2] == pair.split() else None
 
 
 # Benchmark options that make a program print and exit 0 without results:
@@ -104,8 +97,8 @@ def check_extra(extra):
     those that would leave every run without results."""
     shown = [w for w in extra if w in PRINT_ONLY]
     if shown:
-        raise Fail("-- %s: prints the program's help or version instead of measuring, in every run; see it with "
-                       "PROGRAM %s (e.g. umb_latency %s), and umb-run's own with umb-run -h" % (shown[0], shown[0], shown[0]))
+        raise Fail("-- {0}: prints the program's help or version instead of measuring, in every run; see it with "
+                   "PROGRAM {0} (e.g. umb_latency {0}), and umb-run's own with umb-run -h".format(shown[0]))
     # The user's options come last and win (named), so each of umb-run's own is refused.
     for option, why in OWN.items():
         given = named(extra, option)

@@ -17,6 +17,7 @@ import common
 import folders
 import mutate
 from common import command, counted, no_canary, no_crash, no_litter, refusal_is_one_line, run, scale, snapshot, unchanged
+from umbench import cli
 
 FOLDERS = ["{BASE}", "{BASE}", "{DIR}", "{MISSING}", "{FIFO}", "{FILE}", "{DEVZERO}", "{LOOP}", "", "-", "/"]
 
@@ -59,16 +60,22 @@ def edges(stated, whole):
     return [(plain(v), taken) for v, taken in out]
 
 
+# The forms of a number no number option takes: other digits, a sign, a
+# blank, hex, an underscore, a final newline (a regular expression's "$"
+# took it).
+FORMS = ["script", "plus", "blank", "trailing", "hex", "underscore", "newline"]
+
+
+def odd_form(n, how, zero, percent):
+    text = {"script": "".join(chr(zero + int(d)) for d in str(n)), "plus": "+%d" % n, "blank": " %d" % n,
+            "trailing": "%d " % n, "hex": "0x%x" % n, "underscore": "1_%d" % n, "newline": "%d" % n}[how]
+    return text + ("%" if percent and how != "trailing" else "") + ("\n" if how == "newline" else "")
+
+
 def odd_number(percent):
-    """A number a user might mean, written in a form no number option takes:
-    other digits, a sign, a blank, hex, an underscore."""
-    def form(t):
-        n, how, zero = t
-        text = {"script": "".join(chr(zero + int(d)) for d in str(n)), "plus": "+%d" % n, "blank": " %d" % n,
-                "trailing": "%d " % n, "hex": "0x%x" % n, "underscore": "1_%d" % n}[how]
-        return text + ("%" if percent and how != "trailing" else "")
-    return st.tuples(st.integers(1, 99), st.sampled_from(["script", "plus", "blank", "trailing", "hex", "underscore"]),
-                     st.sampled_from(ZEROS)).map(form)
+    """A number a user might mean, written in a form no number option takes."""
+    return st.tuples(st.integers(1, 99), st.sampled_from(FORMS), st.sampled_from(ZEROS)).map(
+        lambda t: odd_form(*t, percent))
 
 
 class Args(unittest.TestCase):
@@ -149,6 +156,18 @@ class Args(unittest.TestCase):
         lead = ["{BASE}", "{BASE}"] if name == "umb-compare" else ["--bindir", self.stage.stub]
         r = self.check("number_forms", command(name), lead + [option, value], long_run_ok=True)
         self.assertEqual(r.rc, 1, "%s %s %r was taken:\n%s" % (name, option, value, r.show()))
+
+    def test_number_forms_parsed(self):
+        """Every odd form, refused by each parser of numbers (cli.count,
+        cli.seconds, cli.percent) in one line: '5%\n' was an internal
+        error, '3\n' was taken."""
+        for parse, percent in ((cli.count, False), (cli.seconds, False), (cli.percent, True)):
+            for how, zero in ((how, zero) for how in FORMS for zero in ZEROS):
+                text = odd_form(7, how, zero, percent)
+                with self.assertRaises(cli.Fail, msg="%s took %r" % (parse.__name__, text)) as e:
+                    parse(text, "--x")
+                said = str(e.exception)
+                self.assertTrue(said.startswith("--x ") and "expected" in said, said)
 
     def test_number_edges(self):
         """Every number option states its range when it refuses a value, and

@@ -6,21 +6,18 @@ benchmark, pair and size, the settings that change the result beyond the
 noise, by how much: a ranked table, then the export lines of the best
 setting per benchmark and pair.
 
-  umb-tune [--set quick|full|aware|why] [--match REGEX] [--rounds N] [--np N] [--out DIR]
-           [--only NAME,...] [--catalogue FILE] [--min-effect P%] [--budget SECONDS] [--run-limit SECONDS]
-           [--bindir DIR] [-- EXTRA BENCHMARK OPTIONS]
+  umb-tune [OPTIONS] [-- EXTRA BENCHMARK OPTIONS]
   umb-tune --report DIR [--min-effect P%]
 
 Not tried, one line each: a setting the installed MPI or UCX does not know
-(ompi_info, mpivars, ucx_info -c), a value that is already the default,
-MPS without more ranks than GPUs, and a setting that cannot act on this run
-(a BTL under pml ucx). A pass of the defaults (DIR/pilot) is timed first;
-its findings and header order the settings, and the settings and rounds
-that fit --budget are said before the first round. Each round is one
-umb-run --append; a setting that stalls a run, or from --rounds on cannot
-beat the defaults by --min-effect, leaves. DIR/tune.json keeps the plan,
-the race and the findings; --report prints them again, writing nothing.
-docs/method.md, "Finding the settings that matter", says more.
+(ompi_info, mpivars, ucx_info -c), a value already the default, MPS
+without more ranks than GPUs, a setting that cannot act on this run (a BTL
+under pml ucx). A pass of the defaults (DIR/pilot) is timed first; its
+findings and header order the settings, and the settings and rounds that
+fit --budget are said before the first round. A setting that stalls a run,
+or from --rounds on cannot beat the defaults by --min-effect, leaves the
+rounds. DIR/tune.json keeps the plan, the race and the findings. More in
+docs/method.md, "Finding the settings that matter".
 """
 import atexit
 import os
@@ -42,30 +39,22 @@ PREFIXES = {"openmpi": "OMPI_MCA_", "ucx": "UCX_", "mpich": "MPIR_CVAR_", "mps":
 def options(argv):
     ap = cli.Parser("umb-tune", __doc__)
     ap.add_argument("--set", choices=sets.NAMES, help="default quick")
-    ap.add_argument("--match", metavar="REGEX", help='benchmarks and pairs to run, as umb-run --match, e.g. '
-                                                     '"^umb_bw (MH MH|MD MD)$"' + pattern.HELP)
-    ap.add_argument("--rounds", metavar="N", help="interleaved rounds each setting gets at least (default: as many as a "
-                                                   "change at every size of one benchmark needs to be kept over the whole "
-                                                   "table, 6 or more)")
+    ap.add_argument("--match", metavar="REGEX", help="benchmarks and pairs to run, as umb-run --match" + pattern.HELP)
+    ap.add_argument("--rounds", metavar="N", help="rounds each setting gets at least (default: as the plan needs)")
     ap.add_argument("--np", metavar="N", help="ranks (default 2)")
     ap.add_argument("--out", metavar="DIR", help="results folder (default umb-results/tune-DATE)")
     ap.add_argument("--only", metavar="NAME,...", help="catalogue names to try (comma-separated; default: every one that applies)")
     ap.add_argument("--catalogue", metavar="FILE", help="settings file (default: the package's settings.json)")
     ap.add_argument("--budget", metavar="SECONDS", help="seconds for the whole search: the settings and rounds are planned to fit it")
-    ap.add_argument("--run-limit", metavar="SECONDS", help="seconds after which one run is stopped (umb-run --run-limit; default "
-                                                           "120: a setting that slows a benchmark a hundred-fold would otherwise "
-                                                           "hold the whole search)")
-    ap.add_argument("--bindir", metavar="DIR", help="where the umb_* programs are: a build folder, or folders separated by ':' "
-                                                    "(umb-run --bindir)")
-    ap.add_argument("--min-effect", metavar="P%", help="smaller changes count as none (default 5%%: two identical programs "
-                                                        "differ by up to 6%% on the lent VMs; with --report, the search's own)")
-    ap.add_argument("--report", metavar="DIR", help="print the report of an earlier search from its folder again, with this "
-                                                    "umb-tune's analysis; runs nothing and writes nothing")
+    ap.add_argument("--run-limit", metavar="SECONDS", help="seconds after which one run is stopped (default 120)")
+    ap.add_argument("--bindir", metavar="DIR", help="where the umb_* programs are, as umb-run --bindir")
+    ap.add_argument("--min-effect", metavar="P%", help="smaller changes count as none (default 5%%, or the search's)")
+    ap.add_argument("--report", metavar="DIR", help="print an earlier search's report; runs and writes nothing")
     a = ap.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
     a.extra = argv[argv.index("--") + 1:] if "--" in argv else None
     # --report reads a search: the search's options are refused, not ignored.
-    given = [x.option_strings[0] for x in ap._actions if x.dest not in ("help", "min_effect", "report") and getattr(a, x.dest)]
-    given += ["--"] if a.extra is not None else []
+    search_only = [x for x in ap._actions if x.dest not in ("help", "min_effect", "report")]
+    given = [x.option_strings[0] for x in search_only if getattr(a, x.dest)] + (["--"] if a.extra is not None else [])
     if a.report is not None and given:
         raise cli.Fail("--report %s with %s: --report reads an earlier search and runs nothing; of the options only "
                        "--min-effect applies to it" % (cli.shown(a.report), " ".join(given)))
@@ -96,24 +85,28 @@ def read_catalogue(path, only=None):
         raise cli.Fail("%s: cannot read it (No such file or directory)" % label)
     names, configs_of = {}, {}  # --only and tune.json name an entry; umb-run a configuration
     for n, e in enumerate(entries, 1):
-        check_entry("%s: setting %d (%s)" % (label, n, e["name"]), e)
+        where = "%s: setting %d (%s)" % (label, n, e["name"])
+        check_entry(where, e)
         if names.setdefault(e["name"], n) != n:
-            raise cli.Fail("%s: setting %d: the name %s is also setting %d's; each name once" % (label, n, e["name"], names[e["name"]]))
+            raise cli.Fail("%s: setting %d: the name %s is also setting %d's; each name once"
+                           % (label, n, e["name"], names[e["name"]]))
         for value in e["values"]:
             name = config_name(e, value)
-            configs.check_name(name, "%s: setting %d (%s): value %r: configuration" % (label, n, e["name"], value), name)
+            configs.check_name(name, "%s: value %r: configuration" % (where, value), name)
             if name in configs_of:
-                raise cli.Fail("%s: setting %d (%s): value %r: its configuration %s is also setting %d's; each name and "
-                               "value once" % (label, n, e["name"], value, name, configs_of[name]))
+                raise cli.Fail("%s: value %r: its configuration %s is also setting %d's; each name and value once"
+                               % (where, value, name, configs_of[name]))
             configs_of[name] = n
-    wanted = None if only is None else [x.strip() for x in only.split(",")]
-    if wanted is not None and "" in wanted:
+    if only is None:
+        return entries
+    wanted = [x.strip() for x in only.split(",")]
+    if "" in wanted:
         raise cli.Fail("--only %s: an empty name; expected catalogue names separated by commas, e.g. --only pml,UCX_TLS "
                        "(without --only every one is tried)" % cli.shown(only))
-    if wanted is not None and set(wanted) - set(names):
+    if set(wanted) - set(names):
         raise cli.Fail("--only %s: not in the catalogue; accepted: %s" % (
             ",".join(cli.shown(x) for x in sorted(set(wanted) - set(names))), ", ".join(sorted(names))))
-    return [e for e in entries if wanted is None or e["name"] in wanted]
+    return [e for e in entries if e["name"] in wanted]
 
 
 def check_entry(where, e):
@@ -208,8 +201,8 @@ def searched(a, here, out, catalogue):
     rc, pass_s, match, benchmarks = tune_plan.pilot(a, here, out, child)
     if rc is not None:
         if os.path.exists(os.path.join(pilot, results.MANIFEST)):
-            print("umb-tune: the pass of the defaults did not finish (exit %d): no setting ran, nothing to report; a new "
-                  "search needs a new --out (or remove %s)" % (rc, out), file=sys.stderr)
+            print("umb-tune: the pass of the defaults did not finish (exit %d): no setting ran, nothing to report; "
+                  "a new search needs a new --out (or remove %s)" % (rc, out), file=sys.stderr)
         else:  # umb-run refused before it ran anything, in its own line: the folder stays free
             shutil.rmtree(pilot, ignore_errors=True)
         return rc
@@ -242,7 +235,7 @@ def main(here):
             return search(a, here)
         # A reader: the search's own min effect unless one is given, and nothing written.
         t = tune_report.read(a.report, a.min_effect)
-        print("# umb-tune --report %s: min effect %g%% (%s)" % (a.report, 100 * t["min_effect"],
-                                                                "--min-effect" if a.min_effect is not None else "the search's"))
+        print("# umb-tune --report %s: min effect %g%% (%s)"
+              % (a.report, 100 * t["min_effect"], "--min-effect" if a.min_effect is not None else "the search's"))
         tune_report.analyse(a.report, t, written=False)
     cli.main("umb-tune", body)

@@ -1,10 +1,7 @@
 """umb-tune's plan and race (docs/method.md, "The explorer's budget" and
-"The explorer's order"): one timed pass of the defaults, whose header and
-findings order the settings and leave out those that cannot act on this
-run; the settings and rounds that fit --budget, said before the first
-round; then round after round (umb-run --append), a setting that cannot
-beat the defaults by --min-effect at any size is dropped and, under
---budget, the rounds it leaves go to the rest."""
+"The explorer's order"): a timed pass of the defaults orders the settings;
+those that fit --budget run round after round, and a setting that cannot
+beat the defaults by --min-effect leaves the rounds to the rest."""
 import os
 import re
 import subprocess
@@ -30,16 +27,19 @@ def check_match(name, match):
     want, progs = pattern.regex(match), {}
     for p, _, _, pairs in sets.full() if name == "full" else sets.SETS[name]:
         progs.setdefault(p, []).extend(pairs)
-    holds = clip("; ".join("%s %s" % (p, ", ".join(v)) for p, v in progs.items()), 300)  # "umb_bw H H, MD MD; umb_bcast H"
+    holds = clip("; ".join("%s %s" % (p, ", ".join(v)) for p, v in progs.items()), 300)  # umb_bw H H, D D; umb_bcast D
     hits = ["%s %s" % (p, pair) for p, v in progs.items() for pair in v if want.search("%s %s" % (p, pair))]
     if not hits:
-        raise cli.Fail("--match %s: no benchmark and pair of --set %s matches; it holds %s" % (pattern.said(match), name, holds))
+        raise cli.Fail("--match %s: no benchmark and pair of --set %s matches; it holds %s"
+                       % (pattern.said(match), name, holds))
+    # A program, a pair, or one buffer kind of a pair: "D" is in the set that has "D MD".
     missing = [w for w in dict.fromkeys(m.group(0) for m in NAMED.finditer(match)) if not any(
-        w == p or w in v or (" " not in w and not w.startswith("umb_") and w in " ".join(v).split()) for p, v in progs.items())]
+        w in (p, *v) or (" " not in w and not w.startswith("umb_") and w in " ".join(v).split())
+        for p, v in progs.items())]
     if missing:
-        print("umb-tune: --match %s: %s %s not in --set %s (it holds %s); tuning %s only" % (
-            pattern.said(match), ", ".join(missing), "is" if len(missing) == 1 else "are", name, holds, clip(", ".join(hits), 200)),
-            file=sys.stderr)
+        print("umb-tune: --match %s: %s %s not in --set %s (it holds %s); tuning %s only"
+              % (pattern.said(match), ", ".join(missing), "is" if len(missing) == 1 else "are", name, holds,
+                 clip(", ".join(hits), 200)), file=sys.stderr)
 
 
 class Child:
@@ -151,26 +151,26 @@ def named(t, tries):
     return best
 
 
-def cannot_act(t, ev):
-    """Why this setting cannot act on this run (one line), or None."""
-    var, pml = t["variable"], ev["pml"]
-    if t["library"] == "ucx" and ev["ucx_loaded"] is False:
-        return "UCX is not loaded in the pass of the defaults (its header: ucx_loaded false)"
+def place(t, ev, transport):
+    """Where the setting comes in the order, and why: (tier, why), tier None
+    where it cannot act on this run. It acts on the transport in use under
+    pml ucx where it is UCX's or the pml, under ob1 a BTL's or the pml;
+    without a pml (MPICH) where it is the MPI's own, or UCX's where loaded."""
+    var, lib, pml, by = t["variable"], t["library"], ev["pml"], named(t, ev["tries"])
+    btl = bool(BTL.match(var))
+    if lib == "ucx" and ev["ucx_loaded"] is False:
+        return None, "UCX is not loaded in the pass of the defaults (its header: ucx_loaded false)"
     if var == "OMPI_MCA_pml" and pml == t["value"]:
-        return "already the pml in use (the pass of the defaults' header)"
-    if BTL.match(var) and pml and pml != "ob1" and not ev["one_sided"]:
-        return "the pass of the defaults ran pml %s (its header): the BTLs carry ob1's messages only" % pml
-    return None
-
-
-def acts_on_transport(t, ev):
-    """Whether the setting belongs to what carries the messages: under pml
-    ucx UCX's settings and the pml, under ob1 the BTLs and the pml; without
-    a pml (MPICH) the MPI's own and, where it is loaded, UCX's."""
-    var, lib, pml = t["variable"], t["library"], ev["pml"]
+        return None, "already the pml in use (the pass of the defaults' header)"
+    if btl and pml and pml != "ob1" and not ev["one_sided"]:
+        return None, "the pass of the defaults ran pml %s (its header): the BTLs carry ob1's messages only" % pml
+    if by:
+        return by[0], "named by the finding %s" % by[1]
     if pml:
-        return var == "OMPI_MCA_pml" or (pml == "ucx" and lib == "ucx") or (pml == "ob1" and bool(BTL.match(var)))
-    return lib == "mpich" or (lib == "ucx" and bool(ev["ucx_loaded"]))
+        acts = var == "OMPI_MCA_pml" or (pml == "ucx" and lib == "ucx") or (pml == "ob1" and btl)
+    else:
+        acts = lib == "mpich" or (lib == "ucx" and bool(ev["ucx_loaded"]))
+    return (2, "acts on the transport in use (%s)" % transport) if acts else (3, "the rest")
 
 
 def rank(tried, ev):
@@ -181,17 +181,13 @@ def rank(tried, ev):
     transport = "pml " + ev["pml"] if ev["pml"] else "no pml in the header"
     tiers, out = [], []
     for t in tried:
-        why, by = cannot_act(t, ev), named(t, ev["tries"])
-        if why:
+        tier, why = place(t, ev, transport)
+        if tier is None:
             out.append({"variable": t["variable"], "value": t["value"], "why": why})
             print("umb-tune: cannot act here: %s=%s: %s" % (t["variable"], t["value"], why))
-        elif by:
-            t["order"] = "named by the finding %s" % by[1]
-            tiers.append((by[0], t))
         else:
-            acts = acts_on_transport(t, ev)
-            t["order"] = "acts on the transport in use (%s)" % transport if acts else "the rest"
-            tiers.append((2 if acts else 3, t))
+            t["order"] = why
+            tiers.append((tier, t))
     keep = [t for _, t in sorted(tiers, key=lambda x: x[0])]  # a stable sort: catalogue order within a tier
     if not keep:
         raise cli.Fail("no setting of the catalogue can act on this run (%d cannot, e.g. %s=%s: %s)"
@@ -258,7 +254,8 @@ def judge(out, alive, min_effect, rnd, raced):
     its setting at once; from --rounds on (`raced`), so does one that
     cannot win, or that more rounds would not change."""
     rows = tune_report.compared(out, min_effect)[2]
-    stalled = {r.get("config") for r in (results.read_manifest(out) or {}).get("runs", []) if r.get("round") == rnd and r["status"] == 124}
+    runs = (results.read_manifest(out) or {}).get("runs", [])
+    stalled = {r.get("config") for r in runs if r.get("round") == rnd and r["status"] == 124}
     gone = {}
     for t in alive:
         mine = [r for r in rows if r["config"] == t["name"]]

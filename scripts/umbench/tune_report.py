@@ -21,14 +21,16 @@ def refuse_held(folder, option):
     pilot = os.path.join(folder, "pilot")
     if os.path.exists(os.path.join(folder, TUNE)):
         if option == "--out":
-            raise cli.Fail("--out %s: holds an earlier search (umb-tune --report %s reports it); choose a new folder" % (folder, folder))
+            raise cli.Fail("--out %s: holds an earlier search (umb-tune --report %s reports it); choose a new folder"
+                           % (folder, folder))
     elif os.path.exists(os.path.join(pilot, results.MANIFEST)):
-        raise cli.Fail("%s %s: the search there ran no setting (its pass of the defaults, %s: %s): no %s, nothing to report or "
-                       "resume; start a new search with a new --out (or remove %s)"
-                       % (option, folder, pilot, (results.read_manifest(pilot) or {}).get("state", "no run.json"), TUNE, folder))
+        state = (results.read_manifest(pilot) or {}).get("state", "no run.json")
+        raise cli.Fail("%s %s: the search there ran no setting (its pass of the defaults, %s: %s): no %s, nothing to "
+                       "report or resume; start a new search with a new --out (or remove %s)"
+                       % (option, folder, pilot, state, TUNE, folder))
     elif os.path.exists(os.path.join(folder, results.MANIFEST)):
-        raise cli.Fail("%s %s: umb-run's results (%s), not a search's: no %s%s" % (option, folder, results.MANIFEST, TUNE,
-                                                                                  "; choose a new folder" if option == "--out" else ""))
+        raise cli.Fail("%s %s: umb-run's results (%s), not a search's: no %s%s" % (
+            option, folder, results.MANIFEST, TUNE, "; choose a new folder" if option == "--out" else ""))
 
 
 def read(folder, min_effect=None):
@@ -80,7 +82,18 @@ def analyse(out, record, written=True):
                                  path=[taken.get(("default",) + key), taken.get((t["name"],) + key)]))
     no_verdict = sum(1 for r in rows if r["verdict"].startswith("no verdict"))
     report(findings, keys, no_verdict)
-    report_race(record)
+    gone = [t for t in tried if t.get("dropped")]
+    if gone:
+        print("\n## The race: settings that left before the last round")
+    for t in gone:
+        print("%-44s after round %-3d %s" % ("%s=%s" % (t["variable"], t["value"]), t["dropped"]["round"],
+                                            t["dropped"]["why"]))
+    if record.get("cannot_act"):
+        print("# not tried, cannot act on this run: %s" % "; ".join(
+            "%s=%s (%s)" % (t["variable"], t["value"], t["why"]) for t in record["cannot_act"]))
+    if record.get("left_out"):
+        print("# not tried, for the budget (--budget %g): %s" % (record.get("budget") or 0, ", ".join(
+            "%s=%s" % (t["variable"], t["value"]) for t in record["left_out"])))
     report_runs(tried, manifest)
     if problems.count:
         print("# umb-tune: %s" % problems.summary())
@@ -88,22 +101,6 @@ def analyse(out, record, written=True):
           % (cli.escaped(out), len(tried), len(record["refused"]), len(record.get("cannot_act") or []), len(record.get("left_out") or []),
              len(findings), " (tune.json)" if written else ""))
     return dict(record, findings=findings, no_verdict=no_verdict, rounds_done=manifest.get("rounds_done"))
-
-
-def report_race(record):
-    """When each setting left the rounds, and why; those that cannot act on
-    this run and those the budget left out, apart."""
-    gone = [t for t in record["tried"] if t.get("dropped")]
-    if gone:
-        print("\n## The race: settings that left before the last round")
-    for t in gone:
-        print("%-44s after round %-3d %s" % ("%s=%s" % (t["variable"], t["value"]), t["dropped"]["round"], t["dropped"]["why"]))
-    if record.get("cannot_act"):
-        print("# not tried, cannot act on this run: %s" % "; ".join(
-            "%s=%s (%s)" % (t["variable"], t["value"], t["why"]) for t in record["cannot_act"]))
-    if record.get("left_out"):
-        print("# not tried, for the budget (--budget %g): %s" % (record.get("budget") or 0, ", ".join(
-            "%s=%s" % (t["variable"], t["value"]) for t in record["left_out"])))
 
 
 def report_runs(tried, manifest):
@@ -143,8 +140,8 @@ def report_runs(tried, manifest):
 def row_paths(sides):
     """{(config, program, buffers, size): the path class most rounds took},
     from rows measured with --path (docs/method.md, "The path of a row")."""
-    return {(side.config, prog, bufs, size): max(sorted(set(seen)), key=seen.count)
-            for side in sides for (prog, bufs), slot in side.runs.items() for size, seen in slot.get("paths", {}).items()}
+    return {(side.config, prog, bufs, size): max(sorted(set(seen)), key=seen.count) for side in sides
+            for (prog, bufs), slot in side.runs.items() for size, seen in slot.get("paths", {}).items()}
 
 
 def path_change(group):
@@ -186,5 +183,5 @@ def report(findings, keys, no_verdict):
         best = max((x for g in mine for x in g), key=lambda x: x["gain"])
         g = groups[(best["name"], prog, bufs)]
         value = best["value"] if best["entry"] != "mps" else best["env"].get("CUDA_MPS_PIPE_DIRECTORY", "")
-        print("export %s=%s   # %s %s: %+.1f%% at %d B, better at %d sizes" % (best["variable"], shlex.quote(value), prog, bufs,
-                                                                          100 * best["gain"], best["size"], len(g)))
+        print("export %s=%s   # %s %s: %+.1f%% at %d B, better at %d sizes"
+              % (best["variable"], shlex.quote(value), prog, bufs, 100 * best["gain"], best["size"], len(g)))

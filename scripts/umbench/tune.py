@@ -79,10 +79,7 @@ def read_catalogue(path, only=None):
     label = "--catalogue %s" % path
     if os.path.isdir(path):
         raise cli.Fail("%s: a folder; expected the settings file (as %s)" % (label, CATALOGUE))
-    try:
-        entries = schema.load(path, "settings", label, "a catalogue of settings")["settings"]
-    except schema.Missing:
-        raise cli.Fail("%s: cannot read it (No such file or directory)" % label)
+    entries = schema.load(path, "settings", label, "a catalogue of settings")["settings"]
     names, configs_of = {}, {}  # --only and tune.json name an entry; umb-run a configuration
     for n, e in enumerate(entries, 1):
         where = "%s: setting %d (%s)" % (label, n, e["name"])
@@ -213,7 +210,8 @@ def searched(a, here, out, catalogue):
         shutil.rmtree(pilot, ignore_errors=True)  # nothing searched: the folder stays free
         raise
     record = {"tried": start_mps(tried), "refused": refused, "cannot_act": cannot_act, "left_out": left_out,
-              "rounds": a.rounds, "min_effect": a.min_effect, "budget": a.budget, "pass_s": round(pass_s, 1), "findings": None}
+              "rounds": a.rounds, "min_effect": a.min_effect, "budget": a.budget, "pass_s": round(pass_s, 1),
+              "findings": None}
     tune_report.save(out, record)
     rc = tune_plan.race(a, here, out, tried, match, pass_s, t0, child)
     tune_report.save(out, record)  # when each setting was dropped

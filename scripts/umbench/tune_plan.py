@@ -25,10 +25,10 @@ def check_match(name, match):
     if match is None:
         return
     want, progs = pattern.regex(match), {}
-    for p, _, _, pairs in sets.full() if name == "full" else sets.SETS[name]:
-        progs.setdefault(p, []).extend(pairs)
+    for p, pair, _ in sets.commands(name, re.compile(""), []):
+        progs.setdefault(p, []).append(pair)
     holds = clip("; ".join("%s %s" % (p, ", ".join(v)) for p, v in progs.items()), 300)  # umb_bw H H, D D; umb_bcast D
-    hits = ["%s %s" % (p, pair) for p, v in progs.items() for pair in v if want.search("%s %s" % (p, pair))]
+    hits = ["%s %s" % (p, pair) for p, pair, _ in sets.commands(name, want, [])]
     if not hits:
         raise cli.Fail("--match %s: no benchmark and pair of --set %s matches; it holds %s"
                        % (pattern.said(match), name, holds))
@@ -134,9 +134,9 @@ def evidence(folder):
     for f in list(m.get("findings") or []) + [f for r in runs for f in r.get("findings", [])]:
         if f.get("try"):  # run.json's schema: findings are objects, "try" a string or null
             tries.setdefault(f["try"], str(f.get("finding")))
-    return {"pml": aware.get("pml") if isinstance(aware.get("pml"), str) and aware.get("pml") else None,
-            "ucx_loaded": aware.get("ucx_loaded") if isinstance(aware.get("ucx_loaded"), bool) else None,
-            "one_sided": bool(set(programs.of_family("rma")) & {r["program"] for r in runs}), "tries": tries}
+    pml = aware.get("pml") if isinstance(aware.get("pml"), str) else None  # a program's header: a string, or null
+    return {"pml": pml or None, "ucx_loaded": aware.get("ucx_loaded"), "tries": tries,
+            "one_sided": bool(set(programs.of_family("rma")) & {r["program"] for r in runs})}
 
 
 def named(t, tries):

@@ -1,10 +1,10 @@
 """umb-tune: find the library settings that change a result. From the
 stack's defaults it varies one documented setting at a time (the catalogue
-settings.json beside this module), runs them beside the defaults and their
-A/A twin in interleaved rounds (umb-run --config) and reports, per
-benchmark, pair and size, the settings that change the result beyond the
-noise, by how much: a ranked table, then the export lines of the best
-setting per benchmark and pair.
+settings.json beside this module), runs the chosen benchmarks and pairs in
+interleaved rounds (umb-run --config, with the defaults run twice as an A/A
+check) and reports, per benchmark, pair and size, the settings that change
+the result beyond the noise, by how much: a ranked table, then the export
+lines of the best setting per benchmark and pair.
 
   umb-tune [OPTIONS] [-- EXTRA BENCHMARK OPTIONS]
   umb-tune --report DIR [--min-effect P%]
@@ -16,7 +16,10 @@ under pml ucx). A pass of the defaults (DIR/pilot) is timed first; its
 findings and header order the settings, and the settings and rounds that
 fit --budget are said before the first round. A setting that stalls a run,
 or from --rounds on cannot beat the defaults by --min-effect, leaves the
-rounds. DIR/tune.json keeps the plan, the race and the findings. More in
+rounds; under --budget the others go on while rounds fit (at most 3x).
+DIR/tune.json keeps the plan, the race and the findings. When a round does
+not finish, umb-tune ends with umb-run's status; --report reports what
+did. The launcher is umb-run's (MPIEXEC, MPIEXEC_FLAGS). More in
 docs/method.md, "Finding the settings that matter".
 """
 import atexit
@@ -45,10 +48,10 @@ def options(argv):
     ap.add_argument("--out", metavar="DIR", help="results folder (default umb-results/tune-DATE)")
     ap.add_argument("--only", metavar="NAME,...", help="catalogue names to try (comma-separated; default: every one that applies)")
     ap.add_argument("--catalogue", metavar="FILE", help="settings file (default: the package's settings.json)")
+    ap.add_argument("--min-effect", metavar="P%", help="smaller changes count as none (default 5%%, or the search's)")
     ap.add_argument("--budget", metavar="SECONDS", help="seconds for the whole search: the settings and rounds are planned to fit it")
     ap.add_argument("--run-limit", metavar="SECONDS", help="seconds after which one run is stopped (default 120)")
-    ap.add_argument("--bindir", metavar="DIR", help="where the umb_* programs are, as umb-run --bindir")
-    ap.add_argument("--min-effect", metavar="P%", help="smaller changes count as none (default 5%%, or the search's)")
+    ap.add_argument("--bindir", metavar="DIR", help="the umb_* programs' build folder, or folders separated by ':'")
     ap.add_argument("--report", metavar="DIR", help="print an earlier search's report; runs and writes nothing")
     a = ap.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
     a.extra = argv[argv.index("--") + 1:] if "--" in argv else None

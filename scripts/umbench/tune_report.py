@@ -108,7 +108,7 @@ def report_runs(tried, manifest):
     measure, at least the limit over the defaults' median time for the same
     run. And settings the library lists but cannot use (a component that
     does not load here): their runs fail."""
-    runs, command, lines = manifest.get("runs", []), manifest.get("command", []), []
+    runs, command, lines, failed = manifest.get("runs", []), manifest.get("command", []), [], []
     try:  # umb-tune always gives umb-run a --run-limit: a stopped run exists only with one
         limit = float(command[command.index("--run-limit") + 1])
     except (ValueError, IndexError):
@@ -130,11 +130,12 @@ def report_runs(tried, manifest):
         bad = [r for r in mine if r["status"] not in (0, 77, 124)]
         if bad:
             t["failed_runs"] = len(bad)
-            print("umb-tune: %s=%s: %d of %d runs failed: %s" % (t["variable"], t["value"], len(bad), len(mine),
-                                                                clip(cli.escaped(bad[0].get("error", "")), 160)))
+            failed.append("umb-tune: %s=%s: %d of %d runs failed: %s" % (t["variable"], t["value"], len(bad), len(mine),
+                                                                        clip(cli.escaped(bad[0].get("error", "")), 160)))
     if lines:
         print("\n## Settings that stalled a run (stopped at --run-limit, not run again)")
-        print("\n".join(lines))
+    for line in lines + failed:
+        print(line)
 
 
 def row_paths(sides):

@@ -130,8 +130,8 @@ def report_runs(tried, manifest):
         bad = [r for r in mine if r["status"] not in (0, 77, 124)]
         if bad:
             t["failed_runs"] = len(bad)
-            failed.append("umb-tune: %s=%s: %d of %d runs failed: %s" % (t["variable"], t["value"], len(bad), len(mine),
-                                                                        clip(cli.escaped(bad[0].get("error", "")), 160)))
+            failed.append("umb-tune: %s=%s: %d of %d runs failed: %s" % (
+                t["variable"], t["value"], len(bad), len(mine), clip(cli.escaped(bad[0].get("error", "")), 160)))
     if lines:
         print("\n## Settings that stalled a run (stopped at --run-limit, not run again)")
     for line in lines + failed:

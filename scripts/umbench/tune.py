@@ -33,7 +33,6 @@ import time
 from . import cli, configs, installed, launch, paths, pattern, results, schema, sets, tune_plan, tune_report
 from . import env as environ  # a setting's env is named env
 
-LOCK = ".umb-tune.lock"
 CATALOGUE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "settings.json")
 # Each library's variables: a catalogue entry sets one of its library's, never another program's (LD_PRELOAD).
 PREFIXES = {"openmpi": "OMPI_MCA_", "ucx": "UCX_", "mpich": "MPIR_CVAR_", "mps": "CUDA_MPS_PIPE_DIRECTORY"}
@@ -174,23 +173,14 @@ def search(a, here):
     a.min_effect = 0.05 if a.min_effect is None else a.min_effect
     target = a.out or os.path.join("umb-results", "tune-" + time.strftime("%Y%m%d-%H%M%S"))
     made = paths.first_missing(target)
-    refuse_taken(target)  # before the lock: a refusal leaves the folder as it was
+    tune_report.refuse_held(target, "--out")  # before the lock: a refusal leaves the folder as it was
     out = paths.out_folder(target)
-    paths.hold_lock(out, LOCK, "umb-tune")
+    paths.hold_lock(out, tune_report.LOCK, "umb-tune")
     try:
-        refuse_taken(out)  # again under the lock: another search may have begun meanwhile
+        tune_report.refuse_held(out, "--out")  # again under the lock: another search may have begun meanwhile
         return searched(a, here, out, catalogue)
     finally:  # a search that wrote nothing of its own leaves no folder holding only its lock
-        paths.leave_untouched(out, LOCK, made)
-
-
-def refuse_taken(out):
-    """--out names a new or empty folder, never one of other files (as
-    umb-run's: its rounds ran there and were refused after the pilot), nor
-    one that holds results or a search."""
-    paths.not_elsewhere(out, results.ours, lambda n: results.ours(n) and n != LOCK)
-    if os.path.isdir(out):
-        tune_report.refuse_held(out, "--out")
+        paths.leave_untouched(out, tune_report.LOCK, made)
 
 
 def searched(a, here, out, catalogue):

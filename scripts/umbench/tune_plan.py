@@ -249,12 +249,11 @@ def undecided(rows, min_effect):
                for r in rows)
 
 
-def judge(out, alive, min_effect, rnd, raced):
+def judge(out, runs, alive, min_effect, rnd, raced):
     """After round rnd: {setting: why it leaves}. A run that stalled drops
     its setting at once; from --rounds on (`raced`), so does one that
     cannot win, or that more rounds would not change."""
     rows = tune_report.compared(out, min_effect)[2]
-    runs = (results.read_manifest(out) or {}).get("runs", [])
     stalled = {r.get("config") for r in runs if r.get("round") == rnd and r["status"] == 124}
     gone = {}
     for t in alive:
@@ -288,11 +287,12 @@ def race(a, here, out, tried, match, pass_s, t0, child):
         print("# umb-tune: round %d, %d settings" % (k + 1, len(alive)), flush=True)
         started = time.time()
         rc = child.run(command(a, here, out, alive, match, append=k > 0))
-        if child.signals or rc not in (0, 1) or (results.read_manifest(out) or {}).get("state") != "finished":
+        m = results.read_manifest(out) or {}
+        if child.signals or rc not in (0, 1) or m.get("state") != "finished":
             return rc or 1
         k += 1
         per = (time.time() - started) / (len(alive) + 2)
-        gone = judge(out, alive, a.min_effect, k, raced=k >= a.rounds)
+        gone = judge(out, m.get("runs", []), alive, a.min_effect, k, raced=k >= a.rounds)
         for t in (t for t in alive if t["name"] in gone):
             t["dropped"] = {"round": k, "why": gone[t["name"]]}
             print("umb-tune: %s=%s: dropped after round %d: %s" % (t["variable"], t["value"], k, gone[t["name"]]))

@@ -8,16 +8,20 @@ import shlex
 from . import cli, paths, results, schema, stats
 from .shown import clip
 
-TUNE = "tune.json"
+TUNE, LOCK = "tune.json", ".umb-tune.lock"
 
 
 def refuse_held(folder, option):
-    """One line where FOLDER holds what OPTION cannot take: --out a new
-    search's folder, --report an earlier search's (tune.json). A search
-    that ran no setting (its pass of the defaults did not finish, or the
-    plan or umb-run refused: pilot/run.json, which umb-run writes before
-    its first run, and no tune.json) has nothing to report or resume.
-    Every command a line names works on that folder."""
+    """One line where FOLDER holds what OPTION cannot take: --out a new or
+    empty folder, never one of other files (as umb-run's: its rounds ran
+    there and were refused after the pilot), results or a search; --report
+    an earlier search's (tune.json). A search that ran no setting (its pass
+    of the defaults did not finish, or the plan or umb-run refused:
+    pilot/run.json, which umb-run writes before its first run, and no
+    tune.json) has nothing to report or resume. Every command a line names
+    works on that folder."""
+    if option == "--out":
+        paths.not_elsewhere(folder, results.ours, lambda n: results.ours(n) and n != LOCK)
     pilot = os.path.join(folder, "pilot")
     if os.path.exists(os.path.join(folder, TUNE)):
         if option == "--out":

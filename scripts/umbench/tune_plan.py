@@ -8,38 +8,10 @@ import subprocess
 import sys
 import time
 
-from . import cli, configs, pattern, programs, results, sets, stats, tune_report
-from .shown import clip
+from . import cli, configs, programs, results, stats, tune_report
 
 EXTRA_ROUNDS = 3  # under --budget, rounds go on to at most 3x --rounds while settings are undecided
-KIND = r"(?<![A-Za-z0-9_])(?:MH|MD|H|D)(?![A-Za-z0-9_])"
-NAMED = re.compile(r"umb_[A-Za-z0-9_]+|%s(?: %s)?" % (KIND, KIND))
 BTL = re.compile(r"OMPI_MCA_btl(_|$)")  # the btl framework's selection and its components' settings
-
-
-def check_match(name, match):
-    """--match against the set being tuned, before anything runs: a pattern
-    that finds none of its "program pair" names is refused, naming what the
-    set holds; a program or a pair the pattern spells out that the set does
-    not hold (the quick set has no D D) is said, with what will be tuned."""
-    if match is None:
-        return
-    want, progs = pattern.regex(match), {}
-    for p, pair, _ in sets.commands(name, re.compile(""), []):
-        progs.setdefault(p, []).append(pair)
-    holds = clip("; ".join("%s %s" % (p, ", ".join(v)) for p, v in progs.items()), 300)  # umb_bw H H, D D; umb_bcast D
-    hits = ["%s %s" % (p, pair) for p, pair, _ in sets.commands(name, want, [])]
-    if not hits:
-        raise cli.Fail("--match %s: no benchmark and pair of --set %s matches; it holds %s"
-                       % (pattern.said(match), name, holds))
-    # A program, a pair, or one buffer kind of a pair: "D" is in the set that has "D MD".
-    missing = [w for w in dict.fromkeys(m.group(0) for m in NAMED.finditer(match)) if not any(
-        w in (p, *v) or (" " not in w and not w.startswith("umb_") and w in " ".join(v).split())
-        for p, v in progs.items())]
-    if missing:
-        print("umb-tune: --match %s: %s %s not in --set %s (it holds %s); tuning %s only"
-              % (pattern.said(match), ", ".join(missing), "is" if len(missing) == 1 else "are", name, holds,
-                 clip(", ".join(hits), 200)), file=sys.stderr)
 
 
 class Child:

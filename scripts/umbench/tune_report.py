@@ -12,14 +12,11 @@ TUNE, LOCK = "tune.json", ".umb-tune.lock"
 
 
 def refuse_held(folder, option):
-    """One line where FOLDER holds what OPTION cannot take: --out a new or
-    empty folder, never one of other files (as umb-run's: its rounds ran
-    there and were refused after the pilot), results or a search; --report
-    an earlier search's (tune.json). A search that ran no setting (its pass
-    of the defaults did not finish, or the plan or umb-run refused:
-    pilot/run.json, which umb-run writes before its first run, and no
-    tune.json) has nothing to report or resume. Every command a line names
-    works on that folder."""
+    """One line where FOLDER is not what OPTION takes: --out a new or empty
+    folder (umb-run's rounds run there: not one of other files), --report
+    a search's (tune.json). A search that ran no setting (pilot/run.json,
+    written before umb-run's first run, and no tune.json) has nothing to
+    report or resume. Every command a line names works on that folder."""
     if option == "--out":
         paths.not_elsewhere(folder, results.ours, lambda n: results.ours(n) and n != LOCK)
     pilot = os.path.join(folder, "pilot")

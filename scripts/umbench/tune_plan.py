@@ -1,51 +1,17 @@
-"""umb-tune's plan and its race (docs/method.md, "The explorer's budget"):
-one timed pass of the defaults, the settings and rounds that fit --budget,
-said before the first round; then round after round (umb-run --append), a
-setting that cannot beat the defaults by --min-effect at any size is
-dropped and, under --budget, the rounds it leaves go to the rest."""
+"""umb-tune's plan and race (docs/method.md, "The explorer's budget" and
+"The explorer's order"): a timed pass of the defaults orders the settings;
+those that fit --budget run round after round, and a setting that cannot
+beat the defaults by --min-effect leaves the rounds to the rest."""
 import os
 import re
 import subprocess
 import sys
 import time
 
-from . import cli, configs, pattern, results, sets, stats
-from .shown import clip
+from . import cli, configs, programs, results, stats, tune_report
 
 EXTRA_ROUNDS = 3  # under --budget, rounds go on to at most 3x --rounds while settings are undecided
-
-
-KIND = r"(?<![A-Za-z0-9_])(?:MH|MD|H|D)(?![A-Za-z0-9_])"
-NAMED = re.compile(r"umb_[A-Za-z0-9_]+|%s(?: %s)?" % (KIND, KIND))
-
-
-def matched(name, match):
-    """--match against the set being tuned, before anything runs: a pattern
-    that finds none of its "program pair" names is refused, naming what the
-    set holds; a program or a pair the pattern spells out that the set does
-    not hold (the quick set has no D D) is said, with what will be tuned."""
-    want = pattern.regex(match)
-    held = [(p, pair) for p, _, _, pairs in (sets.full() if name == "full" else sets.SETS[name]) for pair in pairs]
-    hits = ["%s %s" % x for x in held if want.search("%s %s" % x)]
-    if match is None:
-        return want
-    if not hits:
-        raise cli.Fail("--match %s: no benchmark and pair of --set %s matches; it holds %s" % (pattern.said(match), name, holds(held)))
-    missing = [w for w in dict.fromkeys(m.group(0) for m in NAMED.finditer(match)) if not any(
-        w == p or w == pair or (" " not in w and not w.startswith("umb_") and w in pair.split()) for p, pair in held)]
-    if missing:
-        print("umb-tune: --match %s: %s %s not in --set %s (it holds %s); tuning %s only" % (
-            pattern.said(match), ", ".join(missing), "is" if len(missing) == 1 else "are", name, holds(held), clip(", ".join(hits), 200)),
-            file=sys.stderr)
-    return want
-
-
-def holds(held):
-    """A set's names, by program: "umb_bw H H, MD MD; umb_bcast H"."""
-    progs = {}
-    for p, pair in held:
-        progs.setdefault(p, []).append(pair)
-    return clip("; ".join("%s %s" % (p, ", ".join(v)) for p, v in progs.items()), 300)
+BTL = re.compile(r"OMPI_MCA_btl(_|$)")  # the btl framework's selection and its components' settings
 
 
 class Child:
@@ -86,9 +52,8 @@ def unsplit(env):
         return "umb-run --config would refuse it (%s)" % str(e).replace("--config %s: " % text, "")
     if got["env"] == env and not got["launcher_flags"]:
         return None
-    said = ", ".join("%s=%s" % kv for kv in got["env"].items())
-    flags = " ".join(got["launcher_flags"])
-    return "umb-run --config would read it as %s%s" % (said, " and launcher flags %s" % flags if flags else "")
+    flags = " and launcher flags %s" % " ".join(got["launcher_flags"]) if got["launcher_flags"] else ""
+    return "umb-run --config would read it as %s%s" % (", ".join("%s=%s" % kv for kv in got["env"].items()), flags)
 
 
 def command(a, here, out, settings, match, append=False):
@@ -98,16 +63,15 @@ def command(a, here, out, settings, match, append=False):
     and its cost falls on the defaults and the settings alike."""
     cmd = [sys.executable, os.path.join(here, "umb-run"), "--set", a.set, "--out", out, "--np", str(a.np),
            "--rounds", "1", "--run-limit", str(a.run_limit)] + (["--append"] if append else [])
-    cmd += ["--match", match] if match else []
-    cmd += ["--bindir", a.bindir] if a.bindir else []
+    cmd += (["--match", match] if match else []) + (["--bindir", a.bindir] if a.bindir else [])
     if settings is not None:
         cmd += ["--config", "again"]
-        for t in settings:
-            why = unsplit(t["env"])
-            if why:  # plan() refused these: never pass a value that would be split
-                raise cli.Fail("%s=%s: %s" % (t["variable"], t["value"], why))
-            cmd += ["--config", config_text(t["name"], t["env"])]
-    bench = a.extra[1:] if a.extra else []
+    for t in settings or []:
+        why = unsplit(t["env"])
+        if why:  # plan() refused these: never pass a value that would be split
+            raise cli.Fail("%s=%s: %s" % (t["variable"], t["value"], why))
+        cmd += ["--config", config_text(t["name"], t["env"])]
+    bench = a.extra or []
     return cmd + ["--"] + bench + ([] if "--path" in bench else ["--path"])
 
 
@@ -128,6 +92,84 @@ def pilot(a, here, out, child):
     if not ran:
         raise cli.Fail("the pass of the defaults finished no benchmark (%s/run.json says why): nothing to tune" % folder)
     return None, took, "^(%s)$" % "|".join(re.escape(x) for x in ran), len(ran)
+
+
+def evidence(folder):
+    """What the pilot's runs say of this run: the pml and whether UCX was
+    loaded (their header's cuda_awareness, which run.json keeps as
+    cuda_aware), whether a one-sided program ran (its osc may use the
+    BTLs whatever the pml), and each finding's "try" text."""
+    m = results.read_manifest(folder) or {}
+    aware = m.get("cuda_aware") or {}  # run.json's schema: an object or null
+    runs = [r for r in m.get("runs", []) if results.finished(r)]
+    tries = {}
+    for f in list(m.get("findings") or []) + [f for r in runs for f in r.get("findings", [])]:
+        if f.get("try"):  # run.json's schema: findings are objects, "try" a string or null
+            tries.setdefault(f["try"], str(f.get("finding")))
+    pml = aware.get("pml") if isinstance(aware.get("pml"), str) else None  # a program's header: a string, or null
+    return {"pml": pml or None, "ucx_loaded": aware.get("ucx_loaded"), "tries": tries,
+            "one_sided": bool(set(programs.of_family("rma")) & {r["program"] for r in runs})}
+
+
+def named(t, tries):
+    """The finding whose "try" names this setting: 0 with its value
+    (VAR=VALUE), 1 the variable alone; None when none does."""
+    best, value = None, "=" + t["value"]
+    for text, finding in tries.items():
+        for m in re.finditer(r"(?<![A-Za-z0-9_])%s(?![A-Za-z0-9_])" % re.escape(t["variable"]), text):
+            after = text[m.end():]
+            with_value = after.startswith(value) and not re.match(r"[A-Za-z0-9_.]", after[len(value):])
+            best = min(best or (2, ""), (0 if with_value else 1, finding))
+    return best
+
+
+def place(t, ev, transport):
+    """Where the setting comes in the order, and why: (tier, why), tier None
+    where it cannot act on this run. It acts on the transport in use under
+    pml ucx where it is UCX's or the pml, under ob1 a BTL's or the pml;
+    without a pml (MPICH) where it is the MPI's own, or UCX's where loaded."""
+    var, lib, pml, by = t["variable"], t["library"], ev["pml"], named(t, ev["tries"])
+    btl = bool(BTL.match(var))
+    if lib == "ucx" and ev["ucx_loaded"] is False:
+        return None, "UCX is not loaded in the pass of the defaults (its header: ucx_loaded false)"
+    if var == "OMPI_MCA_pml" and pml == t["value"]:
+        return None, "already the pml in use (the pass of the defaults' header)"
+    if btl and pml and pml != "ob1" and not ev["one_sided"]:
+        return None, "the pass of the defaults ran pml %s (its header): the BTLs carry ob1's messages only" % pml
+    if by:
+        return by[0], "named by the finding %s" % by[1]
+    if pml:
+        acts = var == "OMPI_MCA_pml" or (pml == "ucx" and lib == "ucx") or (pml == "ob1" and btl)
+    else:
+        acts = lib == "mpich" or (lib == "ucx" and bool(ev["ucx_loaded"]))
+    return (2, "acts on the transport in use (%s)" % transport) if acts else (3, "the rest")
+
+
+def rank(tried, ev):
+    """The settings in the order the budget takes them: those the pilot's
+    findings name (with their value first), then those that act on the
+    transport in use, then the rest, each in catalogue order; and those
+    that cannot act here, apart, each said in one line."""
+    transport = "pml " + ev["pml"] if ev["pml"] else "no pml in the header"
+    tiers, out = [], []
+    for t in tried:
+        tier, why = place(t, ev, transport)
+        if tier is None:
+            out.append({"variable": t["variable"], "value": t["value"], "why": why})
+            print("umb-tune: cannot act here: %s=%s: %s" % (t["variable"], t["value"], why))
+        else:
+            t["order"] = why
+            tiers.append((tier, t))
+    keep = [t for _, t in sorted(tiers, key=lambda x: x[0])]  # a stable sort: catalogue order within a tier
+    if not keep:
+        raise cli.Fail("no setting of the catalogue can act on this run (%d cannot, e.g. %s=%s: %s)"
+                       % (len(out), out[0]["variable"], out[0]["value"], out[0]["why"]))
+    first = ", ".join("%s=%s (%s)" % (t["variable"], t["value"], t["order"][len("named by the finding "):])
+                      for t in keep if t["order"].startswith("named"))
+    print("# umb-tune: in order: %s%d settings that act on the transport in use (%s), then %d others"
+          % ("the findings of the pass of the defaults name %s; then " % first if first else "",
+             sum(1 for t in keep if t["order"].startswith("acts")), transport, sum(1 for t in keep if t["order"] == "the rest")))
+    return keep, out
 
 
 def fit(a, tried, pass_s, benchmarks, spent):
@@ -179,21 +221,15 @@ def undecided(rows, min_effect):
                for r in rows)
 
 
-def judge(out, alive, min_effect, rnd, raced):
-    """After round rnd: the settings to drop, each with why. A run that
-    stalled drops its setting at once; from --rounds on (`raced`), so does
-    one that cannot win, or that more rounds would not change."""
-    sides, _ = results.load(out, results.Problems())
-    keys = sorted({k for s in sides for k in s.runs})
-    rows = stats.comparisons(sides, keys, min_effect) if len(sides) > 1 else []
-    by_config = {}
-    for r in rows:
-        by_config.setdefault(sides[r["side"]].config, []).append(r)
-    m = results.read_manifest(out) or {}
-    stalled = {r.get("config") for r in m.get("runs", []) if r.get("round") == rnd and r.get("status") == 124}
+def judge(out, runs, alive, min_effect, rnd, raced):
+    """After round rnd: {setting: why it leaves}. A run that stalled drops
+    its setting at once; from --rounds on (`raced`), so does one that
+    cannot win, or that more rounds would not change."""
+    rows = tune_report.compared(out, min_effect)[2]
+    stalled = {r.get("config") for r in runs if r.get("round") == rnd and r["status"] == 124}
     gone = {}
     for t in alive:
-        mine = by_config.get(t["name"], [])
+        mine = [r for r in rows if r["config"] == t["name"]]
         if t["name"] in stalled:
             gone[t["name"]] = "a run stalled (--run-limit)"
         elif raced and mine and all(r["interval"] for r in mine) and not can_win(mine, min_effect):
@@ -207,8 +243,7 @@ def race(a, here, out, tried, match, pass_s, t0, child):
     """The rounds: each one umb-run --append; the race after each. Returns
     umb-run's status when a round did not finish, else None."""
     alive, k, per = list(tried), 0, pass_s
-    last = a.rounds * (EXTRA_ROUNDS if a.budget is not None else 1)
-    while alive and k < last and not child.signals:
+    while alive and k < a.rounds * (EXTRA_ROUNDS if a.budget is not None else 1) and not child.signals:
         left = a.budget - (time.time() - t0) if a.budget is not None else None
         if left is not None and left < per * (len(alive) + 2) * max(1, a.rounds - k):
             if k >= a.rounds:
@@ -224,14 +259,14 @@ def race(a, here, out, tried, match, pass_s, t0, child):
         print("# umb-tune: round %d, %d settings" % (k + 1, len(alive)), flush=True)
         started = time.time()
         rc = child.run(command(a, here, out, alive, match, append=k > 0))
-        state = (results.read_manifest(out) or {}).get("state")
-        if child.signals or rc not in (0, 1) or state != "finished":
+        m = results.read_manifest(out) or {}
+        if child.signals or rc not in (0, 1) or m.get("state") != "finished":
             return rc or 1
         k += 1
         per = (time.time() - started) / (len(alive) + 2)
-        for name, why in judge(out, alive, a.min_effect, k, raced=k >= a.rounds).items():
-            t = next(t for t in alive if t["name"] == name)
-            t["dropped"] = {"round": k, "why": why}
-            print("umb-tune: %s=%s: dropped after round %d: %s" % (t["variable"], t["value"], k, why))
+        gone = judge(out, m.get("runs", []), alive, a.min_effect, k, raced=k >= a.rounds)
+        for t in (t for t in alive if t["name"] in gone):
+            t["dropped"] = {"round": k, "why": gone[t["name"]]}
+            print("umb-tune: %s=%s: dropped after round %d: %s" % (t["variable"], t["value"], k, gone[t["name"]]))
         alive = [t for t in alive if "dropped" not in t]
     return 130 if child.signals else None

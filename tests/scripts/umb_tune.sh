@@ -167,7 +167,7 @@ PY
 "$PYTHON3" - "$tmp/st/pilot" "$top_srcdir/scripts" <<'PY' || fail "umb-tune: the order under a budget"
 import contextlib, io, json, os, sys, types
 sys.path.insert(0, sys.argv[2])
-from umbench import tune, tune_plan, tune_rank
+from umbench import tune, tune_plan
 class Lib:  # Open MPI over UCX that knows every Open MPI and UCX setting of the catalogue
     def check(self, entry, value, np):
         return None if entry["library"] in ("openmpi", "ucx") else "not here"
@@ -175,8 +175,8 @@ said = lambda xs: ["%s=%s" % (x["variable"], x["value"]) for x in xs]
 a = types.SimpleNamespace(only=None, np=2, budget=200, rounds=None)
 with contextlib.redirect_stdout(io.StringIO()) as out:
     every, _ = tune.plan(a, tune.read_catalogue(os.path.join(sys.argv[2], "umbench", "settings.json")), Lib(), "/tmp/x")
-    ev = tune_rank.evidence(sys.argv[1])
-    ranked, cannot = tune_rank.rank([dict(t) for t in every], ev)
+    ev = tune_plan.evidence(sys.argv[1])
+    ranked, cannot = tune_plan.rank([dict(t) for t in every], ev)
     keep, left, rounds = tune_plan.fit(a, ranked, 2.6, 1, 10.0)
 assert ev["pml"] == "ucx" and ev["ucx_loaded"] is True and "staged-managed" in ev["tries"].values(), ev
 assert said(keep)[0] == "UCX_RNDV_FRAG_MEM_TYPES=cuda" and len(keep) == 6, (said(keep), out.getvalue())
@@ -190,15 +190,15 @@ assert said(keep)[:3] == ["UCX_RNDV_FRAG_MEM_TYPES=cuda", "UCX_RNDV_FRAG_MEM_TYP
 inv = dict(ev, tries={"the smaller sizes went staged, the larger direct: move its switch point down (UCX: UCX_RNDV_THRESH; "
                       "UCX_PROTO_INFO=y prints its choices)": "inversion"})
 with contextlib.redirect_stdout(io.StringIO()):
-    ranked, _ = tune_rank.rank([dict(t) for t in every], inv)
+    ranked, _ = tune_plan.rank([dict(t) for t in every], inv)
 assert said(ranked)[:4] == ["UCX_RNDV_THRESH=%s" % v for v in ("1K", "64K", "1M", "inf")], said(ranked)
 # ob1 without UCX: every UCX setting and pml=ob1 cannot act; the pml and the BTLs first.
 with contextlib.redirect_stdout(io.StringIO()):
-    ranked, cannot = tune_rank.rank([dict(t) for t in every], dict(ev, pml="ob1", ucx_loaded=False, tries={}))
+    ranked, cannot = tune_plan.rank([dict(t) for t in every], dict(ev, pml="ob1", ucx_loaded=False, tries={}))
 assert set(said(cannot)) == {x for x in said(every) if x.startswith("UCX_")} | {"OMPI_MCA_pml=ob1"}, said(cannot)
 assert said(ranked)[:2] == ["OMPI_MCA_pml=ucx", "OMPI_MCA_btl=self,tcp"], said(ranked)
 with contextlib.redirect_stdout(io.StringIO()):
-    ranked, cannot = tune_rank.rank([dict(t) for t in every], dict(ev, one_sided=True, tries={}))
+    ranked, cannot = tune_plan.rank([dict(t) for t in every], dict(ev, one_sided=True, tries={}))
 assert said(cannot) == ["OMPI_MCA_pml=ucx"] and said(ranked)[-1].startswith("OMPI_MCA_btl"), (said(cannot), said(ranked))
 PY
 # Readers never write (issue 41): --report on the stand-in's folder, read

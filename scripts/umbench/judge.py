@@ -1,5 +1,6 @@
 """What umb-run makes of one run's output once it ended: whether it is
 whole, why not, and what its own records say of its time."""
+import contextlib
 import json
 import math
 import os
@@ -43,13 +44,9 @@ def other_ranks(header, asked):
 
 def _cut_why(path):
     """Why an output lacks its end record, as far as umb-run can tell."""
-    try:
-        st = os.statvfs(os.path.dirname(path) or ".")
-        full = st.f_bavail == 0
-    except OSError:
-        full = False
-    if full:
-        return "cut short, and the disk of the results folder is full"
+    with contextlib.suppress(OSError):
+        if os.statvfs(os.path.dirname(path) or ".").f_bavail == 0:
+            return "cut short, and the disk of the results folder is full"
     return "the program or its launcher ended without writing it (a launcher that drops output, or a rank that died)"
 
 

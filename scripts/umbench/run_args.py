@@ -109,10 +109,8 @@ def options(argv):
     if a.build and (a.config or a.bindir):
         raise cli.Fail("--build with %s: compare builds, or settings within one build, not both at once"
                        % ("--config" if a.config else "--bindir"))
-    if a.build:
-        a.config = [configs.parse_build(b) for b in a.build]
-    else:
-        a.config = [{"name": "default", "env": {}, "launcher_flags": []}] + [configs.parse_config(c) for c in a.config]
+    a.config = [configs.parse_build(b) for b in a.build] if a.build else \
+        [{"name": "default", "env": {}, "launcher_flags": []}] + [configs.parse_config(c) for c in a.config]
     names = [c["name"] for c in a.config]
     if len(set(names)) != len(names):
         raise cli.Fail("%s: a name given twice (%s)" % ("--build" if a.build else "--config", ", ".join(names)))

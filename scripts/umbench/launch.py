@@ -39,7 +39,7 @@ def find_launcher(choice):
         return cmd, "MPIEXEC"
     if choice == "auto":
         # srun in a Slurm job, jsrun in an LSF one, where there; else mpirun, else mpiexec.
-        found = [c for c, inside in (("srun", env.slurm_job()), ("jsrun", env.lsf_job()), ("mpirun", True), ("mpiexec", True))
+        found = [c for c, inside in (("srun", env.slurm_job()), ("jsrun", env.lsf_job()), ("mpirun", 1), ("mpiexec", 1))
                  if inside and shutil.which(c)]
         if not found:
             raise Fail("no MPI launcher on PATH (mpirun or mpiexec; srun in a Slurm job, jsrun in an LSF one): "
@@ -71,7 +71,7 @@ def _open_mpi(command):
         out = child.communicate(timeout=PROBE_S)[0]
     except subprocess.TimeoutExpired:
         return False
-    finally:  # timed out or a Ctrl-C: all of its group (a wrapper's child would hold the pipe open), nothing left behind
+    finally:  # timed out, or a Ctrl-C: all of its group (a wrapper's child would hold the pipe open)
         if child.returncode is None:
             watch.signal_all(child.pid, signal.SIGKILL)
             child.wait()
@@ -104,14 +104,6 @@ def root_env(launcher):
     return {}
 
 
-def launch_env(launcher):
-    """The environment of every launch: HWLOC_QUICK and (Open MPI)
-    SKIP_QUICK where the user has not set them, the user's, and Open MPI's
-    root permission."""
-    quick = dict([HWLOC_QUICK, SKIP_QUICK] if is_open_mpi(launcher) else [HWLOC_QUICK])
-    return {**quick, **env.whole(), **root_env(launcher)}
-
-
 # hwloc's OpenCL plugin opens every visible GPU through OpenCL each time a
 # launcher or MPI_Init reads the topology: 0.3 s of each launch on one
 # H200, more with more GPUs. No MPI library uses those OpenCL devices. A
@@ -139,12 +131,14 @@ def read_build(name, folder):
 
 class Launch:
     """How one configuration's runs start: the launcher, how it was found
-    (launch_words), --np, the environment and the programs' folders
-    (find_program)."""
+    (launch_words), --np, the environment of every launch and the
+    programs' folders (find_program)."""
 
     def __init__(self, launcher, how, np, dirs, here):
         self.launcher, self.how, self.np, self.dirs, self.here = launcher, how, np, dirs, here
-        self.env = launch_env(launcher)
+        # HWLOC_QUICK and (Open MPI) SKIP_QUICK where the user has not set them; Open MPI's root permission.
+        quick = dict([HWLOC_QUICK, SKIP_QUICK] if is_open_mpi(launcher) else [HWLOC_QUICK])
+        self.env = {**quick, **env.whole(), **root_env(launcher)}
 
     @classmethod
     def of_build(cls, build, np, here):

@@ -57,9 +57,9 @@ def report_precision(state, rounds_done):
         return lines + [head + " reached at every size after %d rounds" % rounds_done]
     lines.append(head + " not reached after %d rounds at %d sizes (a 95%% interval needs %d rounds):"
                  % (rounds_done, len(miss), stats.rounds_needed()))
-    lines += ["    %s %s %s %d B: %s" % (x["program"], x["buffers"], x["config"], x["size"],
-                                         "no interval yet" if x["reached"] is None else "+-%.1f%%" % (100 * x["reached"]))
-              for x in miss[:20]]
+    for x in miss[:20]:
+        lines.append("    %s %s %s %d B: %s" % (x["program"], x["buffers"], x["config"], x["size"],
+                                                "no interval yet" if x["reached"] is None else "+-%.1f%%" % (100 * x["reached"])))
     if len(miss) > 20:
         lines.append("    ... and %d more (run.json, precision)" % (len(miss) - 20))
     return lines

@@ -32,7 +32,8 @@ def covers(prog, pair):
 #   over managed memory: the full set's 18 one-sided pairs with an MH or MD
 #   window then start 2 runs, not 18).
 STANDING = (
-    ("need a CUDA GPU", "no GPU for the ranks%(config)s: every later pair that needs one is skipped without starting it"),
+    ("need a CUDA GPU",
+     "no GPU for the ranks%(config)s: every later pair that needs one is skipped without starting it"),
     ("buffer D needs a CUDA-aware MPI, but ",
      "the MPI library%(config)s is not CUDA-aware: every later pair with D is skipped without starting it"),
     ("this MPI cannot make a window",

@@ -34,8 +34,8 @@ def time_report(m, mine, configs):
     # A launcher that holds the output back and hands it over in one piece
     # hides when measuring began and ended: said, never shown as 0.0 s.
     if unsplit:  # placing and the precision loop's repeats then lie in both sums
-        within, held = "", ("; %d run%s whose output arrived in one piece (held back by the launcher): %.1f s of measuring "
-                            "and after the last line, not told apart%s" % (
+        within, held = "", ("; %d run%s whose output arrived in one piece (held back by the launcher): %.1f s of "
+                            "measuring and after the last line, not told apart%s" % (
                                 len(unsplit), "" if len(unsplit) == 1 else "s", m["time_s"]["unsplit"],
                                 " (of these and the measuring: %s)" % parts if parts else ""))
     lines.append("# Where the time went (%.1f s): %d run%s: start-up %.1f s (launcher, MPI_Init, GPU context: to each run's "

@@ -7,10 +7,9 @@ from . import programs
 
 def covers(prog, pair):
     """What a pair is covered by under each of STANDING's rules, in its
-    order: the key whose skip stands for it, None where the rule does not
-    cover it. A kind that needs a GPU (all but H); D, which only a
-    CUDA-aware MPI takes; the kind of rank 1's window (the pair's second)
-    where PROG is one-sided."""
+    order, None where one does not cover it: a kind that needs a GPU (all
+    but H); D; the kind of rank 1's window (the pair's second) where PROG
+    is one-sided."""
     kinds = pair.split()
     return ("" if set(kinds) - {"H"} else None, "" if "D" in kinds else None,
             kinds[1] if len(kinds) == 2 and prog in programs.of_family("rma") else None)

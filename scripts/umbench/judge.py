@@ -1,5 +1,6 @@
 """What umb-run makes of one run's output once it ended: whether it is
 whole, why not, and what its own records say of its time."""
+import contextlib
 import json
 import math
 import os
@@ -17,8 +18,12 @@ def judge_output(path, rec=None):
     run.json's runs, the record); results.contradiction)."""
     objs = read_objects(path, Problems())
     end = objs[-1][1] if objs and objs[-1][1]["type"] == "end" else None
-    if end is None:
-        return False, "its output has no end record: %s" % _cut_why(path)
+    if end is None:  # why, as far as umb-run can tell
+        why = "the program or its launcher ended without writing it (a launcher that drops output, or a rank that died)"
+        with contextlib.suppress(OSError):
+            if os.statvfs(os.path.dirname(path) or ".").f_bavail == 0:
+                why = "cut short, and the disk of the results folder is full"
+        return False, "its output has no end record: " + why
     if end.get("status") != 0:
         return False, "its output's end record says status %s" % json.dumps(end.get("status"))
     try:
@@ -39,18 +44,6 @@ def other_ranks(header, asked):
         return "umb-run launched it with %d ranks, the program reports %d (its header's nranks): the launcher " \
             "did not start the ranks asked for (MPIEXEC, MPIEXEC_NP_FLAG, the launcher's own count)" % (asked, got)
     return None
-
-
-def _cut_why(path):
-    """Why an output lacks its end record, as far as umb-run can tell."""
-    try:
-        st = os.statvfs(os.path.dirname(path) or ".")
-        full = st.f_bavail == 0
-    except OSError:
-        full = False
-    if full:
-        return "cut short, and the disk of the results folder is full"
-    return "the program or its launcher ended without writing it (a launcher that drops output, or a rank that died)"
 
 
 def inner_seconds(path):

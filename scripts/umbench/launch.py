@@ -38,15 +38,13 @@ def find_launcher(choice):
             raise Fail("MPIEXEC %r: %s %s" % (" ".join(cmd), cmd[0], "is not an executable file" if there else "not found"))
         return cmd, "MPIEXEC"
     if choice == "auto":
-        if env.slurm_job() and shutil.which("srun"):
-            choice = "srun"
-        elif env.lsf_job() and shutil.which("jsrun"):
-            choice = "jsrun"
-        elif not shutil.which("mpirun") and not shutil.which("mpiexec"):
+        # srun in a Slurm job, jsrun in an LSF one, where there; else mpirun, else mpiexec.
+        found = [c for c, inside in (("srun", env.slurm_job()), ("jsrun", env.lsf_job()), ("mpirun", 1), ("mpiexec", 1))
+                 if inside and shutil.which(c)]
+        if not found:
             raise Fail("no MPI launcher on PATH (mpirun or mpiexec; srun in a Slurm job, jsrun in an LSF one): "
                        "load your MPI, or set MPIEXEC")
-        else:
-            choice = "mpirun" if shutil.which("mpirun") else "mpiexec"
+        choice = found[0]
     if not shutil.which(choice):
         raise Fail("--launcher %s: %s not found on PATH" % (choice, choice))
     return [choice], choice
@@ -71,46 +69,31 @@ def _open_mpi(command):
         return False
     try:
         out = child.communicate(timeout=PROBE_S)[0]
-    except BaseException as e:  # all of its group: a wrapper's child would hold the pipe open
-        watch.signal_all(child.pid, signal.SIGKILL)
-        child.wait()
-        if isinstance(e, subprocess.TimeoutExpired):
-            return False
-        raise  # a Ctrl-C: nothing of the probe left behind
+    except subprocess.TimeoutExpired:
+        return False
+    finally:  # timed out, or a Ctrl-C: all of its group (a wrapper's child would hold the pipe open)
+        if child.returncode is None:
+            watch.signal_all(child.pid, signal.SIGKILL)
+            child.wait()
     return "Open MPI" in out or "OpenRTE" in out
 
 
-def launch_args(launcher, np, how):
-    """The launcher with the rank count. With MPIEXEC given, only the count is
-    added (MPIEXEC_NP_FLAG=none: not even that, as for a jsrun that has --nrs),
-    and, as umb-suite does, --oversubscribe for an Open MPI launcher when
-    MPIEXEC_FLAGS is empty (known by MPIEXEC's first word: "mpirun
-    --bind-to none" is mpirun). A build's own launcher (how "build") takes
-    no MPIEXEC_FLAGS."""
+def launch_words(launcher, how, np):
+    """The words after the launcher's own: its flags and the rank count np.
+    With MPIEXEC given, its flags are MPIEXEC_FLAGS and the count
+    (MPIEXEC_NP_FLAG=none: no count, as for a jsrun that has --nrs). As
+    umb-suite does, an Open MPI launcher (known by its first word: "mpirun
+    --bind-to none" is mpirun) gets --oversubscribe where MPIEXEC_FLAGS is
+    empty. A build's own launcher (how "build") takes no MPIEXEC_FLAGS; srun
+    and jsrun found here take none either."""
     name = os.path.basename(launcher[0])
-    count = ["-n", str(np)] if name in ("srun", "jsrun") else ["-np", str(np)]
+    count = ["-n" if name in ("srun", "jsrun") else "-np", str(np)]
+    if how != "MPIEXEC" and name in ("srun", "jsrun"):
+        return count + (["-a", "1", "-g", "1", "-c", "1"] if name == "jsrun" else [])
     flags = env.mpiexec_flags() if how != "build" else []
-    if how == "MPIEXEC":
-        if not flags and "--oversubscribe" not in launcher and is_open_mpi(launcher):
-            flags = ["--oversubscribe"]
-        return launcher + flags + ([] if env.np_flag_none() else count)
-    if name == "srun":
-        return launcher + count
-    if name == "jsrun":
-        return launcher + count + ["-a", "1", "-g", "1", "-c", "1"]
-    if not flags and is_open_mpi(launcher):
+    if not flags and "--oversubscribe" not in launcher and is_open_mpi(launcher):
         flags = ["--oversubscribe"]
-    return launcher + flags + count
-
-
-def with_ranks(words_, np, want):
-    """The launch words with the rank count np (the last count flag's value) set to want."""
-    out = list(words_)
-    for i in range(len(out) - 2, -1, -1):
-        if out[i] in ("-n", "-np") and out[i + 1] == str(np):
-            out[i + 1] = str(want)
-            break
-    return out
+    return flags + ([] if how == "MPIEXEC" and env.np_flag_none() else count)
 
 
 def root_env(launcher):
@@ -119,16 +102,6 @@ def root_env(launcher):
     if os.geteuid() == 0 and is_open_mpi(launcher):
         return {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
     return {}
-
-
-def launch_env(launcher):
-    """The environment of every launch: the user's, Open MPI's root
-    permission, and HWLOC_QUICK and (Open MPI) SKIP_QUICK where the user
-    has not set them."""
-    e = dict(env.whole(), **root_env(launcher))
-    for name, value in [HWLOC_QUICK] + ([SKIP_QUICK] if is_open_mpi(launcher) else []):
-        e.setdefault(name, value)
-    return e
 
 
 # hwloc's OpenCL plugin opens every visible GPU through OpenCL each time a
@@ -157,13 +130,15 @@ def read_build(name, folder):
 
 
 class Launch:
-    """How one configuration's runs start: the launcher with its rank count,
-    the environment and the programs' folders."""
+    """How one configuration's runs start: the launcher, how it was found
+    (launch_words), --np, the environment of every launch and the
+    programs' folders (find_program)."""
 
     def __init__(self, launcher, how, np, dirs, here):
-        self.words, self.n, self.how, self.np = launch_args(launcher, np, how), len(launcher), how, np
-        self.env = launch_env(launcher)
-        self.dirs, self.here = dirs, here  # the programs' folders (find_program)
+        self.launcher, self.how, self.np, self.dirs, self.here = launcher, how, np, dirs, here
+        # HWLOC_QUICK and (Open MPI) SKIP_QUICK where the user has not set them; Open MPI's root permission.
+        quick = dict([HWLOC_QUICK, SKIP_QUICK] if is_open_mpi(launcher) else [HWLOC_QUICK])
+        self.env = {**quick, **env.whole(), **root_env(launcher)}
 
     @classmethod
     def of_build(cls, build, np, here):
@@ -176,9 +151,10 @@ class Launch:
         return cls(launcher, "build", np, [build["dir"]], here)  # one folder, whatever its name holds (a ':')
 
     def command(self, flags, program, args):
-        """The whole command line of one run; flags go right after the launcher."""
-        w = with_ranks(self.words, self.np, programs.ranks(program, self.np))
-        return w[:self.n] + flags + w[self.n:] + [find_program(self.dirs, program, self.here)] + args
+        """The whole command line of one run, with its program's rank count
+        (programs.ranks); flags go right after the launcher."""
+        return (self.launcher + flags + launch_words(self.launcher, self.how, programs.ranks(program, self.np))
+                + [find_program(self.dirs, program, self.here)] + args)
 
 
 def find_program(dirs, prog, here):

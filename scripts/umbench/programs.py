@@ -1,6 +1,7 @@
 """The registry of programs, programs.txt (docs/decisions.md, "The
 registry of programs"): beside this package once installed, at the top of
 the source tree before."""
+import functools
 import os
 
 from .fail import Fail
@@ -8,10 +9,15 @@ from .fail import Fail
 HERE = os.path.dirname(os.path.abspath(__file__))
 PLACES = (os.path.join(HERE, "programs.txt"), os.path.join(HERE, "..", "..", "programs.txt"))
 FIELDS = ("name", "family", "dir", "ranks", "needs", "sources")
+# The families whose programs take SRC DST buffer kinds, and so several
+# pairs in one launch (SRC DST [SRC DST ...]; umb-run's pairs.py).
+PAIR_FAMILIES = ("pt2pt", "rma")
 
 
+@functools.lru_cache(maxsize=None)
 def load():
-    """[{name, family, dir, ranks, needs, sources}] in the registry's order."""
+    """[{name, family, dir, ranks, needs, sources}] in the registry's order,
+    read once: umb-run asks it of every run, several times."""
     path = next((p for p in PLACES if os.path.isfile(p)), None)
     if not path:
         raise Fail("programs.txt, the registry of programs, is neither beside the package nor in the source tree (%s)" % HERE)
@@ -32,11 +38,6 @@ def ranks(name, np):
     if want.isdigit():
         return int(want)
     return max(2, np - np % 2) if want == "even" else np
-
-
-# The families whose programs take SRC DST buffer kinds, and so several
-# pairs in one launch (SRC DST [SRC DST ...]; umb-run's pairs.py).
-PAIR_FAMILIES = ("pt2pt", "rma")
 
 
 def takes_pairs(name):

@@ -13,16 +13,14 @@ def precision_state(folder, runs, target, stopped=frozenset()):
     configuration cannot start) runs no more: it is not waited for, and
     is listed as "dropped" (with it, the ratios to a dropped default)."""
     values, problems = {}, results.Problems()  # (program, buffers, config) -> {size: {round: value}}
-    for r in runs:
-        if results.finished(r):
-            got = results.read_results(os.path.join(folder, r["file"]), problems)
-            if not got["rows"] and not got["nulls"]:
-                continue
+    for r in filter(results.finished, runs):
+        got = results.read_results(os.path.join(folder, r["file"]), problems)
+        if got["rows"] or got["nulls"]:
             sizes = values.setdefault((r["program"], r["buffers"], r["config"]), {})
-            for size, v in got["rows"].items():
-                sizes.setdefault(size, {})[r["round"]] = v
             for size in got["nulls"]:  # a size without a figure is waited for, not passed over
                 sizes.setdefault(size, {})
+            for size, v in got["rows"].items():
+                sizes.setdefault(size, {})[r["round"]] = v
     missing, several, waited = [], len({k[2] for k in values} | {k[2] for k in stopped}) > 1, 0
     gone = set(stopped) | {k for k in values if several and (k[0], k[1], "default") in stopped}
     for (prog, pair, cfg), sizes in sorted(values.items()):
@@ -50,16 +48,15 @@ def waits_for_nothing(state):
 
 def report_precision(state, rounds_done):
     """What umb-run says of --precision at its end, as lines."""
-    miss, lines = state["not_converged"], []
-    for x in state.get("dropped", []):
-        lines.append("umb-run: precision: %s %s %s not waited for: it was dropped (run.json, dropped)"
-                     % (x["program"], x["buffers"], x["config"]))
+    miss, head = state["not_converged"], "umb-run: precision +-%g%%" % (100 * state["target"])
+    lines = ["umb-run: precision: %s %s %s not waited for: it was dropped (run.json, dropped)"
+             % (x["program"], x["buffers"], x["config"]) for x in state.get("dropped", [])]
     if waits_for_nothing(state):
-        return lines + ["umb-run: precision +-%g%%: nothing left to wait for after %d rounds" % (100 * state["target"], rounds_done)]
+        return lines + [head + ": nothing left to wait for after %d rounds" % rounds_done]
     if state["converged"]:
-        return lines + ["umb-run: precision +-%g%% reached at every size after %d rounds" % (100 * state["target"], rounds_done)]
-    lines.append("umb-run: precision +-%g%% not reached after %d rounds at %d sizes (a 95%% interval needs %d rounds):"
-                 % (100 * state["target"], rounds_done, len(miss), stats.rounds_needed()))
+        return lines + [head + " reached at every size after %d rounds" % rounds_done]
+    lines.append(head + " not reached after %d rounds at %d sizes (a 95%% interval needs %d rounds):"
+                 % (rounds_done, len(miss), stats.rounds_needed()))
     for x in miss[:20]:
         lines.append("    %s %s %s %d B: %s" % (x["program"], x["buffers"], x["config"], x["size"],
                                                 "no interval yet" if x["reached"] is None else "+-%.1f%%" % (100 * x["reached"])))

@@ -109,10 +109,8 @@ def options(argv):
     if a.build and (a.config or a.bindir):
         raise cli.Fail("--build with %s: compare builds, or settings within one build, not both at once"
                        % ("--config" if a.config else "--bindir"))
-    if a.build:
-        a.config = [configs.parse_build(b) for b in a.build]
-    else:
-        a.config = [{"name": "default", "env": {}, "launcher_flags": []}] + [configs.parse_config(c) for c in a.config]
+    a.config = [configs.parse_build(b) for b in a.build] if a.build else \
+        [{"name": "default", "env": {}, "launcher_flags": []}] + [configs.parse_config(c) for c in a.config]
     names = [c["name"] for c in a.config]
     if len(set(names)) != len(names):
         raise cli.Fail("%s: a name given twice (%s)" % ("--build" if a.build else "--config", ", ".join(names)))
@@ -134,12 +132,10 @@ def manifest(a, old, stamp, how, folder):
     configs.check_append(old, a)
     results.load(folder, results.Problems())  # a folder its readers refuse takes no round: they would after
     offset = max([r.get("round", 1) for r in old.get("runs", [])] + [old.get("rounds_done", 0) or 0])
-    m = dict(old, state="running", rounds=offset + a.rounds, sessions=old.get("sessions", []) + [session])
     known = {x["name"] for x in old.get("configs", [])}
-    m["configs"] = old.get("configs", []) + [c for c in a.config if c["name"] not in known]
-    m.setdefault("dropped", [])
-    m.setdefault("runs", [])
-    return m, offset
+    return dict(old, state="running", rounds=offset + a.rounds, sessions=old.get("sessions", []) + [session],
+                configs=old.get("configs", []) + [c for c in a.config if c["name"] not in known],
+                dropped=old.get("dropped", []), runs=old.get("runs", [])), offset
 
 
 def plan(items, cfgs, rnds, groups):

@@ -46,10 +46,9 @@ class _Shown:
 
 def shown_streams():
     """Standard output and error through the rule, once."""
-    if sys.stdout is not None and not isinstance(sys.stdout, _Shown):
-        sys.stdout = _Shown(sys.stdout)
-    if sys.stderr is not None and not isinstance(sys.stderr, _Shown):
-        sys.stderr = _Shown(sys.stderr)
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is not None and not isinstance(getattr(sys, name), _Shown):
+            setattr(sys, name, _Shown(getattr(sys, name)))
 
 
 def shown(text):

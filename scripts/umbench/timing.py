@@ -16,29 +16,28 @@ def time_report(m, mine, configs):
         m.pop("time_s", None)  # an --append's earlier session's sums are not this one's
         return lines
     part = {k: round(sum(r["times_s"].get(k, 0) for r in ran), 1) for k in ("start", "measure", "end")}
-    unsplit = [r["times_s"]["unsplit"] for r in ran if "unsplit" in r["times_s"]]
-    placing = [r["times_s"]["placing"] for r in ran if "placing" in r["times_s"]]
-    again = [r["times_s"]["again"] for r in ran if "again" in r["times_s"]]
     cannot_s = round(float(sum(r["elapsed_s"] for r in cannot)), 1)
     own = max(0.0, round(m["elapsed_s"] - sum(r["elapsed_s"] for r in mine), 1))
     m["time_s"] = dict(part, cannot_run=cannot_s, cannot_run_runs=len(cannot),
                        not_started=sum(1 for r in cannot if r.get("not_started")), umb_run=own)
-    for key, values in (("placing", placing), ("again", again), ("unsplit", unsplit)):
-        if values:
-            m["time_s"][key] = round(sum(values), 1)
+    for key in ("placing", "again", "unsplit"):
+        got = [r["times_s"][key] for r in ran if key in r["times_s"]]
+        if got:
+            m["time_s"][key] = round(sum(got), 1)
+    unsplit = [r for r in ran if "unsplit" in r["times_s"]]
     if unsplit:
         m["time_s"]["unsplit_runs"] = len(unsplit)
-    within = [t % m["time_s"][k] for k, t in (("placing", "placing the buffers about %.1f s: P50 x timed iterations"),
-                                              ("again", "the precision loop's attempts after each size's first %.1f s"))
-              if k in m["time_s"]]
+    parts = "; ".join(t % m["time_s"][k] for k, t in (
+        ("placing", "placing the buffers about %.1f s: P50 x timed iterations"),
+        ("again", "the precision loop's attempts after each size's first %.1f s")) if k in m["time_s"])
+    within, held = " (of it: %s)" % parts if parts else "", ""
     # A launcher that holds the output back and hands it over in one piece
     # hides when measuring began and ended: said, never shown as 0.0 s.
-    within = " (of it: %s)" % "; ".join(within) if within else ""
-    held = ("; %d run%s whose output arrived in one piece (held back by the launcher): %.1f s of measuring and after "
-            "the last line, not told apart" % (len(unsplit), "" if len(unsplit) == 1 else "s", m["time_s"]["unsplit"])
-            if unsplit else "")
-    if held:  # placing and the precision loop's repeats then lie in both sums
-        within, held = "", held + (within.replace("(of it:", "(of these and the measuring:") if within else "")
+    if unsplit:  # placing and the precision loop's repeats then lie in both sums
+        within, held = "", ("; %d run%s whose output arrived in one piece (held back by the launcher): %.1f s of "
+                            "measuring and after the last line, not told apart%s" % (
+                                len(unsplit), "" if len(unsplit) == 1 else "s", m["time_s"]["unsplit"],
+                                " (of these and the measuring: %s)" % parts if parts else ""))
     lines.append("# Where the time went (%.1f s): %d run%s: start-up %.1f s (launcher, MPI_Init, GPU context: to each run's "
                  "first line), measuring %.1f s%s, after the last line %.1f s%s; %d pairs that could not run here: %.1f s "
                  "(%d not started); umb-run itself %.1f s" % (

@@ -25,9 +25,7 @@ def _seconds(v):  # umb_parse_decimal with an exponent
 
 
 def _percent(v):  # parse_precision: off, or plain digits and an optional %
-    if v == "off":
-        return v
-    return float(v.rstrip("%")) if re.fullmatch(r"([0-9]+\.?[0-9]*|\.[0-9]+)%?", v) else None
+    return v if v == "off" else float(v.rstrip("%")) if re.fullmatch(r"([0-9]+\.?[0-9]*|\.[0-9]+)%?", v) else None
 
 
 # Each option's value as the programs' parser reads it (util/mpi/options_parse.c;

@@ -227,6 +227,11 @@ environment() {
     printf '#!/bin/sh\necho "$@" >"%s/args"\nexec "$@"\n' "$tmp" >"$tmp/bin/noshift" && chmod +x "$tmp/bin/noshift"
     MPIEXEC="noshift" MPIEXEC_NP_FLAG=none $RUN --out "$tmp/e8" -- -m 8:8 >/dev/null 2>&1 || fail "MPIEXEC_NP_FLAG=none"
     grep -q "^$tmp/prog/umb_latency " "$tmp/args" || { cat "$tmp/args"; fail "MPIEXEC_NP_FLAG=none: a rank count added"; }
+    # Nor is a count of the user's own rewritten: umb-run built the words
+    # for --np and rewrote the last "-np 4" it found to the program's 2.
+    printf '#!/bin/sh\necho "$@" >"%s/args"\nshift 2\nexec "$@"\n' "$tmp" >"$tmp/bin/npwords" && chmod +x "$tmp/bin/npwords"
+    MPIEXEC="npwords -np 4" MPIEXEC_NP_FLAG=none $RUN --np 4 --out "$tmp/e10" -- -m 8:8 >/dev/null 2>&1 || true
+    grep -q "^-np 4 $tmp/prog/umb_latency " "$tmp/args" || { cat "$tmp/args"; fail "MPIEXEC_NP_FLAG=none: the user's -np 4 rewritten"; }
     # An Open MPI launcher given with its options is still known by its
     # first word: --oversubscribe added as umb-suite adds it, and as root
     # allowed to run as root.

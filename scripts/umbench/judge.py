@@ -6,7 +6,11 @@ import math
 import os
 
 from .fail import Fail
-from .results import Problems, _number, read_objects, read_results
+from .results import Problems, read_objects, read_results
+
+
+def _number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
 def judge_output(path, rec=None):

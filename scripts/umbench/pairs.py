@@ -188,7 +188,7 @@ def write_pair(ex, item, cfg, rnd, plain, path, status, cmd, share, said, k, n, 
     returns it Ended. late: its progress line is not out yet."""
     name = ex.writer.new_file(run_file(item[0], item[1], cfg, rnd, plain))
     try:
-        os.replace(path, ex.writer.path(name))
+        os.replace(path, ex.writer.at(name))
     except FileNotFoundError:  # the launch ended before the pair began: its file stays empty
         pass
     except OSError as e:
@@ -218,12 +218,12 @@ def one_run(ex, item, cfg, rnd, plain):
     name = ex.writer.new_file(run_file(prog, pair, cfg, rnd, plain))
     started = time.time()
     try:
-        rc, err, over, asked, times = watch.run_one(cmd, dict(how.env, **cfg["env"]), ex.writer.path(name),
-                                                    ex.run_limit, ex.stop)
+        rc, err, over, asked, times = watch.run_one(cmd, dict(how.env, **cfg["env"]), ex.writer.at(name),
+                                                    ex.run_limit, ex.stop, shown=ex.writer.path(name))
     except watch.CannotStart as e:
         return cannot_start(item, cfg, rnd, name, cmd, str(e))
     ex.writer.check_there()
-    if rc in NOT_FOUND and not os.path.getsize(ex.writer.path(name)):  # a wrapper whose launcher is not found
+    if rc in NOT_FOUND and not os.path.getsize(ex.writer.at(name)):  # a wrapper whose launcher is not found
         said = [line for line in err.split("\n") if line.strip()]
         return cannot_start(item, cfg, rnd, name, cmd, "%s: cannot start it (exit %d%s)" % (
             cmd[0], rc, ": " + said[-1].strip()[:200] if said else ""))

@@ -153,20 +153,21 @@ def not_elsewhere(folder, ours, results):
                    % (folder, escaped(clip(other[0], 60)), " and %d more" % (len(other) - 1) if len(other) > 1 else ""))
 
 
-def write_whole(path, data, kind, kept=""):
+def write_whole(path, data, kind, kept="", at=None):
     """A JSON file, whole (whole_file), once it is a valid KIND: what its
     readers would refuse is not written (schema.dumps)."""
     text = schema.dumps(data, kind, path, indent=1) + "\n"
-    whole_file(path, lambda f: f.write(text.encode("utf-8")), kept)
+    whole_file(path, lambda f: f.write(text.encode("utf-8")), kept, at)
 
 
-def whole_file(path, write, kept=""):
+def whole_file(path, write, kept="", at=None):
     """PATH whole or not at all: write(f) into a temporary file, synced,
     renamed over the old one (a full disk left an empty plot behind);
-    `kept` ends the refusal."""
-    tmp = None
+    `kept` ends the refusal. at: where to write it, where not PATH (a
+    held folder's, results.Writer.at)."""
+    tmp, at = None, at or path
     try:  # a new name of its own (mkstemp: O_EXCL, never through a planted link)
-        fd, tmp = tempfile.mkstemp(prefix=".%s." % os.path.basename(path), suffix=".tmp", dir=os.path.dirname(path) or ".")
+        fd, tmp = tempfile.mkstemp(prefix=".%s." % os.path.basename(at), suffix=".tmp", dir=os.path.dirname(at) or ".")
         os.fchmod(fd, 0o644)
         with os.fdopen(fd, "wb") as f:
             write(f)
@@ -174,7 +175,7 @@ def whole_file(path, write, kept=""):
             os.fsync(f.fileno())
             if not f.tell():
                 raise OSError(errno.ENOSPC, "nothing was written: a full disk?")
-        os.replace(tmp, path)
+        os.replace(tmp, at)
     except OSError as e:
         if tmp:  # mkstemp made it
             with contextlib.suppress(OSError):

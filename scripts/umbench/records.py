@@ -21,7 +21,7 @@ def settle(ex, rec, err, why, over, asked, index, who):
     (its header, the lines to say). why: the program's own lines, the first
     of them its reason; who: the program and pair, where its lines come
     after its launch's (pairs.py); index: its place in run.json's runs."""
-    rc, path, said = rec["status"], ex.writer.path(rec["file"]), []
+    rc, path, said = rec["status"], ex.writer.at(rec["file"]), []
     if asked:
         rec.update(interrupted=True, error="stopped: umb-run was interrupted")
         said.append("STOPPED: umb-run was interrupted; this run did not finish")

@@ -8,7 +8,6 @@ finished: run.json lists it with status 0 and its file ends with umb-run's
 "run" line saying so. A reader names a bad file or line and skips it."""
 import contextlib
 import glob
-import math
 import os
 
 from . import schema
@@ -53,17 +52,12 @@ def read_objects(path, problems, bad=None):
     return good
 
 
-def _number(v):
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-
-
 def read_results(path, problems, rec=None):
     """One program's rows: {"program", "buffers", "metric", "rows": {size:
     value}, "paths": {size: path class}, "round", "config", "run",
     "header"}; round and config from umb-run's "run" line (1 and None
-    without one). Null values (no iteration could be placed) are left out.
-    A file that contradicts itself, or run.json's record of it (rec), is
-    refused (contradiction)."""
+    without one); null values left out. A file that contradicts itself, or
+    run.json's record of it (rec), is refused (contradiction)."""
     out, bad, seen = {"program": None, "buffers": None, "metric": None, "rows": {}, "paths": {}, "round": 1, "config": None,
                       "run": None, "bad": None, "nulls": set(), "header": None}, [], {}
     for n, o in read_objects(path, problems, bad):
@@ -125,10 +119,8 @@ def result_files(folder, problems=None):
 
 
 def finished_files(folder, manifest, problems):
-    """The files that count as finished runs. With umb-run's manifest: those
-    it lists with status 0 whose run line (if any) does not say otherwise.
-    Without one (a folder of program outputs): every file whose run line
-    does not say it did not finish."""
+    """The files that count as finished runs: with umb-run's manifest, those it lists with status 0;
+    without (a folder of program outputs), every file (read_results reads their run lines)."""
     files = result_files(folder, problems)
     if manifest is None or "runs" not in manifest:
         return files, 0
@@ -196,7 +188,7 @@ def load(folder, problems):
     return sides, unfinished
 
 
-def first_header(path):
+def first_header(path):  # a run's header record, or None
     objs = read_objects(path, Problems())
     return objs[0][1] if objs and objs[0][1]["type"] == "header" else None
 
@@ -222,7 +214,11 @@ class Writer:
         self.new_folders = first_missing(folder)  # what give_up may remove
         not_elsewhere(folder, ours, _result)
         self.folder, self.prog, self.made, self.lost = out_folder(folder), prog, [], None  # lost: why it is not ours any more
-        self.taken, self.lock = os.stat(self.folder), hold_lock(self.folder, LOCK, prog)  # the stat first: see a swap between
+        try:  # held (O_PATH): at() opens through it
+            self.dir = os.open(self.folder, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError as e:  # gone since it was made
+            raise Fail("--out %s: cannot open the folder (%s)" % (folder, e.strerror or e))
+        self.taken, self.lock = os.fstat(self.dir), hold_lock(self.folder, LOCK, prog)  # the stat first: see a swap between
         self.manifest = read_manifest(folder)
         files = result_files(folder)
         held = self.manifest is not None or files
@@ -240,7 +236,7 @@ class Writer:
         while True:
             if name not in listed:
                 try:
-                    os.close(os.open(self.path(name), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+                    os.close(os.open(self.at(name), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
                     self.made.append(name)
                     return name
                 except FileExistsError:
@@ -250,8 +246,14 @@ class Writer:
             n += 1
             name = "%s.%d.jsonl" % (base, n)
 
-    def path(self, name):
+    def path(self, name):  # as a user reads it
         return os.path.join(self.folder, name)
+
+    def at(self, name):
+        """NAME in the folder this writer holds, wherever it is now: its own files are opened there,
+        never in a folder put in its place between a check and a write (CI beside a build wrote
+        run.json into one)."""
+        return "/proc/self/fd/%d/%s" % (self.dir, name)
 
     def end_file(self, name, line):
         """umb-run's "run" line, last in the file: its round, configuration,
@@ -259,7 +261,7 @@ class Writer:
         self.check_there()
         text = schema.dumps(dict(line, type="run"), "result", self.path(name), "a run line its readers take")
         try:
-            with open(self.path(name), "a") as f:
+            with open(self.at(name), "a") as f:
                 f.write(text + "\n")
         except OSError as e:
             raise Fail("%s: cannot write it (%s); %s keeps the runs it listed before" % (
@@ -267,7 +269,7 @@ class Writer:
 
     def save(self, manifest):
         self.check_there()
-        write_whole(self.path(MANIFEST), manifest, "run", "; it keeps the runs it listed before")
+        write_whole(self.path(MANIFEST), manifest, "run", "; it keeps the runs it listed before", self.at(MANIFEST))
         self.manifest = manifest
 
     def there(self):
@@ -281,14 +283,12 @@ class Writer:
         return self.lost is None
 
     def check_there(self):
-        """A folder moved, removed or replaced (there: written no more, even if it comes back) is
-        said as such, not as a write that failed (a full disk)."""
+        """A folder moved, removed or replaced (written no more) is said as such, not as a full disk."""
         if not self.there():
             raise Fail("--out %s: %s" % (self.folder, self.lost))
 
     def give_up(self):
-        """Refused before anything of the run was written (run.json on a full disk): the folder goes
-        as it came, no folder left holding only a lock; a folder put in its place is left alone."""
+        """Refused before anything was written: the folder goes as it came (one put in its place stays)."""
         if self.there():
             leave_untouched(self.folder, LOCK, self.new_folders)
 
@@ -296,5 +296,5 @@ class Writer:
         """Puts the folder back as before this writer (an --append refused): its files removed, its run.json."""
         for name in self.made:
             with contextlib.suppress(OSError):
-                os.remove(self.path(name))
+                os.remove(self.at(name))
         self.save(manifest)

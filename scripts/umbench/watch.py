@@ -54,7 +54,7 @@ class CannotStart(Fail):
     """The launcher could not be started at all (not found, not executable)."""
 
 
-def run_one(cmd, env, out_path, limit, stop_asked, on_poll=None):
+def run_one(cmd, env, out_path, limit, stop_asked, on_poll=None, shown=None):
     """Runs cmd with stdout into out_path, in a session of its own, until it
     ends, `limit` seconds pass or stop_asked() turns true (_watch). Returns
     (status, stderr, stopped at the limit, stopped on request, where its
@@ -71,7 +71,7 @@ def run_one(cmd, env, out_path, limit, stop_asked, on_poll=None):
             err.seek(0)
             return (124 if over else child.returncode), decoded(err.read()), over, asked, times
     except OSError as e:  # the output file: the folder moved or removed, a full disk
-        raise Fail("%s: cannot write the run's output (%s)" % (e.filename or out_path, e.strerror or e))
+        raise Fail("%s: cannot write the run's output (%s)" % (shown or e.filename or out_path, e.strerror or e))
 
 
 def _watch(child, limit, stop_asked, out):

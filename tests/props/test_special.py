@@ -111,6 +111,28 @@ class LostFolder(unittest.TestCase):
                     shutil.rmtree(where)
                     counted("lost_folder")
 
+    def test_replaced_after_the_check(self):
+        """A folder put in place between the check and the write (CI beside a
+        build, stop 73: run.json in the new folder): the write goes to the
+        folder the writer holds, wherever it went, and the next is refused."""
+        line = {"round": 1, "config": "default", "status": 0, "complete": True}
+        actions = {"save": (lambda w: w.save({}), "run.json"), "new_file": (lambda w: w.new_file("x.jsonl"), "x.jsonl"),
+                   "end_file": (lambda w: w.end_file("x.jsonl", line), "x.jsonl")}
+        for action, (do, name) in actions.items():
+            with self.subTest(action=action):
+                where = tempfile.mkdtemp(prefix="umb-props-")
+                w, check = results.Writer(os.path.join(where, "d"), False), results.Writer.check_there
+                w.check_there = lambda: (check(w), os.system("cd '%s' && %s" % (where, LOSSES["replaced"][0])))
+                do(w)
+                self.assertEqual(sorted(os.listdir(w.folder)), [".umb-run.lock"], "written into the folder put in its place")
+                self.assertIn(name, os.listdir(w.folder + ".x"))
+                with self.assertRaises(cli.Fail) as e:
+                    do(w)
+                self.assertIn(MOVED, str(e.exception))
+                os.close(w.lock)
+                shutil.rmtree(where)
+                counted("lost_folder")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -27,7 +27,7 @@ import sys
 
 # Every launch's own counts, tiny, unless an option of the launch sets one.
 BASE = [("-m", "4:16"), ("-i", "2"), ("-x", "0"), ("--format", "csv"),
-        ("--size-budget", "0.5"), ("--timeout", "20")]
+        ("--size-budget", "0.1"), ("--timeout", "20")]
 # What the programs answer, not options to vary.
 NOT_VARIED = {"-h", "--help", "-v", "--version", "--check-options"}
 # At most this many buffer pairs in one launch (a program takes 32).

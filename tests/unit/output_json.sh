@@ -18,6 +18,7 @@ assert lines[1]["avg_latency_us"] == 1.5 and lines[1]["validation"] == "pass"
 assert lines[1]["memory"] == "write-combined" and lines[2]["memory"] == "pinned"
 assert lines[2]["avg_latency_us"] is None and lines[2]["validation"] == "fail"
 assert lines[2]["size"] == 4194304 and lines[2]["buffers"] == "MD MH"
+assert lines[2]["iterations"] == 1234567 and '"iterations":1234567,' in open(sys.argv[1]).read().split("\n")[2], lines[2]
 PY
 "$prog" csv >"$tmp/out" || fail "test_output csv"
 grep -q '^size,avg_latency_us,min_latency_us,max_latency_us,p50_latency_us,p99_latency_us,iterations,memory,validation$' "$tmp/out" \

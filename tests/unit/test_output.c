@@ -84,6 +84,7 @@ int main(int argc, char **argv)
     umb_out_columns(&o, cols, n);
     umb_out_row(&o, 8, cols, n, 1);
     s.avg = 1.0 / 0.0;  /* a non-finite value must still give valid JSON */
+    s.n = 1234567;  /* a count of a million or more, written whole ("%.6g" wrote 1.23457e+06) */
     n = umb_stats_cols(&s, &lat, cols);
     umb_text_col(&cols[n++], "Memory", "memory", "pinned");
     umb_out_row(&o, 4194304, cols, n, 0);

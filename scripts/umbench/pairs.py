@@ -82,10 +82,12 @@ def command_args(items):
     return args[:slot] + [k for it in items for k in it[1].split()] + args[slot + 2:]
 
 
-def end_of(path):
-    """The end record that ends a pair's file; None where none does."""
-    objs = results.read_objects(path, results.Problems())
-    return objs[-1][1] if objs and objs[-1][1]["type"] == "end" else None
+def header_and_end(path):
+    """A pair file's header (its first record) and the end record that ends
+    it, from one read; None for either where it has none."""
+    objs = [o for _, o in results.read_objects(path, results.Problems())]
+    return (objs[0] if objs and objs[0]["type"] == "header" else None,
+            objs[-1] if objs and objs[-1]["type"] == "end" else None)
 
 
 class Seen:
@@ -106,7 +108,10 @@ class Seen:
                 return
             if size != self.sizes[k]:
                 self.sizes[k], self.last[k], self.first = size, now, self.first or now
-            while self.shown < k and (end_of(self.paths[self.shown]) or {}).get("buffers") == self.pairs[self.shown]:
+            while self.shown < k:
+                end = header_and_end(self.paths[self.shown])[1] or {}
+                if end.get("buffers") != self.pairs[self.shown]:
+                    break
                 self.show(self.shown)
                 self.shown += 1
 
@@ -160,9 +165,9 @@ def ended_pairs(ex, group, rnd, plain, cmd, ran, seen):
     launches the pairs after it again."""
     rc, err, over, asked, _ = ran
     prog, cfg, ended, n, files = group[0][0][0], group[0][1], time.time(), len(group), seen.paths
-    ends = [end_of(path) for path in files]
+    heads, ends = zip(*[header_and_end(path) for path in files])
     done = next((k for k, end in enumerate(ends) if end is None or end.get("buffers") != seen.pairs[k]), n)
-    first_ran = next((k for k in range(done) if results.first_header(files[k])), 0)
+    first_ran = next((k for k in range(done) if heads[k]), 0)
     skips = {end.get("skipped") for end in ends if end}  # the skipped pairs' lines are theirs
     words = [x for x in err.split("\n") if x.startswith(prog + ":") and x not in skips]  # the launch's
     kept = []
